@@ -1,0 +1,82 @@
+/**
+ * Domain errors. Each carries the SPEC.md code and HTTP status; the one error middleware
+ * (shared/http) maps them to the envelope `{"error": {"code", "message", "details"?}}`.
+ * Anything that is not an AppError becomes a generic 500 with nothing internal in it.
+ */
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly expose: boolean;
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly details?: ErrorDetail[],
+  ) {
+    super(message);
+    this.name = new.target.name;
+    this.expose = statusCode < 500;
+  }
+}
+
+export class ValidationError extends AppError {
+  constructor(message: string, details?: ErrorDetail[]) {
+    super(400, 'invalid_request', message, details);
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  constructor(message = 'Missing, invalid or revoked API key.') {
+    super(401, 'unauthorized', message);
+  }
+}
+
+export class InsufficientCreditsError extends AppError {
+  constructor(message = 'The balance cannot cover this charge.') {
+    super(402, 'insufficient_credits', message);
+  }
+}
+
+export class PermissionDeniedError extends AppError {
+  constructor(message = 'This account is not eligible for the public API.') {
+    super(403, 'permission_denied', message);
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(message = 'Not found.') {
+    super(404, 'not_found', message);
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(message: string) {
+    super(409, 'conflict', message);
+  }
+}
+
+export class RateLimitedError extends AppError {
+  constructor(message = 'Rate limit exceeded.') {
+    super(429, 'rate_limited', message);
+  }
+}
+
+export class UpstreamError extends AppError {
+  constructor(message = 'Upstream failure; no charge was made.') {
+    super(502, 'upstream_error', message);
+  }
+}
+
+/** A gateway-shaped answer (`{"message": "…"}`), as API Gateway itself would give. */
+export class GatewayError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly gatewayMessage: string,
+  ) {
+    super(gatewayMessage);
+    this.name = 'GatewayError';
+  }
+}

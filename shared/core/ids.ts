@@ -1,0 +1,19 @@
+import { randomUUID } from 'node:crypto';
+import { monotonicFactory } from 'ulid';
+
+/** Ids are a prefix plus a 26-character lowercase ULID (DESIGN.md §3); test emails use UUID v4. */
+export type IdPrefix = 'dj' | 'em' | 'sq' | 'ea' | 'acct' | 'key' | 'whsec' | 'chg' | 'lead' | 'en' | 'wd';
+
+const ulid = monotonicFactory();
+
+export function newId(prefix: IdPrefix, at: number = Date.now()): string {
+  return `${prefix}_${ulid(at).toLowerCase()}`;
+}
+
+export function newUuid(): string {
+  return randomUUID();
+}
+
+export function hasPrefix(id: string, prefix: IdPrefix): boolean {
+  return new RegExp(`^${prefix}_[0-9a-hjkmnp-tv-z]{26}$`).test(id);
+}
