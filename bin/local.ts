@@ -1,0 +1,58 @@
+import { resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { startLocalStack } from '../shared/local/stack.js';
+import { startServices } from '../shared/local/services.js';
+
+/**
+ * `npm start`: the whole service on loopback with no cloud account and no Docker.
+ * PORT (default 3000), DATA_DIR (default .data/), ADMIN_TOKEN (generated when unset).
+ */
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const dataDir = resolve(root, process.env.DATA_DIR ?? '.data');
+const t0 = Date.now();
+
+const stack = await startLocalStack({ root, dataDir, port: Number(process.env.PORT ?? 3000) });
+const services = await startServices({ root, stack, dataDir, log: (m) => console.log(m) });
+
+// The demo account is made once; its key is kept in DATA_DIR only so the banner can show it again.
+const demoFile = resolve(dataDir, 'demo-account.json');
+let demo: { account_id: string; api_key: string };
+if (existsSync(demoFile)) {
+  demo = JSON.parse(readFileSync(demoFile, 'utf8'));
+} else {
+  demo = await services.createDemoAccount();
+  writeFileSync(demoFile, JSON.stringify(demo), { mode: 0o600 });
+}
+
+const ms = Date.now() - t0;
+console.log(`
+People search, enrichment and outreach — local stack ready in ${(ms / 1000).toFixed(1)} s
+
+  Public API   ${stack.baseUrl}
+  Console API  ${stack.consoleUrl}
+  Health       http://localhost:${stack.port}/healthz
+  Data         ${dataDir}
+
+  Demo account ${demo.account_id}
+  API key      ${demo.api_key}
+  Admin token  ${stack.adminToken}
+
+Try:
+  curl -s ${stack.baseUrl}email/accounts/ -H 'x-api-key: ${demo.api_key}'
+  curl -s ${stack.consoleUrl}accounts/${demo.account_id}/ -H 'x-admin-token: ${stack.adminToken}'
+
+Ctrl-C stops everything.
+`);
+
+let stopping = false;
+const shutdown = async () => {
+  if (stopping) return;
+  stopping = true;
+  console.log('stopping…');
+  await services.stop();
+  await stack.stop();
+  process.exit(0);
+};
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);

@@ -1,0 +1,7 @@
+import { consoleRoute } from '../../shared/http/handler.js';
+import { revokeApiKey } from '../../shared/accounts/accounts.repository.js';
+
+export const handler = consoleRoute({}, async ({ params }) => {
+  await revokeApiKey(params.id!, params.key_id!);
+  return { status: 204 };
+});

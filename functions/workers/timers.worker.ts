@@ -1,0 +1,5 @@
+import { queueWorker } from '../../shared/workers/dispatch.js';
+import { timerHandlers } from '../../shared/workers/registry.js';
+
+/** Scheduler targets: every one-time schedule delivers a `{kind, ...}` message here. */
+export const handler = queueWorker(timerHandlers);

@@ -1,0 +1,284 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ArnFormat, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Effect, ManagedPolicy, PolicyStatement, type IRole } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Code, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import type { Bindings } from '../../shared/catalog/bindings.js';
+import { QUEUES, type QueueKey } from '../../shared/catalog/queues.js';
+import { TABLES, type TableKey } from '../../shared/catalog/tables.js';
+
+/** The repository root: catalogue module paths (`functions/…`) are relative to it. */
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface ServiceFunctionProps {
+  /** Handler module relative to the repo root, as written in the route or queue catalogue. */
+  readonly module: string;
+  /** Deployment stage (`dev`, `prod`…), exposed as `SERVICE_STAGE`. */
+  readonly stage: string;
+  /** `POWERTOOLS_SERVICE_NAME`. */
+  readonly serviceName: string;
+  readonly timeout?: Duration;
+  readonly memorySize?: number;
+  readonly logLevel?: string;
+  readonly description?: string;
+}
+
+export interface SchedulerBinding {
+  readonly group: IScheduleGroup;
+  /** The role EventBridge Scheduler assumes to deliver a schedule to the timers queue. */
+  readonly role: IRole;
+  readonly timersQueue: IQueue;
+}
+
+export interface ApiKeysBinding {
+  readonly restApiId?: string;
+  /**
+   * Deterministic usage-plan name. The usage-plan id cannot be used: the plan depends on the API stage, the
+   * stage on the deployment, the deployment on the methods and the methods on this function — a cycle.
+   */
+  readonly usagePlanName: string;
+}
+
+export const TABLE_READ_ACTIONS = [
+  'dynamodb:BatchGetItem',
+  'dynamodb:ConditionCheckItem',
+  'dynamodb:DescribeTable',
+  'dynamodb:GetItem',
+  'dynamodb:Query',
+  'dynamodb:Scan',
+] as const;
+export const TABLE_WRITE_ACTIONS = ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'] as const;
+
+/** Everything a catalogue `Bindings` object can point at. */
+export interface BindingResources {
+  readonly tables: Readonly<Record<TableKey, ITable>>;
+  readonly queues: Readonly<Record<QueueKey, IQueue>>;
+  readonly scheduler: SchedulerBinding;
+  readonly secretBox: ISecret;
+  readonly apiKeys: ApiKeysBinding;
+}
+
+/**
+ * The one Lambda function construct of the service (after Powertools' `FunctionWithLogGroup`): Node.js 22
+ * on ARM64, X-Ray active, its own log group kept one month, source maps on, bundled locally by esbuild as
+ * ESM. `bind…` methods set the environment variable a handler reads and grant the least privilege it needs,
+ * in one call, so the two can never drift apart.
+ */
+export class ServiceFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    const entry = join(REPO_ROOT, props.module);
+    // When this stack is excluded from bundling (`cdk synth -e Other`, the infra tests), CDK never builds the
+    // asset anyway; a placeholder keeps synth independent of handler sources that may not be written yet.
+    const skipBundling = !Stack.of(scope).bundlingRequired && !existsSync(entry);
+    super(scope, id, {
+      entry,
+      // A bundled entry becomes `index.mjs`, so both forms synthesise to `Handler: index.handler`.
+      handler: skipBundling ? 'index.handler' : 'handler',
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      tracing: Tracing.ACTIVE,
+      memorySize: props.memorySize ?? 512,
+      timeout: props.timeout ?? Duration.seconds(10),
+      description: props.description ?? props.module,
+      projectRoot: REPO_ROOT,
+      depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
+      ...(skipBundling ? { code: Code.fromInline('// bundling skipped for this stack') } : {}),
+      logGroup: new LogGroup(scope, `${id}Logs`, {
+        retention: RetentionDays.ONE_MONTH,
+        // Function logs are operational, not records: they go with the function instead of piling up.
+        removalPolicy: RemovalPolicy.DESTROY,
+      }),
+      environment: {
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME: props.serviceName,
+        LOG_LEVEL: props.logLevel ?? 'INFO',
+        SERVICE_STAGE: props.stage,
+      },
+      bundling: {
+        forceDockerBundling: false,
+        format: OutputFormat.ESM,
+        // ESM-only dependencies (middy) publish `module`; prefer it so esbuild does not pull the CJS build.
+        mainFields: ['module', 'main'],
+        // Bundled CommonJS dependencies still call `require`; ESM output has none unless we make one.
+        banner: "import { createRequire } from 'module';const require = createRequire(import.meta.url);",
+        minify: true,
+        sourceMap: true,
+        target: 'node22',
+      },
+    });
+
+    const basicRole = ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole');
+    Validations.of(this).acknowledge(
+      {
+        id: nagFinding(this, 'AwsSolutions-IAM4', 'Policy', basicRole.managedPolicyArn),
+        reason: 'AWSLambdaBasicExecutionRole only lets the function write its own CloudWatch logs.',
+      },
+      {
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason: 'X-Ray PutTraceSegments/PutTelemetryRecords (active tracing) accept no resource narrower than *.',
+      },
+      {
+        id: 'AwsSolutions-L1',
+        reason: 'DESIGN.md pins the Lambda runtime to Node.js 22, the version the code and its tests target.',
+      },
+    );
+  }
+
+  /**
+   * Table name in `TABLES[key].env`; `read` grants reads only, `readwrite` adds the writes. Transactions need
+   * no action of their own: DynamoDB authorises each item of a transaction by its Get/Put/Update/Delete.
+   * The indexes are granted by name from the catalogue, not `index/*` as `grantReadData` would.
+   */
+  bindTable(table: ITable, key: TableKey, mode: 'read' | 'readwrite'): void {
+    this.addEnvironment(TABLES[key].env, table.tableName);
+    this.addToRolePolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: mode === 'read' ? [...TABLE_READ_ACTIONS] : [...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS],
+        resources: [table.tableArn, ...TABLES[key].gsis.map((gsi) => `${table.tableArn}/index/${gsi.name}`)],
+      }),
+    );
+  }
+
+  /** Queue URL and ARN in the catalogue's env vars; send only. */
+  bindQueue(queue: IQueue, key: QueueKey): void {
+    const def = QUEUES[key];
+    this.addEnvironment(def.urlEnv, queue.queueUrl);
+    this.addEnvironment(def.arnEnv, queue.queueArn);
+    queue.grantSendMessages(this);
+  }
+
+  /** Manage one-time schedules in the service's group only, and hand Scheduler its delivery role only. */
+  bindScheduler({ group, role, timersQueue }: SchedulerBinding): void {
+    this.addEnvironment('SCHEDULER_GROUP_NAME', group.scheduleGroupName);
+    this.addEnvironment('SCHEDULER_ROLE_ARN', role.roleArn);
+    this.addEnvironment('TIMERS_QUEUE_ARN', timersQueue.queueArn);
+    this.addToRolePolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule', 'scheduler:GetSchedule'],
+        resources: [ServiceFunction.scheduleArnPattern(this, group.scheduleGroupName)],
+      }),
+    );
+    Validations.of(this).acknowledge({
+      id: nagFinding(this, 'AwsSolutions-IAM5', 'Resource', ServiceFunction.scheduleArnPattern(this, group.scheduleGroupName)),
+      reason: 'Schedule names are created at run time (one per send slot, timeout or retry); the grant is confined to the service schedule group.',
+    });
+    this.addToRolePolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['iam:PassRole'],
+        resources: [role.roleArn],
+        conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
+      }),
+    );
+  }
+
+  /** Send mail through SES from any verified identity of the account (sending accounts are data, not infra). */
+  bindMail(): void {
+    this.addToRolePolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['ses:SendEmail', 'ses:SendRawEmail'],
+        resources: [ServiceFunction.sesIdentityArnPattern(this)],
+      }),
+    );
+    Validations.of(this).acknowledge({
+      id: nagFinding(this, 'AwsSolutions-IAM5', 'Resource', ServiceFunction.sesIdentityArnPattern(this)),
+      reason: 'Sender identities are the customers\' connected mailboxes, added at run time; the grant is limited to SES identities of this account.',
+    });
+  }
+
+  /** ARN of the secret-box key in `SECRET_BOX_SECRET_ARN`; read only. */
+  bindSecrets(secret: ISecret): void {
+    this.addEnvironment('SECRET_BOX_SECRET_ARN', secret.secretArn);
+    secret.grantRead(this);
+  }
+
+  /** Create, read, attach and delete API keys of the usage plan named in `USAGE_PLAN_NAME`. */
+  bindApiKeys({ restApiId, usagePlanName }: ApiKeysBinding): void {
+    this.addEnvironment('USAGE_PLAN_NAME', usagePlanName);
+    if (restApiId !== undefined) this.addEnvironment('REST_API_ID', restApiId);
+    this.addToRolePolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['apigateway:GET', 'apigateway:POST', 'apigateway:DELETE', 'apigateway:PATCH'],
+        resources: ServiceFunction.apiKeyArnPatterns(this),
+      }),
+    );
+    for (const arn of ServiceFunction.apiKeyArnPatterns(this).filter((a) => a.endsWith('*'))) {
+      Validations.of(this).acknowledge({
+        id: nagFinding(this, 'AwsSolutions-IAM5', 'Resource', arn),
+        reason: 'API key ids are generated at run time and the usage-plan id cannot be referenced without a dependency cycle; API Gateway has no finer resource for keys.',
+      });
+    }
+  }
+
+  /** Apply a catalogue `Bindings` object: the single path from the route/queue tables to grants. */
+  static applyBindings(fn: ServiceFunction, bindings: Bindings, resources: BindingResources): void {
+    for (const [key, mode] of Object.entries(bindings.tables ?? {}) as [TableKey, 'read' | 'readwrite'][]) {
+      fn.bindTable(resources.tables[key], key, mode);
+    }
+    for (const key of Object.keys(bindings.queues ?? {}) as QueueKey[]) {
+      fn.bindQueue(resources.queues[key], key);
+    }
+    if (bindings.scheduler) fn.bindScheduler(resources.scheduler);
+    if (bindings.mail) fn.bindMail();
+    if (bindings.secrets) fn.bindSecrets(resources.secretBox);
+    if (bindings.apiKeys) fn.bindApiKeys(resources.apiKeys);
+  }
+
+  /** `arn:…:scheduler:<region>:<account>:schedule/<group>/*`, also used to word the cdk-nag acknowledgement. */
+  static scheduleArnPattern(scope: Construct, groupName: string): string {
+    return Stack.of(scope).formatArn({
+      service: 'scheduler',
+      resource: 'schedule',
+      resourceName: `${groupName}/*`,
+      arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+    });
+  }
+
+  static sesIdentityArnPattern(scope: Construct): string {
+    return Stack.of(scope).formatArn({ service: 'ses', resource: 'identity', resourceName: '*', arnFormat: ArnFormat.SLASH_RESOURCE_NAME });
+  }
+
+  static apiKeyArnPatterns(scope: Construct): string[] {
+    const { partition, region } = Stack.of(scope);
+    return ['/apikeys', '/apikeys/*', '/usageplans', '/usageplans/*'].map((p) => `arn:${partition}:apigateway:${region}::${p}`);
+  }
+}
+
+/**
+ * The id cdk-nag gives one finding (`AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:…]`), computed from the
+ * same value the policy holds, so an acknowledgement follows the grant it excuses (stage prefix, region).
+ * Tokens are flattened the way cdk-nag does (`Ref` → `<Name>`, `Fn::GetAtt` → `<Res.Attr>`); only values that
+ * are not imported from another stack resolve here as they do in the template.
+ */
+export function nagFinding(scope: Construct, rule: string, kind: 'Resource' | 'Policy' | 'Action', value: string): string {
+  return `${rule}[${kind}::${flattenCfn(Stack.of(scope).resolve(value))}]`;
+}
+
+function flattenCfn(node: unknown): string {
+  if (typeof node === 'string') return node.replace(/\$\{/g, '<').replace(/\}/g, '>');
+  if (node && typeof node === 'object') {
+    const o = node as Record<string, unknown>;
+    if ('Fn::Join' in o) {
+      const [delimiter, items] = o['Fn::Join'] as [string, unknown[]];
+      return items.map(flattenCfn).join(delimiter);
+    }
+    if ('Ref' in o) return `<${flattenCfn(o['Ref'])}>`;
+    if ('Fn::GetAtt' in o) {
+      const [res, attr] = o['Fn::GetAtt'] as [unknown, unknown];
+      return `<${flattenCfn(res)}.${flattenCfn(attr)}>`;
+    }
+  }
+  return JSON.stringify(node);
+}

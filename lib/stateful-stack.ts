@@ -1,0 +1,152 @@
+import { Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { QUEUE_LIST, queueName, type QueueKey } from '../shared/catalog/queues.js';
+import { TABLE_LIST, type TableKey } from '../shared/catalog/tables.js';
+
+export interface StatefulStackProps extends StackProps {
+  /** Resource-name prefix, `<service>-<stage>`. */
+  readonly prefix: string;
+}
+
+/**
+ * Everything that holds data and must outlive a redeploy of the functions: tables, queues, the secret-box
+ * key, the Scheduler group and its delivery role, the directory-import bucket. The API stack receives these
+ * as props (serverless-clean-code's stateful/stateless split), so the stateless side can be torn down freely.
+ */
+export class StatefulStack extends Stack {
+  readonly tables: Readonly<Record<TableKey, Table>>;
+  readonly queues: Readonly<Record<QueueKey, Queue>>;
+  readonly deadLetterQueues: Readonly<Record<QueueKey, Queue>>;
+  /** Key of the secret box that encrypts webhook signing secrets at rest: 64 hex characters (32 bytes). */
+  readonly secretBoxKey: Secret;
+  readonly scheduleGroup: ScheduleGroup;
+  /** Assumed by EventBridge Scheduler to deliver due schedules; may only send to the timers queue. */
+  readonly schedulerRole: Role;
+  readonly directoryImportBucket: Bucket;
+  readonly accessLogsBucket: Bucket;
+
+  constructor(scope: Construct, id: string, props: StatefulStackProps) {
+    super(scope, id, props);
+    const { prefix } = props;
+
+    const tables = {} as Record<TableKey, Table>;
+    for (const def of TABLE_LIST) {
+      const table = new Table(this, `${pascal(def.key)}Table`, {
+        tableName: `${prefix}-${def.key}`,
+        partitionKey: { name: 'pk', type: AttributeType.STRING },
+        sortKey: { name: 'sk', type: AttributeType.STRING },
+        billingMode: BillingMode.PAY_PER_REQUEST,
+        pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+        encryption: TableEncryption.AWS_MANAGED,
+        ...(def.ttlAttribute ? { timeToLiveAttribute: def.ttlAttribute } : {}),
+        removalPolicy: RemovalPolicy.RETAIN,
+      });
+      for (const gsi of def.gsis) {
+        table.addGlobalSecondaryIndex({
+          indexName: gsi.name,
+          partitionKey: { name: gsi.pk, type: AttributeType.STRING },
+          sortKey: { name: gsi.sk, type: AttributeType.STRING },
+          projectionType: ProjectionType.ALL,
+        });
+      }
+      tables[def.key] = table;
+    }
+    this.tables = tables;
+
+    const queues = {} as Record<QueueKey, Queue>;
+    const dlqs = {} as Record<QueueKey, Queue>;
+    for (const def of QUEUE_LIST) {
+      const dlq = new Queue(this, `${pascal(def.key)}Dlq`, {
+        queueName: queueName(prefix, def.key, true),
+        encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        retentionPeriod: Duration.days(14),
+      });
+      queues[def.key] = new Queue(this, `${pascal(def.key)}Queue`, {
+        queueName: queueName(prefix, def.key),
+        encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        visibilityTimeout: Duration.seconds(def.visibilityTimeoutSeconds),
+        deadLetterQueue: { queue: dlq, maxReceiveCount: def.maxReceiveCount },
+      });
+      dlqs[def.key] = dlq;
+    }
+    this.queues = queues;
+    this.deadLetterQueues = dlqs;
+
+    this.secretBoxKey = new Secret(this, 'SecretBoxKey', {
+      description: 'Key of the secret box that encrypts webhook signing secrets (64 hex characters = 32 bytes)',
+      generateSecretString: {
+        passwordLength: 64,
+        excludeUppercase: true,
+        excludePunctuation: true,
+        includeSpace: false,
+        excludeCharacters: 'ghijklmnopqrstuvwxyz',
+      },
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    Validations.of(this.secretBoxKey).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: 'Rotating the secret-box key would make every stored webhook signing secret undecryptable; it is rotated by a planned re-encryption, not on a timer.',
+    });
+
+    this.scheduleGroup = new ScheduleGroup(this, 'ScheduleGroup', { scheduleGroupName: `${prefix}-schedules` });
+
+    const timersQueue = queues.timers;
+    this.schedulerRole = new Role(this, 'SchedulerRole', {
+      description: 'EventBridge Scheduler delivers due one-time schedules to the timers queue',
+      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: {
+          // Confused-deputy guard: only schedules of this account's group may use the role.
+          StringEquals: { 'aws:SourceAccount': this.account },
+          ArnEquals: { 'aws:SourceArn': this.scheduleGroup.scheduleGroupArn },
+        },
+      }),
+    });
+    // Not queue.grantSendMessages(): that adds GetQueueAttributes/GetQueueUrl, which Scheduler never calls.
+    // The queues use SSE-SQS, so no KMS permission is needed.
+    this.schedulerRole.addToPolicy(
+      new PolicyStatement({ effect: Effect.ALLOW, actions: ['sqs:SendMessage'], resources: [timersQueue.queueArn] }),
+    );
+
+    this.accessLogsBucket = new Bucket(this, 'AccessLogsBucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      // S3 server access logging delivers only to SSE-S3 buckets.
+      encryption: BucketEncryption.S3_MANAGED,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      lifecycleRules: [{ expiration: Duration.days(365) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    Validations.of(this.accessLogsBucket).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: 'This is the server-access-log target bucket; logging it into itself would log its own log deliveries forever.',
+    });
+
+    this.directoryImportBucket = new Bucket(this, 'DirectoryImportBucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: BucketEncryption.S3_MANAGED,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      versioned: true,
+      serverAccessLogsBucket: this.accessLogsBucket,
+      serverAccessLogsPrefix: 'directory-import/',
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+  }
+}
+
+/** `outreach` → `Outreach`: construct ids from catalogue keys. */
+export function pascal(s: string): string {
+  return s
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
+}

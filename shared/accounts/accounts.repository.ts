@@ -1,0 +1,209 @@
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { createHash, randomBytes } from 'node:crypto';
+import { documentClient } from '../adapters/aws.js';
+import { tableName } from '../core/env.js';
+import { serviceClock, type Clock } from '../core/clock.js';
+import { newId } from '../core/ids.js';
+import { ConflictError, NotFoundError } from '../core/errors.js';
+import { apiKeyRegistry } from '../adapters/api-key-registry.js';
+import { accountPk, toAccount, type Account, type ChargeRecord, toCharge } from './model.js';
+
+/**
+ * Accounts, API keys and webhook signing secrets in the accounts table.
+ *   ACCOUNT#<id> / META             the account and its balance
+ *   ACCOUNT#<id> / KEY#<key_id>     an API key's metadata (hash only)
+ *   APIKEY#<sha256> / APIKEY        lookup from a presented key to its account
+ *   ACCOUNT#<id> / WHSEC#<id>       a webhook signing secret, sealed by the secret box
+ *   ACCOUNT#<id> / CHARGE#<id>      charge audit records (ledger.ts)
+ *   PILOTS / COUNTER                how many accounts hold the pilot flag
+ */
+const META = 'META';
+
+export function hashApiKey(raw: string): string {
+  // API keys carry 256 bits of randomness, so a plain SHA-256 cannot be brute-forced; a slow KDF would
+  // only add latency to every request.
+  return createHash('sha256').update(raw, 'utf8').digest('hex');
+}
+
+export function generateApiKey(): string {
+  return `pk_${randomBytes(32).toString('base64url')}`;
+}
+
+export async function createAccount(
+  input: { name: string; credits: number; public_api: boolean; agentic_search: boolean; pilot: boolean; auto_recharge: boolean },
+  opts: { pilotLimit: number; clock?: Clock } = { pilotLimit: 3 },
+): Promise<Account> {
+  const clock = opts.clock ?? serviceClock;
+  const id = newId('acct', clock.now().getTime());
+  const account: Account = {
+    id,
+    name: input.name,
+    balance: input.credits,
+    public_api: input.public_api,
+    agentic_search: input.agentic_search,
+    pilot: input.pilot,
+    auto_recharge: input.auto_recharge,
+    created_at: clock.now().toISOString(),
+  };
+  const table = tableName('accounts');
+  const put = {
+    Put: { TableName: table, Item: { pk: accountPk(id), sk: META, ...account }, ConditionExpression: 'attribute_not_exists(pk)' },
+  };
+  if (!input.pilot) {
+    await documentClient().send(new TransactWriteCommand({ TransactItems: [put] }));
+    return account;
+  }
+  try {
+    await documentClient().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          put,
+          {
+            Update: {
+              TableName: table,
+              Key: { pk: 'PILOTS', sk: 'COUNTER' },
+              UpdateExpression: 'ADD #n :one',
+              ConditionExpression: 'attribute_not_exists(#n) OR #n < :limit',
+              ExpressionAttributeNames: { '#n': 'count' },
+              ExpressionAttributeValues: { ':one': 1, ':limit': opts.pilotLimit },
+            },
+          },
+        ],
+      }),
+    );
+  } catch (e) {
+    if (e instanceof TransactionCanceledException) {
+      throw new ConflictError(`At most ${opts.pilotLimit} accounts may hold the pilot flag.`);
+    }
+    throw e;
+  }
+  return account;
+}
+
+export async function getAccount(accountId: string): Promise<Account | null> {
+  const out = await documentClient().send(
+    new GetCommand({ TableName: tableName('accounts'), Key: { pk: accountPk(accountId), sk: META }, ConsistentRead: true }),
+  );
+  return out.Item ? toAccount(out.Item) : null;
+}
+
+export async function requireAccount(accountId: string): Promise<Account> {
+  const a = await getAccount(accountId);
+  if (!a) throw new NotFoundError('Account not found.');
+  return a;
+}
+
+export interface ApiKeyRecord {
+  key_id: string;
+  account_id: string;
+  revoked_at: string | null;
+}
+
+export async function createApiKey(accountId: string, clock: Clock = serviceClock): Promise<{ id: string; key: string; hash: string }> {
+  await requireAccount(accountId);
+  // The raw key leaves this function once, in the console's 201 answer; only its hash is stored.
+  const key = generateApiKey();
+  const hash = hashApiKey(key);
+  const id = newId('key', clock.now().getTime());
+  const created_at = clock.now().toISOString();
+  const table = tableName('accounts');
+  await documentClient().send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Put: { TableName: table, Item: { pk: `APIKEY#${hash}`, sk: 'APIKEY', key_id: id, account_id: accountId, created_at }, ConditionExpression: 'attribute_not_exists(pk)' } },
+        { Put: { TableName: table, Item: { pk: accountPk(accountId), sk: `KEY#${id}`, key_id: id, hash, created_at } } },
+      ],
+    }),
+  );
+  const gatewayKeyId = await apiKeyRegistry().register(id, key);
+  if (gatewayKeyId) {
+    await documentClient().send(
+      new UpdateCommand({ TableName: table, Key: { pk: accountPk(accountId), sk: `KEY#${id}` }, UpdateExpression: 'SET gateway_key_id = :g', ExpressionAttributeValues: { ':g': gatewayKeyId } }),
+    );
+  }
+  return { id, key, hash };
+}
+
+/** Resolve a presented key. Strongly consistent, so a revocation takes effect at the very next request. */
+export async function findApiKey(raw: string): Promise<ApiKeyRecord | null> {
+  const out = await documentClient().send(
+    new GetCommand({ TableName: tableName('accounts'), Key: { pk: `APIKEY#${hashApiKey(raw)}`, sk: 'APIKEY' }, ConsistentRead: true }),
+  );
+  if (!out.Item) return null;
+  return { key_id: out.Item.key_id, account_id: out.Item.account_id, revoked_at: out.Item.revoked_at ?? null };
+}
+
+export async function revokeApiKey(accountId: string, keyId: string, clock: Clock = serviceClock): Promise<{ hash: string }> {
+  const table = tableName('accounts');
+  const meta = await documentClient().send(new GetCommand({ TableName: table, Key: { pk: accountPk(accountId), sk: `KEY#${keyId}` }, ConsistentRead: true }));
+  if (!meta.Item) throw new NotFoundError('API key not found.');
+  const now = clock.now().toISOString();
+  await documentClient().send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Update: { TableName: table, Key: { pk: accountPk(accountId), sk: `KEY#${keyId}` }, UpdateExpression: 'SET revoked_at = if_not_exists(revoked_at, :now)', ExpressionAttributeValues: { ':now': now } } },
+        { Update: { TableName: table, Key: { pk: `APIKEY#${meta.Item.hash}`, sk: 'APIKEY' }, UpdateExpression: 'SET revoked_at = if_not_exists(revoked_at, :now)', ExpressionAttributeValues: { ':now': now } } },
+      ],
+    }),
+  );
+  await apiKeyRegistry().unregister((meta.Item.gateway_key_id as string | undefined) ?? null);
+  return { hash: meta.Item.hash as string };
+}
+
+export async function createWebhookSecretRecord(accountId: string, sealed: string, clock: Clock = serviceClock): Promise<{ id: string }> {
+  await requireAccount(accountId);
+  const id = newId('whsec', clock.now().getTime());
+  await documentClient().send(
+    new PutCommand({
+      TableName: tableName('accounts'),
+      Item: { pk: accountPk(accountId), sk: `WHSEC#${id}`, id, sealed, created_at: clock.now().toISOString() },
+    }),
+  );
+  return { id };
+}
+
+export async function revokeWebhookSecret(accountId: string, secretId: string, clock: Clock = serviceClock): Promise<void> {
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName('accounts'),
+        Key: { pk: accountPk(accountId), sk: `WHSEC#${secretId}` },
+        UpdateExpression: 'SET revoked_at = if_not_exists(revoked_at, :now)',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':now': clock.now().toISOString() },
+      }),
+    );
+  } catch (e) {
+    if ((e as Error).name === 'ConditionalCheckFailedException') throw new NotFoundError('Webhook signing secret not found.');
+    throw e;
+  }
+}
+
+/** Active (unrevoked) sealed signing secrets of an account. */
+export async function activeWebhookSecrets(accountId: string): Promise<{ id: string; sealed: string }[]> {
+  const out = await documentClient().send(
+    new QueryCommand({
+      TableName: tableName('accounts'),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+      FilterExpression: 'attribute_not_exists(revoked_at)',
+      ExpressionAttributeValues: { ':pk': accountPk(accountId), ':p': 'WHSEC#' },
+      ConsistentRead: true,
+    }),
+  );
+  return (out.Items ?? []).map((i) => ({ id: i.id as string, sealed: i.sealed as string }));
+}
+
+export async function listCharges(accountId: string, limit = 200): Promise<ChargeRecord[]> {
+  const out = await documentClient().send(
+    new QueryCommand({
+      TableName: tableName('accounts'),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+      ExpressionAttributeValues: { ':pk': accountPk(accountId), ':p': 'CHARGE#' },
+      ScanIndexForward: false,
+      Limit: limit,
+      ConsistentRead: true,
+    }),
+  );
+  return (out.Items ?? []).map(toCharge);
+}

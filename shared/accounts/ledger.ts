@@ -1,0 +1,245 @@
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { documentClient } from '../adapters/aws.js';
+import { tableName } from '../core/env.js';
+import { serviceClock, type Clock } from '../core/clock.js';
+import { newId } from '../core/ids.js';
+import { InsufficientCreditsError, NotFoundError, ValidationError } from '../core/errors.js';
+import { accountPk, toCharge, type ChargeRecord, type ChargeStatus } from './model.js';
+
+/**
+ * The credit ledger. Every paid operation reserves first and then settles:
+ *
+ *   reserve  balance -= amount and a `pending` audit record, in one transaction conditioned on the
+ *            balance covering it (so the balance is never negative);
+ *   settle   `charged` (keep `charge` ≤ reserved, return the rest), `zero_result` or `released`
+ *            (return everything); conditioned on the record still being `pending`, so a redelivered
+ *            message or a retried call can never settle — or refund — twice.
+ *
+ * With `auto_recharge` an account that cannot cover a reservation buys exactly the shortfall (a
+ * `purchase` ledger entry) in the same transaction as the reservation.
+ */
+const MAX_ATTEMPTS = 5;
+
+export interface ReserveInput {
+  accountId: string;
+  operation: string;
+  reference: string;
+  amount: number;
+  /** Supply to make the reservation idempotent (a retry with the same id finds the first record). */
+  chargeId?: string;
+}
+
+export async function reserve(input: ReserveInput, clock: Clock = serviceClock): Promise<ChargeRecord> {
+  if (!Number.isInteger(input.amount) || input.amount < 0) throw new ValidationError('amount must be a non-negative integer');
+  const table = tableName('accounts');
+  const id = input.chargeId ?? newId('chg', clock.now().getTime());
+  const record: ChargeRecord = {
+    id,
+    operation: input.operation,
+    reference: input.reference,
+    reserved: input.amount,
+    charged: 0,
+    charge_status: 'pending',
+    created_at: clock.now().toISOString(),
+    settled_at: null,
+  };
+  const putCharge = {
+    Put: {
+      TableName: table,
+      Item: { pk: accountPk(input.accountId), sk: `CHARGE#${id}`, ...record, settled_at: undefined },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    try {
+      await documentClient().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: table,
+                Key: { pk: accountPk(input.accountId), sk: 'META' },
+                UpdateExpression: 'SET balance = balance - :amt',
+                ConditionExpression: 'attribute_exists(pk) AND balance >= :amt',
+                ExpressionAttributeValues: { ':amt': input.amount },
+                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+              },
+            },
+            putCharge,
+          ],
+        }),
+      );
+      return record;
+    } catch (e) {
+      if (!(e instanceof TransactionCanceledException)) throw e;
+      const [acct, charge] = e.CancellationReasons ?? [];
+      if (charge?.Code === 'ConditionalCheckFailed') {
+        // Same charge id already reserved: an idempotent retry.
+        const existing = await getCharge(input.accountId, id);
+        if (existing) return existing;
+      }
+      if (acct?.Code !== 'ConditionalCheckFailed') {
+        if (acct?.Code === 'TransactionConflict' || charge?.Code === 'TransactionConflict') continue;
+        throw e;
+      }
+      if (!acct.Item) throw new NotFoundError('Account not found.');
+      const balance = Number((acct.Item.balance as { N?: string })?.N ?? 0);
+      const autoRecharge = (acct.Item.auto_recharge as { BOOL?: boolean })?.BOOL === true;
+      if (!autoRecharge) throw new InsufficientCreditsError();
+      if (await reserveWithPurchase(input, record, balance, clock)) return record;
+    }
+  }
+  throw new InsufficientCreditsError('Could not reserve credits under contention; try again.');
+}
+
+async function reserveWithPurchase(input: ReserveInput, record: ChargeRecord, seenBalance: number, clock: Clock): Promise<boolean> {
+  const table = tableName('accounts');
+  const shortfall = input.amount - seenBalance;
+  if (shortfall <= 0) return false; // balance moved up meanwhile; the plain path will succeed now
+  const purchaseId = newId('chg', clock.now().getTime());
+  try {
+    await documentClient().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: table,
+              Key: { pk: accountPk(input.accountId), sk: 'META' },
+              // The purchase covers exactly the shortfall, so the balance lands on zero.
+              UpdateExpression: 'SET balance = balance + :buy - :amt',
+              ConditionExpression: 'balance = :seen AND auto_recharge = :t',
+              ExpressionAttributeValues: { ':buy': shortfall, ':amt': input.amount, ':seen': seenBalance, ':t': true },
+            },
+          },
+          {
+            Put: {
+              TableName: table,
+              Item: {
+                pk: accountPk(input.accountId),
+                sk: `LEDGER#${purchaseId}`,
+                id: purchaseId,
+                type: 'purchase',
+                amount: shortfall,
+                reference: record.id,
+                created_at: clock.now().toISOString(),
+              },
+            },
+          },
+          {
+            Put: {
+              TableName: table,
+              Item: { pk: accountPk(input.accountId), sk: `CHARGE#${record.id}`, ...record, settled_at: undefined },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ],
+      }),
+    );
+    return true;
+  } catch (e) {
+    if (e instanceof TransactionCanceledException) return false;
+    throw e;
+  }
+}
+
+export async function getCharge(accountId: string, chargeId: string): Promise<ChargeRecord | null> {
+  const out = await documentClient().send(
+    new GetCommand({ TableName: tableName('accounts'), Key: { pk: accountPk(accountId), sk: `CHARGE#${chargeId}` }, ConsistentRead: true }),
+  );
+  return out.Item ? toCharge(out.Item) : null;
+}
+
+async function settleAs(accountId: string, chargeId: string, status: Exclude<ChargeStatus, 'pending'>, charge: number, clock: Clock): Promise<ChargeRecord> {
+  const table = tableName('accounts');
+  const current = await getCharge(accountId, chargeId);
+  if (!current) throw new NotFoundError('Charge not found.');
+  if (current.charge_status !== 'pending') return current; // already settled: never twice
+  if (!Number.isInteger(charge) || charge < 0 || charge > current.reserved) {
+    throw new ValidationError(`charge must be an integer between 0 and the reserved ${current.reserved}`);
+  }
+  const refund = current.reserved - charge;
+  const settled_at = clock.now().toISOString();
+  try {
+    await documentClient().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: table,
+              Key: { pk: accountPk(accountId), sk: `CHARGE#${chargeId}` },
+              UpdateExpression: 'SET charge_status = :s, charged = :c, settled_at = :at',
+              ConditionExpression: 'charge_status = :pending',
+              ExpressionAttributeValues: { ':s': status, ':c': charge, ':at': settled_at, ':pending': 'pending' },
+            },
+          },
+          {
+              Update: {
+                TableName: table,
+                Key: { pk: accountPk(accountId), sk: 'META' },
+                UpdateExpression: 'SET balance = balance + :r',
+                ConditionExpression: 'attribute_exists(pk)',
+                ExpressionAttributeValues: { ':r': refund },
+              },
+            },
+          ],
+        }),
+      );
+  } catch (e) {
+    if (e instanceof TransactionCanceledException) {
+      const again = await getCharge(accountId, chargeId);
+      if (again && again.charge_status !== 'pending') return again;
+    }
+    throw e;
+  }
+  return { ...current, charge_status: status, charged: charge, settled_at };
+}
+
+/** Keep `amount` (≤ reserved) and return the rest. An amount of 0 is a `zero_result`. */
+export function settleCharged(accountId: string, chargeId: string, amount: number, clock: Clock = serviceClock): Promise<ChargeRecord> {
+  return settleAs(accountId, chargeId, amount === 0 ? 'zero_result' : 'charged', amount, clock);
+}
+
+/** A variable-charge call that returned nothing. */
+export function settleZeroResult(accountId: string, chargeId: string, clock: Clock = serviceClock): Promise<ChargeRecord> {
+  return settleAs(accountId, chargeId, 'zero_result', 0, clock);
+}
+
+/** Validation reject, upstream error, dispatch failure: nothing is charged. */
+export function release(accountId: string, chargeId: string, clock: Clock = serviceClock): Promise<ChargeRecord> {
+  return settleAs(accountId, chargeId, 'released', 0, clock);
+}
+
+/** Reserve and keep the full amount at once (sync calls that complete in the same request). */
+export async function chargeNow(input: ReserveInput, clock: Clock = serviceClock): Promise<ChargeRecord> {
+  const r = await reserve(input, clock);
+  return settleCharged(input.accountId, r.id, input.amount, clock);
+}
+
+/** Console top-up: a `topup` ledger entry and the balance, together. */
+export async function addCredits(accountId: string, amount: number, clock: Clock = serviceClock): Promise<void> {
+  const table = tableName('accounts');
+  const id = newId('chg', clock.now().getTime());
+  try {
+    await documentClient().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: table,
+              Key: { pk: accountPk(accountId), sk: 'META' },
+              UpdateExpression: 'SET balance = balance + :a',
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeValues: { ':a': amount },
+            },
+          },
+          { Put: { TableName: table, Item: { pk: accountPk(accountId), sk: `LEDGER#${id}`, id, type: 'topup', amount, created_at: clock.now().toISOString() } } },
+        ],
+      }),
+    );
+  } catch (e) {
+    if (e instanceof TransactionCanceledException) throw new NotFoundError('Account not found.');
+    throw e;
+  }
+}

@@ -1,0 +1,155 @@
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../adapters/aws.js';
+import { tableName } from '../core/env.js';
+import { serviceClock, type Clock } from '../core/clock.js';
+import { newId } from '../core/ids.js';
+import { NotFoundError } from '../core/errors.js';
+import { accountPk, type SendingAccount } from './model.js';
+
+/**
+ * Sending accounts live in their owner's partition (ACCOUNT#<id> / EA#<ea_id>), so an account's list is one
+ * strongly consistent query; a pointer item (EA#<ea_id> / EA) lets the console address one by id alone.
+ * `sent_today` is derived from a per-local-day counter so it resets at the account's midnight.
+ */
+interface StoredSendingAccount extends Omit<SendingAccount, 'sent_today'> {
+  account_id: string;
+  sent_day?: string;
+  sent_count?: number;
+}
+
+export function localDayOf(date: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(date);
+}
+
+export function toSendingAccount(item: Record<string, unknown>, clock: Clock = serviceClock): SendingAccount {
+  const s = item as unknown as StoredSendingAccount;
+  const today = localDayOf(clock.now(), s.timezone);
+  return {
+    id: s.id,
+    email: s.email,
+    type: s.type,
+    connected: s.connected,
+    sending_enabled: s.sending_enabled,
+    daily_limit: s.daily_limit,
+    sent_today: s.sent_day === today ? (s.sent_count ?? 0) : 0,
+    health: s.health,
+    timezone: s.timezone,
+  };
+}
+
+/** The wire shape of SPEC.md "Sending account" (timezone is a console-side setting). */
+export function sendingAccountView(a: SendingAccount) {
+  return {
+    id: a.id,
+    email: a.email,
+    type: a.type,
+    connected: a.connected,
+    sending_enabled: a.sending_enabled,
+    daily_limit: a.daily_limit,
+    sent_today: a.sent_today,
+    health: a.health,
+  };
+}
+
+export async function createSendingAccount(
+  accountId: string,
+  input: Omit<SendingAccount, 'id' | 'sent_today'>,
+  clock: Clock = serviceClock,
+): Promise<SendingAccount> {
+  const id = newId('ea', clock.now().getTime());
+  const table = tableName('accounts');
+  const item: StoredSendingAccount & Record<string, unknown> = { ...input, id, account_id: accountId, created_at: clock.now().toISOString() };
+  await documentClient().send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { ConditionCheck: { TableName: table, Key: { pk: accountPk(accountId), sk: 'META' }, ConditionExpression: 'attribute_exists(pk)' } },
+        { Put: { TableName: table, Item: { pk: accountPk(accountId), sk: `EA#${id}`, ...item } } },
+        { Put: { TableName: table, Item: { pk: `EA#${id}`, sk: 'EA', account_id: accountId } } },
+      ],
+    }),
+  ).catch((e: Error) => {
+    if (e.name === 'TransactionCanceledException') throw new NotFoundError('Account not found.');
+    throw e;
+  });
+  return toSendingAccount(item, clock);
+}
+
+export async function listSendingAccounts(accountId: string, clock: Clock = serviceClock): Promise<SendingAccount[]> {
+  const out = await documentClient().send(
+    new QueryCommand({
+      TableName: tableName('accounts'),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+      ExpressionAttributeValues: { ':pk': accountPk(accountId), ':p': 'EA#' },
+      ConsistentRead: true,
+    }),
+  );
+  return (out.Items ?? []).map((i) => toSendingAccount(i, clock));
+}
+
+/** Tenant-scoped read: another account's id is simply not found. */
+export async function getSendingAccount(accountId: string, eaId: string, clock: Clock = serviceClock): Promise<SendingAccount | null> {
+  const out = await documentClient().send(
+    new GetCommand({ TableName: tableName('accounts'), Key: { pk: accountPk(accountId), sk: `EA#${eaId}` }, ConsistentRead: true }),
+  );
+  return out.Item ? toSendingAccount(out.Item, clock) : null;
+}
+
+export async function ownerOfSendingAccount(eaId: string): Promise<string | null> {
+  const out = await documentClient().send(new GetCommand({ TableName: tableName('accounts'), Key: { pk: `EA#${eaId}`, sk: 'EA' }, ConsistentRead: true }));
+  return (out.Item?.account_id as string | undefined) ?? null;
+}
+
+export async function updateSendingAccount(
+  eaId: string,
+  patch: Partial<Pick<SendingAccount, 'connected' | 'sending_enabled' | 'daily_limit' | 'health' | 'timezone'>>,
+  clock: Clock = serviceClock,
+): Promise<SendingAccount> {
+  const owner = await ownerOfSendingAccount(eaId);
+  if (!owner) throw new NotFoundError('Sending account not found.');
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets = Object.entries(patch).map(([k, v], i) => {
+    names[`#f${i}`] = k;
+    values[`:v${i}`] = v;
+    return `#f${i} = :v${i}`;
+  });
+  const out = await documentClient().send(
+    new UpdateCommand({
+      TableName: tableName('accounts'),
+      Key: { pk: accountPk(owner), sk: `EA#${eaId}` },
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  return toSendingAccount(out.Attributes!, clock);
+}
+
+/** Count one real send against the account's local day (resets when the local day changes). */
+export async function recordSend(accountId: string, eaId: string, timeZone: string, clock: Clock = serviceClock): Promise<void> {
+  const day = localDayOf(clock.now(), timeZone);
+  const key = { pk: accountPk(accountId), sk: `EA#${eaId}` };
+  const table = tableName('accounts');
+  try {
+    await documentClient().send(
+      new UpdateCommand({ TableName: table, Key: key, UpdateExpression: 'ADD sent_count :one', ConditionExpression: 'sent_day = :d', ExpressionAttributeValues: { ':one': 1, ':d': day } }),
+    );
+  } catch (e) {
+    if ((e as Error).name !== 'ConditionalCheckFailedException') throw e;
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: table,
+        Key: key,
+        UpdateExpression: 'SET sent_day = :d, sent_count = :one',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(sent_day) OR sent_day <> :d)',
+        ExpressionAttributeValues: { ':one': 1, ':d': day },
+      }),
+    ).catch(async (err: Error) => {
+      // Another send started the day first: count on top of it.
+      if (err.name !== 'ConditionalCheckFailedException') throw err;
+      await documentClient().send(new UpdateCommand({ TableName: table, Key: key, UpdateExpression: 'ADD sent_count :one', ExpressionAttributeValues: { ':one': 1 } }));
+    });
+  }
+}

@@ -1,0 +1,56 @@
+import { ConflictException, CreateScheduleCommand, DeleteScheduleCommand, ResourceNotFoundException, UpdateScheduleCommand } from '@aws-sdk/client-scheduler';
+import { schedulerClient } from './aws.js';
+import { requireEnv } from '../core/env.js';
+
+/**
+ * One-time schedules (EventBridge Scheduler `at()`), each delivering a timer message to the timers queue.
+ * Used for send slots, review-window expiry, follow-ups, long webhook retries and test-email timeouts.
+ * Locally `AWS_ENDPOINT_URL_SCHEDULER` points the same client at the in-repo emulator.
+ */
+export interface TimerMessage {
+  kind: string;
+  [k: string]: unknown;
+}
+
+export interface Scheduler {
+  /** Create or replace the schedule `name` to deliver `message` at `at`. */
+  scheduleAt(name: string, at: Date, message: TimerMessage): Promise<void>;
+  cancel(name: string): Promise<void>;
+}
+
+/** `at(yyyy-mm-ddThh:mm:ss)` in UTC, the form Scheduler's one-time expressions take. */
+export function atExpression(at: Date): string {
+  return `at(${at.toISOString().slice(0, 19)})`;
+}
+
+/** Schedule names: at most 64 characters of [0-9a-zA-Z-_.]. */
+export function scheduleName(...parts: string[]): string {
+  return parts.join('.').replace(/[^0-9a-zA-Z\-_.]/g, '-').slice(0, 64);
+}
+
+export const awsScheduler: Scheduler = {
+  async scheduleAt(name, at, message) {
+    const input = {
+      Name: name,
+      GroupName: requireEnv('SCHEDULER_GROUP_NAME'),
+      ScheduleExpression: atExpression(at),
+      ScheduleExpressionTimezone: 'UTC',
+      FlexibleTimeWindow: { Mode: 'OFF' as const },
+      ActionAfterCompletion: 'DELETE' as const,
+      Target: { Arn: requireEnv('TIMERS_QUEUE_ARN'), RoleArn: requireEnv('SCHEDULER_ROLE_ARN'), Input: JSON.stringify(message) },
+    };
+    try {
+      await schedulerClient().send(new CreateScheduleCommand(input));
+    } catch (e) {
+      if (!(e instanceof ConflictException)) throw e;
+      await schedulerClient().send(new UpdateScheduleCommand(input));
+    }
+  },
+  async cancel(name) {
+    try {
+      await schedulerClient().send(new DeleteScheduleCommand({ Name: name, GroupName: requireEnv('SCHEDULER_GROUP_NAME') }));
+    } catch (e) {
+      if (!(e instanceof ResourceNotFoundException)) throw e;
+    }
+  },
+};

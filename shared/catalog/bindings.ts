@@ -1,0 +1,19 @@
+import type { TableKey } from './tables.js';
+import type { QueueKey } from './queues.js';
+
+/**
+ * What a function may touch. The CDK construct turns this into env vars and least-privilege grants
+ * (`bindTable`, `bindQueue`…); the local stack turns it into the same env vars.
+ */
+export interface Bindings {
+  tables?: Partial<Record<TableKey, 'read' | 'readwrite'>>;
+  queues?: Partial<Record<QueueKey, 'send'>>;
+  /** Create/update/delete one-time schedules in the service's Scheduler group (targets the timers queue). */
+  scheduler?: boolean;
+  /** Send mail through SES. */
+  mail?: boolean;
+  /** Read the secret-box key that encrypts webhook signing secrets. */
+  secrets?: boolean;
+  /** Register API keys with API Gateway (console only). */
+  apiKeys?: boolean;
+}

@@ -1,0 +1,102 @@
+import type { Bindings } from './bindings.js';
+
+/**
+ * The queue catalogue: every SQS queue, its DLQ policy and the worker that consumes it. Read by the CDK
+ * stack (queues, DLQs, event source mappings) and by the local event-source runner.
+ */
+export type QueueKey = 'search' | 'drafting' | 'sending' | 'webhooks' | 'timers';
+
+export interface QueueDef {
+  key: QueueKey;
+  /** Env vars that carry the queue URL / ARN into a function bound to this queue. */
+  urlEnv: string;
+  arnEnv: string;
+  visibilityTimeoutSeconds: number;
+  maxReceiveCount: number;
+  worker: {
+    /** Handler module, relative to the repo root; it exports `handler`. */
+    module: string;
+    batchSize: number;
+    timeoutSeconds: number;
+    bindings: Bindings;
+  };
+}
+
+export const QUEUES: Record<QueueKey, QueueDef> = {
+  search: {
+    key: 'search',
+    urlEnv: 'SEARCH_QUEUE_URL',
+    arnEnv: 'SEARCH_QUEUE_ARN',
+    visibilityTimeoutSeconds: 180,
+    maxReceiveCount: 5,
+    worker: {
+      module: 'functions/workers/search.worker.ts',
+      batchSize: 5,
+      timeoutSeconds: 30,
+      bindings: { tables: { accounts: 'readwrite', jobs: 'readwrite', directory: 'read' }, queues: { webhooks: 'send' } },
+    },
+  },
+  drafting: {
+    key: 'drafting',
+    urlEnv: 'DRAFTING_QUEUE_URL',
+    arnEnv: 'DRAFTING_QUEUE_ARN',
+    visibilityTimeoutSeconds: 360,
+    maxReceiveCount: 5,
+    worker: {
+      module: 'functions/workers/drafting.worker.ts',
+      batchSize: 5,
+      timeoutSeconds: 60,
+      bindings: { tables: { accounts: 'readwrite', outreach: 'readwrite' }, queues: { sending: 'send' }, scheduler: true },
+    },
+  },
+  sending: {
+    key: 'sending',
+    urlEnv: 'SENDING_QUEUE_URL',
+    arnEnv: 'SENDING_QUEUE_ARN',
+    visibilityTimeoutSeconds: 180,
+    maxReceiveCount: 5,
+    worker: {
+      module: 'functions/workers/sending.worker.ts',
+      batchSize: 5,
+      timeoutSeconds: 30,
+      bindings: { tables: { accounts: 'readwrite', outreach: 'readwrite' }, scheduler: true, mail: true },
+    },
+  },
+  webhooks: {
+    key: 'webhooks',
+    urlEnv: 'WEBHOOKS_QUEUE_URL',
+    arnEnv: 'WEBHOOKS_QUEUE_ARN',
+    visibilityTimeoutSeconds: 120,
+    maxReceiveCount: 5,
+    worker: {
+      module: 'functions/workers/webhooks.worker.ts',
+      batchSize: 5,
+      timeoutSeconds: 20,
+      bindings: { tables: { accounts: 'read', jobs: 'readwrite' }, queues: { webhooks: 'send' }, scheduler: true, secrets: true },
+    },
+  },
+  timers: {
+    key: 'timers',
+    urlEnv: 'TIMERS_QUEUE_URL',
+    arnEnv: 'TIMERS_QUEUE_ARN',
+    visibilityTimeoutSeconds: 120,
+    maxReceiveCount: 5,
+    worker: {
+      module: 'functions/workers/timers.worker.ts',
+      batchSize: 10,
+      timeoutSeconds: 20,
+      bindings: {
+        tables: { accounts: 'readwrite', jobs: 'readwrite', outreach: 'readwrite' },
+        queues: { webhooks: 'send', sending: 'send', drafting: 'send' },
+        scheduler: true,
+      },
+    },
+  },
+};
+
+export const QUEUE_LIST: QueueDef[] = Object.values(QUEUES);
+
+/** Name of the queue (and, with `-dlq`, of its dead-letter queue) for a stage prefix. */
+export function queueName(prefix: string, key: QueueKey, dlq = false): string {
+  return `${prefix}-${key}${dlq ? '-dlq' : ''}`;
+}

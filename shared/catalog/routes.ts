@@ -1,0 +1,97 @@
+import type { Bindings } from './bindings.js';
+
+/**
+ * The route table: the one source of truth for every HTTP route. The CDK stack builds one Lambda and one
+ * API Gateway method per row (with the usage-plan throttle); the local gateway serves the same rows.
+ *
+ * auth:
+ * - `api_key`: API Gateway checks `x-api-key` at the edge (403 {"message":"Forbidden"}), the handler maps it
+ *   to the account.
+ * - `handler_key`: no edge check; the handler checks the key itself and answers 401 `unauthorized`
+ *   (test-email routes, DESIGN.md §3).
+ * - `admin`: the console API; IAM auth in AWS, `x-admin-token` locally.
+ * - `public`: no credential (open-tracking pixel, one-click unsubscribe).
+ */
+export type Auth = 'api_key' | 'handler_key' | 'admin' | 'public';
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface Throttle {
+  /** Sustained requests per minute (SPEC.md "Limits"). */
+  perMinute: number;
+  burst: number;
+}
+
+export interface RouteDef {
+  method: Method;
+  /** Full path with trailing slash and `{param}` segments. */
+  path: string;
+  /** Handler module relative to the repo root; it exports `handler`. */
+  module: string;
+  auth: Auth;
+  throttle?: Throttle;
+  bindings: Bindings;
+  timeoutSeconds?: number;
+}
+
+export const PUBLIC_BASE = '/api/public/v1/';
+export const CONSOLE_BASE = '/api/console/v1/';
+
+const pub = (p: string) => `${PUBLIC_BASE}${p}`;
+const con = (p: string) => `${CONSOLE_BASE}${p}`;
+
+const T = {
+  read: { perMinute: 600, burst: 50 },
+  consoleWrite: { perMinute: 600, burst: 50 },
+} satisfies Record<string, Throttle>;
+
+const accountsRead = { tables: { accounts: 'read' } } satisfies Bindings;
+const accountsWrite = { tables: { accounts: 'readwrite' } } satisfies Bindings;
+
+export const ROUTES: RouteDef[] = [
+  // Public API: sending accounts (SPEC.md "Sending accounts").
+  { method: 'GET', path: pub('email/accounts/'), module: 'functions/email-accounts/list.ts', auth: 'api_key', throttle: T.read, bindings: accountsRead },
+
+  // Console API (DESIGN.md §2).
+  { method: 'POST', path: con('accounts/'), module: 'functions/console/create-account.ts', auth: 'admin', bindings: accountsWrite },
+  { method: 'GET', path: con('accounts/{id}/'), module: 'functions/console/get-account.ts', auth: 'admin', bindings: accountsRead },
+  { method: 'POST', path: con('accounts/{id}/api-keys/'), module: 'functions/console/create-api-key.ts', auth: 'admin', bindings: { ...accountsWrite, apiKeys: true } },
+  { method: 'DELETE', path: con('accounts/{id}/api-keys/{key_id}/'), module: 'functions/console/revoke-api-key.ts', auth: 'admin', bindings: { ...accountsWrite, apiKeys: true } },
+  { method: 'POST', path: con('accounts/{id}/webhook-secrets/'), module: 'functions/console/create-webhook-secret.ts', auth: 'admin', bindings: { ...accountsWrite, secrets: true } },
+  { method: 'DELETE', path: con('accounts/{id}/webhook-secrets/{secret_id}/'), module: 'functions/console/revoke-webhook-secret.ts', auth: 'admin', bindings: accountsWrite },
+  { method: 'POST', path: con('accounts/{id}/credits/'), module: 'functions/console/add-credits.ts', auth: 'admin', bindings: accountsWrite },
+  { method: 'GET', path: con('accounts/{id}/charges/'), module: 'functions/console/list-charges.ts', auth: 'admin', bindings: accountsRead },
+  { method: 'POST', path: con('accounts/{id}/sending-accounts/'), module: 'functions/console/create-sending-account.ts', auth: 'admin', bindings: accountsWrite },
+  { method: 'PATCH', path: con('sending-accounts/{ea_id}/'), module: 'functions/console/update-sending-account.ts', auth: 'admin', bindings: accountsWrite },
+];
+
+/** Per-second rate for API Gateway usage-plan throttles (which take requests per second). */
+export function ratePerSecond(t: Throttle): number {
+  return t.perMinute / 60;
+}
+
+/** Match a concrete path against a route path template; returns the path parameters or null. */
+export function matchPath(template: string, path: string): Record<string, string> | null {
+  const a = template.split('/');
+  const b = path.split('/');
+  if (a.length !== b.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < a.length; i++) {
+    const seg = a[i]!;
+    if (seg.startsWith('{') && seg.endsWith('}')) {
+      if (!b[i]) return null;
+      params[seg.slice(1, -1)] = decodeURIComponent(b[i]!);
+    } else if (seg !== b[i]) {
+      return null;
+    }
+  }
+  return params;
+}
+
+export function findRoute(method: string, path: string): { route: RouteDef; params: Record<string, string> } | null {
+  for (const route of ROUTES) {
+    if (route.method !== method) continue;
+    const params = matchPath(route.path, path);
+    if (params) return { route, params };
+  }
+  return null;
+}

@@ -1,0 +1,72 @@
+import type { IncomingMessage } from 'node:http';
+import { writeFileSync } from 'node:fs';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import { advanceServiceClock, serviceClockOffset } from '../core/clock.js';
+import type { ExtraRoute } from './gateway.js';
+import type { LocalStack } from './stack.js';
+import { localMailbox } from './mailbox.js';
+import { localInbound } from './inbound-hook.js';
+
+/**
+ * Local-only endpoints (absent in AWS): readiness and the dev controls of DESIGN.md §2, behind the
+ * admin token.
+ */
+const DEV = '/api/console/v1/dev/';
+
+const ClockBody = z.strictObject({ advance_seconds: z.number().positive().max(10 * 365 * 86400) });
+
+function tokenOk(req: IncomingMessage, adminToken: string): boolean {
+  const t = req.headers['x-admin-token'];
+  if (typeof t !== 'string') return false;
+  const a = createHash('sha256').update(t).digest();
+  const b = createHash('sha256').update(adminToken).digest();
+  return timingSafeEqual(a, b);
+}
+
+function invalid(message: string, details?: unknown) {
+  return { status: 400, body: { error: { code: 'invalid_request', message, ...(details ? { details } : {}) } } };
+}
+
+function parseJson(body: string): { ok: true; value: unknown } | { ok: false } {
+  if (body === '') return { ok: true, value: {} };
+  try {
+    return { ok: true, value: JSON.parse(body) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+export function devControls(opts: { stack: LocalStack; clockFile: string | null; adminToken: string }): ExtraRoute {
+  return async (req, body, url) => {
+    if (url.pathname === '/healthz' && req.method === 'GET') return { status: 200, body: { status: 'ok' } };
+    if (!url.pathname.startsWith(DEV)) return null;
+    const action = `${req.method} ${url.pathname.slice(DEV.length)}`;
+    const known = ['POST clock/', 'POST settle/', 'GET mailbox/', 'POST inbound/'];
+    if (!known.includes(action)) return { status: 403, body: { message: 'Missing Authentication Token' } };
+    if (!tokenOk(req, opts.adminToken)) return { status: 403, body: { message: 'Forbidden' } };
+    const parsed = parseJson(body);
+    if (!parsed.ok) return invalid('Request body is not valid JSON.');
+
+    switch (action) {
+      case 'POST clock/': {
+        const r = ClockBody.safeParse(parsed.value);
+        if (!r.success) return invalid('Invalid request body.', r.error.issues.map((i) => ({ path: i.path.join('.') || '(body)', message: i.message })));
+        const now = advanceServiceClock(r.data.advance_seconds);
+        if (opts.clockFile) writeFileSync(opts.clockFile, JSON.stringify({ offsetMs: serviceClockOffset() }));
+        await opts.stack.scheduler.fireDue();
+        return { status: 200, body: { now: now.toISOString() } };
+      }
+      case 'POST settle/': {
+        const idle = await opts.stack.settle(Number(process.env.SETTLE_TIMEOUT_MS ?? 30_000));
+        return idle ? { status: 200, body: { idle: true } } : { status: 504, body: { idle: false } };
+      }
+      case 'GET mailbox/':
+        return { status: 200, body: { messages: await localMailbox(opts.stack.endpoints.ses) } };
+      case 'POST inbound/':
+        return localInbound(parsed.value);
+      default:
+        return null;
+    }
+  };
+}

@@ -1,0 +1,265 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
+import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { createSqsServer } from 'local-aws-sqs';
+import * as sesModule from 'aws-ses-v2-local';
+import { TABLE_LIST, type TableDef } from '../catalog/tables.js';
+import { QUEUE_LIST, queueName } from '../catalog/queues.js';
+import { resetClients } from '../adapters/aws.js';
+import { resetSecretBox } from '../adapters/secret-box.js';
+import { serviceClock, setServiceClockOffset } from '../core/clock.js';
+import { freePort, startDynamoLocal, type DynamoLocal } from './processes.js';
+import { startSchedulerEmulator, type SchedulerEmulator } from './scheduler-emulator.js';
+import { startEventSourceRunner, type EventSourceRunner } from './event-source-runner.js';
+import { loadHandler, startGateway } from './gateway.js';
+import { devControls } from './dev-controls.js';
+import type { SqsHandler } from './event-source-runner.js';
+import { logger } from '../core/logger.js';
+
+/**
+ * The one-machine twin: DynamoDB Local, local-aws-sqs, aws-ses-v2-local and the Scheduler emulator on
+ * loopback ports, the real SDK clients pointed at them with AWS_ENDPOINT_URL_*, tables and queues created
+ * from the catalogues, the local gateway serving the route table, and the event-source runner feeding the
+ * workers. Used by `npm start`, the integration tests and the end-to-end tests alike.
+ */
+export interface LocalStackOptions {
+  root: string;
+  /** Persist under this directory; null keeps everything in memory (tests). */
+  dataDir: string | null;
+  port?: number;
+  adminToken?: string;
+  /** Serve HTTP (gateway) and run workers; integration tests may want only the stand-ins. */
+  gateway?: boolean;
+  workers?: boolean;
+  webhookAllowLoopback?: boolean;
+  /** Visibility timeout override for local queues, so retries happen in seconds rather than minutes. */
+  visibilityTimeoutSeconds?: number;
+  env?: Record<string, string>;
+}
+
+export interface LocalStack {
+  baseUrl: string;
+  consoleUrl: string;
+  port: number;
+  adminToken: string;
+  endpoints: { dynamodb: string; sqs: string; ses: string; scheduler: string };
+  scheduler: SchedulerEmulator;
+  runner: EventSourceRunner | null;
+  sqs: SQSClient;
+  queueUrls: Record<string, string>;
+  /** Resolves once no queue holds work, no batch is running and nothing is due. */
+  settle(timeoutMs?: number): Promise<boolean>;
+  stop(): Promise<void>;
+}
+
+export const LOCAL_PREFIX = 'local';
+
+export function tableCreateInput(def: TableDef, name: string): CreateTableCommandInput {
+  const attrs = new Set(['pk', 'sk', ...def.gsis.flatMap((g) => [g.pk, g.sk])]);
+  return {
+    TableName: name,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: [...attrs].map((a) => ({ AttributeName: a, AttributeType: 'S' })),
+    KeySchema: [
+      { AttributeName: 'pk', KeyType: 'HASH' },
+      { AttributeName: 'sk', KeyType: 'RANGE' },
+    ],
+    GlobalSecondaryIndexes: def.gsis.length
+      ? def.gsis.map((g) => ({
+          IndexName: g.name,
+          KeySchema: [
+            { AttributeName: g.pk, KeyType: 'HASH' },
+            { AttributeName: g.sk, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        }))
+      : undefined,
+  };
+}
+
+async function ensureTables(endpoint: string): Promise<void> {
+  const ddb = new DynamoDBClient({ endpoint });
+  for (const def of TABLE_LIST) {
+    const name = `${LOCAL_PREFIX}-${def.key}`;
+    try {
+      await ddb.send(new DescribeTableCommand({ TableName: name }));
+    } catch (e) {
+      if (!(e instanceof ResourceNotFoundException)) throw e;
+      await ddb.send(new CreateTableCommand(tableCreateInput(def, name)));
+    }
+  }
+  ddb.destroy();
+}
+
+function readOrCreate(file: string | null, make: () => string): string {
+  if (!file) return make();
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const v = make();
+  writeFileSync(file, v, { mode: 0o600 });
+  return v;
+}
+
+export async function startLocalStack(opts: LocalStackOptions): Promise<LocalStack> {
+  const root = resolve(opts.root);
+  const dataDir = opts.dataDir ? resolve(opts.dataDir) : null;
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const file = (name: string) => (dataDir ? join(dataDir, name) : null);
+
+  const clockFile = file('clock.json');
+  setServiceClockOffset(clockFile && existsSync(clockFile) ? (JSON.parse(readFileSync(clockFile, 'utf8')).offsetMs as number) : 0);
+
+  const started: { stop(): Promise<void> }[] = [];
+  try {
+    const dynamo: DynamoLocal = await startDynamoLocal({ root, dbPath: file('dynamodb') });
+    started.push(dynamo);
+
+    const sqsPort = await freePort();
+    const sqsServer: Server = await createSqsServer({ port: sqsPort, hostname: '127.0.0.1', emulateQueueCreationLifecycle: false });
+    started.push({ stop: () => new Promise<void>((r) => { sqsServer.closeAllConnections?.(); sqsServer.close(() => r()); }) });
+
+    const sesPort = await freePort();
+    // aws-ses-v2-local is CommonJS: its default export arrives as `.default` (or nested once more under tsx).
+    type SesStart = (c: { host: string; port: number }) => Promise<Server>;
+    const sesMod = sesModule as unknown as { default: SesStart | { default: SesStart } };
+    const sesServer = typeof sesMod.default === 'function' ? sesMod.default : sesMod.default.default;
+    const ses: Server = await sesServer({ host: '127.0.0.1', port: sesPort });
+    started.push({ stop: () => new Promise<void>((r) => { ses.closeAllConnections?.(); ses.close(() => r()); }) });
+
+    const endpoints = {
+      dynamodb: dynamo.endpoint,
+      sqs: `http://127.0.0.1:${sqsPort}`,
+      ses: `http://127.0.0.1:${sesPort}`,
+      scheduler: '',
+    };
+
+    Object.assign(process.env, {
+      SERVICE_MODE: 'local',
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb,
+      AWS_ENDPOINT_URL_SQS: endpoints.sqs,
+      AWS_ENDPOINT_URL_SESV2: endpoints.ses,
+      AWS_ENDPOINT_URL_SES: endpoints.ses,
+      SES_LOCAL_STORE_URL: `${endpoints.ses}/store`,
+      SCHEDULER_GROUP_NAME: `${LOCAL_PREFIX}-timers`,
+      SCHEDULER_ROLE_ARN: 'arn:aws:iam::000000000000:role/local-scheduler',
+      SECRET_BOX_KEY: readOrCreate(file('secret-box.key'), () => randomBytes(32).toString('base64')),
+      WEBHOOK_ALLOW_LOOPBACK: opts.webhookAllowLoopback === false ? '0' : '1',
+      DATA_DIR: dataDir ?? '',
+      ...opts.env,
+    });
+    for (const def of TABLE_LIST) process.env[def.env] = `${LOCAL_PREFIX}-${def.key}`;
+    resetClients();
+    resetSecretBox();
+
+    await ensureTables(endpoints.dynamodb);
+
+    const sqs = new SQSClient({ endpoint: endpoints.sqs });
+    const queueUrls: Record<string, string> = {};
+    for (const q of QUEUE_LIST) {
+      const dlq = await sqs.send(new CreateQueueCommand({ QueueName: queueName(LOCAL_PREFIX, q.key, true) }));
+      const dlqArn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl!, AttributeNames: ['QueueArn'] }))).Attributes!.QueueArn!;
+      const main = await sqs.send(
+        new CreateQueueCommand({
+          QueueName: queueName(LOCAL_PREFIX, q.key),
+          Attributes: {
+            VisibilityTimeout: String(opts.visibilityTimeoutSeconds ?? 3),
+            RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: q.maxReceiveCount }),
+          },
+        }),
+      );
+      const arn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: main.QueueUrl!, AttributeNames: ['QueueArn'] }))).Attributes!.QueueArn!;
+      queueUrls[q.key] = main.QueueUrl!;
+      queueUrls[`${q.key}-dlq`] = dlq.QueueUrl!;
+      process.env[q.urlEnv] = main.QueueUrl!;
+      process.env[q.arnEnv] = arn;
+    }
+    process.env.TIMERS_QUEUE_ARN = process.env[QUEUE_LIST.find((q) => q.key === 'timers')!.arnEnv];
+
+    const scheduler = await startSchedulerEmulator({ port: await freePort(), file: file('schedules.json'), clock: serviceClock, sqs });
+    started.push(scheduler);
+    endpoints.scheduler = `http://127.0.0.1:${scheduler.port}`;
+    process.env.AWS_ENDPOINT_URL_SCHEDULER = endpoints.scheduler;
+    resetClients();
+
+    const runner =
+      opts.workers === false
+        ? null
+        : startEventSourceRunner(
+            sqs,
+            QUEUE_LIST.map((q) => ({
+              key: q.key,
+              url: queueUrls[q.key]!,
+              arn: process.env[q.arnEnv]!,
+              batchSize: q.worker.batchSize,
+              handler: () => loadHandler(root, q.worker.module) as unknown as Promise<SqsHandler>,
+            })),
+            { onError: (q, e) => logger.debug('worker batch failed', { queue: q, error: e as Error }) },
+          );
+    if (runner) started.push(runner);
+
+    const settle = async (timeoutMs = 30_000): Promise<boolean> => {
+      const deadline = Date.now() + timeoutMs;
+      let quietChecks = 0;
+      while (Date.now() < deadline) {
+        await scheduler.fireDue();
+        let queued = 0;
+        for (const q of QUEUE_LIST) {
+          const a = await sqs.send(
+            new GetQueueAttributesCommand({
+              QueueUrl: queueUrls[q.key]!,
+              AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'],
+            }),
+          );
+          queued += Number(a.Attributes?.ApproximateNumberOfMessages ?? 0) + Number(a.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0) + Number(a.Attributes?.ApproximateNumberOfMessagesDelayed ?? 0);
+        }
+        const idle = queued === 0 && (runner?.busy() ?? 0) === 0 && scheduler.dueCount() === 0;
+        // Two quiet looks in a row: work handed from one queue to another between looks is not missed.
+        quietChecks = idle ? quietChecks + 1 : 0;
+        if (quietChecks >= 2) return true;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return false;
+    };
+
+    const adminToken = opts.adminToken ?? process.env.ADMIN_TOKEN ?? randomBytes(24).toString('base64url');
+    const stack: LocalStack = {
+      baseUrl: '',
+      consoleUrl: '',
+      port: 0,
+      adminToken,
+      endpoints,
+      scheduler,
+      runner,
+      sqs,
+      queueUrls,
+      settle,
+      stop: async () => {
+        for (const s of started.reverse()) await s.stop().catch(() => undefined);
+        sqs.destroy();
+        resetClients();
+      },
+    };
+
+    if (opts.gateway !== false) {
+      const gateway = await startGateway({
+        port: opts.port ?? 3000,
+        root,
+        adminToken,
+        extra: devControls({ stack, clockFile, adminToken }),
+      });
+      started.push(gateway);
+      stack.port = gateway.port;
+      stack.baseUrl = `http://localhost:${gateway.port}/api/public/v1/`;
+      stack.consoleUrl = `http://localhost:${gateway.port}/api/console/v1/`;
+    }
+    return stack;
+  } catch (e) {
+    for (const s of started.reverse()) await s.stop().catch(() => undefined);
+    throw e;
+  }
+}

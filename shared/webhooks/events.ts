@@ -1,0 +1,200 @@
+/**
+ * Webhook event bodies (SPEC.md "Events"). Every body has `id` (the job id) and `event_type`; the
+ * failure messages are the fixed texts of SPEC.md rule 2. The polling envelope's `result` is the same
+ * body without `id` and `event_type` (DESIGN.md §3 "polling envelope").
+ */
+import { z } from 'zod';
+
+export const leadCompanySchema = z.object({
+  name: z.string(),
+  domain: z.string(),
+  professional_url: z.string().nullable().optional(),
+  industry: z.string(),
+  employee_count: z.number().int(),
+});
+
+export const leadSchema = z.object({
+  first_name: z.string(),
+  last_name: z.string(),
+  full_name: z.string(),
+  current_job_title: z.string(),
+  headline: z.string(),
+  location: z.string(),
+  professional_url: z.string(),
+  company: leadCompanySchema,
+});
+export type Lead = z.infer<typeof leadSchema>;
+
+export const experienceItemSchema = z.object({
+  company: z.string(),
+  title: z.string(),
+  date_range: z.string(),
+});
+
+export const deepSearchItemSchema = leadSchema.extend({
+  email: z.string(),
+  experience: z.array(experienceItemSchema),
+  score: z.number().int(),
+});
+export type DeepSearchItem = z.infer<typeof deepSearchItemSchema>;
+
+/** Person fields may be empty or omitted when unavailable. */
+export const agenticSearchItemSchema = z.object({
+  full_name: z.string().optional(),
+  current_job_title: z.string().optional(),
+  headline: z.string().optional(),
+  location: z.string().optional(),
+  professional_url: z.string().optional(),
+  company: z
+    .object({
+      name: z.string().optional(),
+      domain: z.string().optional(),
+      industry: z.string().optional(),
+      employee_count_range: z.string().optional(),
+    })
+    .optional(),
+  experience: z.array(experienceItemSchema).optional(),
+  fit_summary: z.string().optional(),
+  proof_points: z.array(z.string()).optional(),
+  evidence: z
+    .array(z.object({ headline: z.string().optional(), description: z.string().optional(), url: z.string().optional() }))
+    .optional(),
+  tier: z.string().optional(),
+});
+export type AgenticSearchItem = z.infer<typeof agenticSearchItemSchema>;
+
+export const COMPLETION_REASONS = ['', 'budget_exhausted', 'deadline_exceeded', 'user_cancelled'] as const;
+export type CompletionReason = (typeof COMPLETION_REASONS)[number];
+
+export type FailureCode = 'invalid_input' | 'error';
+
+export const FAILURE_MESSAGES = {
+  search: { invalid_input: 'invalid search query', error: 'people search failed, retry' },
+  deep_search: { invalid_input: 'invalid deep-search query', error: 'deep search failed, retry' },
+  phone_enrich: { invalid_input: 'invalid phone-enrichment request', error: 'phone enrichment failed, retry' },
+  agentic_search: { error: 'agentic search failed because of an internal error; no credits were charged' },
+} as const;
+
+const eventErrorSchema = z.object({ code: z.string(), message: z.string() });
+export type EventError = z.infer<typeof eventErrorSchema>;
+
+const failureCodeSchema = z.enum(['invalid_input', 'error']);
+const totalReturned = z.number().int().nonnegative();
+
+export const searchCompletedSchema = z.object({
+  id: z.string(),
+  event_type: z.literal('search.completed'),
+  results: z.array(leadSchema),
+  total_returned: totalReturned,
+});
+export const searchFailedSchema = z.object({
+  id: z.string(),
+  event_type: z.literal('search.failed'),
+  error: eventErrorSchema.extend({ code: failureCodeSchema }),
+});
+export const deepSearchCompletedSchema = z.object({
+  id: z.string(),
+  event_type: z.literal('deep_search.completed'),
+  results: z.array(deepSearchItemSchema),
+  total_returned: totalReturned,
+});
+export const deepSearchFailedSchema = z.object({
+  id: z.string(),
+  event_type: z.literal('deep_search.failed'),
+  error: eventErrorSchema.extend({ code: failureCodeSchema }),
+});
+export const agenticSearchCompletedSchema = z.object({
+  id: z.string(),
+  event_type: z.literal('agentic_search.completed'),
+  partial: z.boolean(),
+  completion_reason: z.enum(COMPLETION_REASONS),
+  total_returned: totalReturned,
+  results: z.array(agenticSearchItemSchema),
+});
+export const agenticSearchFailedSchema = z.object({
+  id: z.string(),
+  event_type: z.literal('agentic_search.failed'),
+  error: eventErrorSchema.extend({ code: z.literal('error') }),
+});
+export const phoneEnrichCompletedSchema = z.object({
+  id: z.string(),
+  event_type: z.literal('phone_enrich.completed'),
+  /** E.164 on a hit, null on a miss (a miss is a clean completion). */
+  phone: z
+    .string()
+    .regex(/^\+[1-9]\d{1,14}$/)
+    .nullable(),
+});
+export const phoneEnrichFailedSchema = z.object({
+  id: z.string(),
+  event_type: z.literal('phone_enrich.failed'),
+  error: eventErrorSchema.extend({ code: failureCodeSchema }),
+});
+
+export const webhookEventSchema = z.discriminatedUnion('event_type', [
+  searchCompletedSchema,
+  searchFailedSchema,
+  deepSearchCompletedSchema,
+  deepSearchFailedSchema,
+  agenticSearchCompletedSchema,
+  agenticSearchFailedSchema,
+  phoneEnrichCompletedSchema,
+  phoneEnrichFailedSchema,
+]);
+
+export type SearchCompletedEvent = z.infer<typeof searchCompletedSchema>;
+export type SearchFailedEvent = z.infer<typeof searchFailedSchema>;
+export type DeepSearchCompletedEvent = z.infer<typeof deepSearchCompletedSchema>;
+export type DeepSearchFailedEvent = z.infer<typeof deepSearchFailedSchema>;
+export type AgenticSearchCompletedEvent = z.infer<typeof agenticSearchCompletedSchema>;
+export type AgenticSearchFailedEvent = z.infer<typeof agenticSearchFailedSchema>;
+export type PhoneEnrichCompletedEvent = z.infer<typeof phoneEnrichCompletedSchema>;
+export type PhoneEnrichFailedEvent = z.infer<typeof phoneEnrichFailedSchema>;
+export type WebhookEvent = z.infer<typeof webhookEventSchema>;
+export type WebhookEventType = WebhookEvent['event_type'];
+
+export function searchCompleted(id: string, results: Lead[], total_returned: number): SearchCompletedEvent {
+  return { id, event_type: 'search.completed', results, total_returned };
+}
+
+export function searchFailed(id: string, code: FailureCode): SearchFailedEvent {
+  return { id, event_type: 'search.failed', error: { code, message: FAILURE_MESSAGES.search[code] } };
+}
+
+export function deepSearchCompleted(id: string, results: DeepSearchItem[], total_returned: number): DeepSearchCompletedEvent {
+  return { id, event_type: 'deep_search.completed', results, total_returned };
+}
+
+export function deepSearchFailed(id: string, code: FailureCode): DeepSearchFailedEvent {
+  return { id, event_type: 'deep_search.failed', error: { code, message: FAILURE_MESSAGES.deep_search[code] } };
+}
+
+export function phoneEnrichCompleted(id: string, phone: string | null): PhoneEnrichCompletedEvent {
+  return { id, event_type: 'phone_enrich.completed', phone };
+}
+
+export function phoneEnrichFailed(id: string, code: FailureCode): PhoneEnrichFailedEvent {
+  return { id, event_type: 'phone_enrich.failed', error: { code, message: FAILURE_MESSAGES.phone_enrich[code] } };
+}
+
+export function agenticSearchCompleted(
+  id: string,
+  outcome: { partial: boolean; completion_reason: CompletionReason; total_returned: number; results: AgenticSearchItem[] },
+): AgenticSearchCompletedEvent {
+  return {
+    id,
+    event_type: 'agentic_search.completed',
+    partial: outcome.partial,
+    completion_reason: outcome.completion_reason,
+    total_returned: outcome.total_returned,
+    results: outcome.results,
+  };
+}
+
+export function agenticSearchFailed(id: string): AgenticSearchFailedEvent {
+  return {
+    id,
+    event_type: 'agentic_search.failed',
+    error: { code: 'error', message: FAILURE_MESSAGES.agentic_search.error },
+  };
+}
