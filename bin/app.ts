@@ -28,6 +28,6 @@ const api = new ApiStack(app, `${prefix}-api`, {
   scheduleGroup: stateful.scheduleGroup,
   schedulerRole: stateful.schedulerRole,
 });
-api.addDependency(stateful);
+api.addStackDependency(stateful);
 
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

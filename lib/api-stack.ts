@@ -127,6 +127,11 @@ export class ApiStack extends Stack {
       },
     );
 
+    Validations.of(this.api.deploymentStage).acknowledge({
+      id: 'AwsSolutions-APIG3',
+      reason: 'A WAF web ACL is a per-account edge and cost decision left to the deployment; API keys with usage-plan throttles and IAM already gate every route.',
+    });
+
     this.addGatewayResponses();
 
     const routeFunctions = new Map<RouteDef, ServiceFunction>();

@@ -107,10 +107,11 @@ async function reserveWithPurchase(input: ReserveInput, record: ChargeRecord, se
             Update: {
               TableName: table,
               Key: { pk: accountPk(input.accountId), sk: 'META' },
-              // The purchase covers exactly the shortfall, so the balance lands on zero.
-              UpdateExpression: 'SET balance = balance + :buy - :amt',
+              // The purchase covers exactly the shortfall, so the balance lands on zero; the condition on the
+              // balance we saw makes this optimistic (a concurrent change retries from the top).
+              UpdateExpression: 'SET balance = :zero',
               ConditionExpression: 'balance = :seen AND auto_recharge = :t',
-              ExpressionAttributeValues: { ':buy': shortfall, ':amt': input.amount, ':seen': seenBalance, ':t': true },
+              ExpressionAttributeValues: { ':zero': 0, ':seen': seenBalance, ':t': true },
             },
           },
           {

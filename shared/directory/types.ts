@@ -54,7 +54,7 @@ export const PersonSchema = z.object({
   seniority: z.string().min(1),
   location: PlaceSchema,
   professional_url: z.string().regex(/^linkedin\.com\/in\/[a-z0-9-]+$/),
-  work_email: z.string().email().nullable(),
+  work_email: z.email().nullable(),
   phone: z
     .string()
     .regex(/^\+[1-9]\d{6,14}$/, 'expected E.164')

@@ -1,0 +1,62 @@
+import { resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../shared/local/stack.js';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The real local stack (in memory, random ports) for integration and end-to-end tests. */
+export async function startTestStack(opts: Partial<LocalStackOptions> = {}): Promise<LocalStack> {
+  return startLocalStack({ root: ROOT, dataDir: null, port: 0, adminToken: 'test-admin-token', visibilityTimeoutSeconds: 1, ...opts });
+}
+
+export interface Reply<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export class Client {
+  constructor(
+    readonly stack: LocalStack,
+    readonly apiKey?: string,
+  ) {}
+
+  async call<T = any>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> {
+    const res = await fetch(url, {
+      method,
+      headers: { 'content-type': 'application/json', ...(this.apiKey ? { 'x-api-key': this.apiKey } : {}), ...headers },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      /* not JSON: keep text */
+    }
+    return { status: res.status, headers: res.headers, body: parsed as T };
+  }
+
+  api<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>) {
+    return this.call<T>(method, `${this.stack.baseUrl}${path}`, body, headers);
+  }
+
+  console<T = any>(method: string, path: string, body?: unknown) {
+    return this.call<T>(method, `${this.stack.consoleUrl}${path}`, body, { 'x-admin-token': this.stack.adminToken });
+  }
+}
+
+/** Make an account through the console API and return a client holding one of its keys. */
+export async function newTenant(
+  stack: LocalStack,
+  account: Record<string, unknown> = {},
+  opts: { webhookSecret?: boolean; sender?: Record<string, unknown> | null } = {},
+): Promise<{ client: Client; accountId: string; keyId: string; apiKey: string; admin: Client }> {
+  const admin = new Client(stack);
+  const a = await admin.console('POST', 'accounts/', { name: 'Tenant', ...account });
+  if (a.status !== 201) throw new Error(`account: ${a.status} ${JSON.stringify(a.body)}`);
+  const k = await admin.console('POST', `accounts/${a.body.id}/api-keys/`);
+  if (opts.webhookSecret) await admin.console('POST', `accounts/${a.body.id}/webhook-secrets/`);
+  if (opts.sender !== null && opts.sender !== undefined) await admin.console('POST', `accounts/${a.body.id}/sending-accounts/`, opts.sender);
+  return { client: new Client(stack, k.body.key), accountId: a.body.id, keyId: k.body.id, apiKey: k.body.key, admin };
+}
