@@ -105,7 +105,7 @@ export class ServiceFunction extends NodejsFunction {
       bundling: {
         forceDockerBundling: false,
         format: OutputFormat.ESM,
-        // ESM-only dependencies (middy) publish `module`; prefer it so esbuild does not pull the CJS build.
+        // Where a package publishes both, take its ESM build: tree-shakable, and no CommonJS interop shims.
         mainFields: ['module', 'main'],
         // Bundled CommonJS dependencies still call `require`; ESM output has none unless we make one.
         banner: "import { createRequire } from 'module';const require = createRequire(import.meta.url);",

@@ -30,9 +30,50 @@ export interface ReserveInput {
   chargeId?: string;
 }
 
-export async function reserve(input: ReserveInput, clock: Clock = serviceClock): Promise<ChargeRecord> {
-  if (!Number.isInteger(input.amount) || input.amount < 0) throw new ValidationError('amount must be a non-negative integer');
+/** One item of a DynamoDB transaction, as lib-dynamodb takes it. */
+export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+
+/** A condition on one of the caller's extra transaction items failed (e.g. an idempotency key exists). */
+export class ExtraItemConditionFailed extends Error {
+  constructor(readonly index: number) {
+    super(`transaction item ${index} condition failed`);
+    this.name = 'ExtraItemConditionFailed';
+  }
+}
+
+function reservationItems(input: ReserveInput, record: ChargeRecord): TransactItem[] {
   const table = tableName('accounts');
+  return [
+    {
+      Update: {
+        TableName: table,
+        Key: { pk: accountPk(input.accountId), sk: 'META' },
+        UpdateExpression: 'SET balance = balance - :amt',
+        ConditionExpression: 'attribute_exists(pk) AND balance >= :amt',
+        ExpressionAttributeValues: { ':amt': input.amount },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    },
+    {
+      Put: {
+        TableName: table,
+        Item: { pk: accountPk(input.accountId), sk: `CHARGE#${record.id}`, ...record, settled_at: undefined },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ];
+}
+
+export async function reserve(input: ReserveInput, clock: Clock = serviceClock): Promise<ChargeRecord> {
+  return reserveWith(input, [], clock);
+}
+
+/**
+ * Reserve credits and write the caller's `extra` items in the same transaction, so that accepting a job
+ * is one transaction: the balance, the pending audit record, the job and its idempotency key together.
+ */
+export async function reserveWith(input: ReserveInput, extra: TransactItem[], clock: Clock = serviceClock): Promise<ChargeRecord> {
+  if (!Number.isInteger(input.amount) || input.amount < 0) throw new ValidationError('amount must be a non-negative integer');
   const id = input.chargeId ?? newId('chg', clock.now().getTime());
   const record: ChargeRecord = {
     id,
@@ -44,60 +85,42 @@ export async function reserve(input: ReserveInput, clock: Clock = serviceClock):
     created_at: clock.now().toISOString(),
     settled_at: null,
   };
-  const putCharge = {
-    Put: {
-      TableName: table,
-      Item: { pk: accountPk(input.accountId), sk: `CHARGE#${id}`, ...record, settled_at: undefined },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  };
 
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     try {
-      await documentClient().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: table,
-                Key: { pk: accountPk(input.accountId), sk: 'META' },
-                UpdateExpression: 'SET balance = balance - :amt',
-                ConditionExpression: 'attribute_exists(pk) AND balance >= :amt',
-                ExpressionAttributeValues: { ':amt': input.amount },
-                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-              },
-            },
-            putCharge,
-          ],
-        }),
-      );
+      await documentClient().send(new TransactWriteCommand({ TransactItems: [...reservationItems(input, record), ...extra] }));
       return record;
     } catch (e) {
       if (!(e instanceof TransactionCanceledException)) throw e;
-      const [acct, charge] = e.CancellationReasons ?? [];
+      const reasons = e.CancellationReasons ?? [];
+      const [acct, charge] = reasons;
+      const extraFailed = reasons.slice(2).findIndex((r) => r.Code === 'ConditionalCheckFailed');
+      if (extraFailed >= 0) throw new ExtraItemConditionFailed(extraFailed);
       if (charge?.Code === 'ConditionalCheckFailed') {
         // Same charge id already reserved: an idempotent retry.
         const existing = await getCharge(input.accountId, id);
         if (existing) return existing;
       }
-      if (acct?.Code !== 'ConditionalCheckFailed') {
-        if (acct?.Code === 'TransactionConflict' || charge?.Code === 'TransactionConflict') continue;
-        throw e;
-      }
+      if (reasons.some((r) => r.Code === 'TransactionConflict')) continue;
+      if (acct?.Code !== 'ConditionalCheckFailed') throw e;
       if (!acct.Item) throw new NotFoundError('Account not found.');
       const balance = Number((acct.Item.balance as { N?: string })?.N ?? 0);
       const autoRecharge = (acct.Item.auto_recharge as { BOOL?: boolean })?.BOOL === true;
       if (!autoRecharge) throw new InsufficientCreditsError();
-      if (await reserveWithPurchase(input, record, balance, clock)) return record;
+      await purchaseShortfall(input, balance, clock);
     }
   }
   throw new InsufficientCreditsError('Could not reserve credits under contention; try again.');
 }
 
-async function reserveWithPurchase(input: ReserveInput, record: ChargeRecord, seenBalance: number, clock: Clock): Promise<boolean> {
-  const table = tableName('accounts');
+/**
+ * Auto-recharge: buy exactly what the reservation lacks (a `purchase` ledger entry), conditioned on the
+ * balance we saw, then the caller retries the reservation, which lands the balance on zero.
+ */
+async function purchaseShortfall(input: ReserveInput, seenBalance: number, clock: Clock): Promise<void> {
   const shortfall = input.amount - seenBalance;
-  if (shortfall <= 0) return false; // balance moved up meanwhile; the plain path will succeed now
+  if (shortfall <= 0) return;
+  const table = tableName('accounts');
   const purchaseId = newId('chg', clock.now().getTime());
   try {
     await documentClient().send(
@@ -107,41 +130,23 @@ async function reserveWithPurchase(input: ReserveInput, record: ChargeRecord, se
             Update: {
               TableName: table,
               Key: { pk: accountPk(input.accountId), sk: 'META' },
-              // The purchase covers exactly the shortfall, so the balance lands on zero; the condition on the
-              // balance we saw makes this optimistic (a concurrent change retries from the top).
-              UpdateExpression: 'SET balance = :zero',
+              UpdateExpression: 'SET balance = balance + :buy',
               ConditionExpression: 'balance = :seen AND auto_recharge = :t',
-              ExpressionAttributeValues: { ':zero': 0, ':seen': seenBalance, ':t': true },
+              ExpressionAttributeValues: { ':buy': shortfall, ':seen': seenBalance, ':t': true },
             },
           },
           {
             Put: {
               TableName: table,
-              Item: {
-                pk: accountPk(input.accountId),
-                sk: `LEDGER#${purchaseId}`,
-                id: purchaseId,
-                type: 'purchase',
-                amount: shortfall,
-                reference: record.id,
-                created_at: clock.now().toISOString(),
-              },
-            },
-          },
-          {
-            Put: {
-              TableName: table,
-              Item: { pk: accountPk(input.accountId), sk: `CHARGE#${record.id}`, ...record, settled_at: undefined },
-              ConditionExpression: 'attribute_not_exists(pk)',
+              Item: { pk: accountPk(input.accountId), sk: `LEDGER#${purchaseId}`, id: purchaseId, type: 'purchase', amount: shortfall, reference: input.reference, created_at: clock.now().toISOString() },
             },
           },
         ],
       }),
     );
-    return true;
   } catch (e) {
-    if (e instanceof TransactionCanceledException) return false;
-    throw e;
+    // The balance moved under us: the caller's next attempt looks again.
+    if (!(e instanceof TransactionCanceledException)) throw e;
   }
 }
 

@@ -904,7 +904,7 @@ function followUpSubject(previous: string | undefined, intro: string): string {
 function composeIntro(profile: InstructionProfile, p: Person, seed: string, sender: string): string[] {
   const { tone, length } = profile;
   const paragraphs: string[] = [];
-  const openingCount = length === 'short' ? 1 : length === 'detailed' ? 2 : 1;
+  const openingCount = length === 'short' ? 1 : length === 'detailed' ? 3 : 2;
   const opening = openingSentences(profile, p, seed, openingCount);
   const lead = opening.length > 0 ? opening : length === 'short' ? [] : [pleasantry(tone, seed)].filter(Boolean);
   if (lead.length > 0) paragraphs.push(lead.join(' '));
