@@ -45,11 +45,39 @@ const T = {
 } satisfies Record<string, Throttle>;
 
 const accountsRead = { tables: { accounts: 'read' } } satisfies Bindings;
+const acceptJob = { tables: { accounts: 'readwrite', jobs: 'readwrite' }, queues: { search: 'send' } } satisfies Bindings;
+const pollJob = { tables: { accounts: 'read', jobs: 'read' } } satisfies Bindings;
+const syncEnrich = { tables: { accounts: 'readwrite', directory: 'read' } } satisfies Bindings;
+const poll = { perMinute: 3600, burst: 100 } satisfies Throttle;
+const outreachWrite = { perMinute: 120, burst: 20 } satisfies Throttle;
+const emailsRead = { tables: { accounts: 'read', outreach: 'read' } } satisfies Bindings;
+const emailsChange = { tables: { accounts: 'readwrite', outreach: 'readwrite' }, queues: { sending: 'send' }, scheduler: true } satisfies Bindings;
 const accountsWrite = { tables: { accounts: 'readwrite' } } satisfies Bindings;
 
 export const ROUTES: RouteDef[] = [
   // Public API: sending accounts (SPEC.md "Sending accounts").
   { method: 'GET', path: pub('email/accounts/'), module: 'functions/email-accounts/list.ts', auth: 'api_key', throttle: T.read, bindings: accountsRead },
+
+  // Search and enrichment (SPEC.md "Search and enrichment"; throttles from "Limits").
+  { method: 'POST', path: pub('search/'), module: 'functions/search/create.ts', auth: 'api_key', throttle: { perMinute: 6, burst: 2 }, bindings: acceptJob },
+  { method: 'GET', path: pub('search/{job_id}/'), module: 'functions/search/get.ts', auth: 'api_key', throttle: poll, bindings: pollJob },
+  { method: 'POST', path: pub('enrich/phone/'), module: 'functions/enrich/phone-create.ts', auth: 'api_key', throttle: { perMinute: 15, burst: 3 }, bindings: acceptJob },
+  { method: 'GET', path: pub('enrich/phone/{job_id}/'), module: 'functions/enrich/phone-get.ts', auth: 'api_key', throttle: poll, bindings: pollJob },
+  { method: 'POST', path: pub('enrich/email/'), module: 'functions/enrich/email.ts', auth: 'api_key', throttle: { perMinute: 30, burst: 5 }, bindings: syncEnrich },
+  { method: 'POST', path: pub('enrich/professional-url/'), module: 'functions/enrich/professional-url.ts', auth: 'api_key', throttle: { perMinute: 6, burst: 2 }, bindings: syncEnrich },
+  { method: 'POST', path: pub('enrich/professional-profile/'), module: 'functions/enrich/professional-profile.ts', auth: 'api_key', throttle: { perMinute: 18, burst: 3 }, bindings: syncEnrich },
+
+  // Outreach emails (SPEC.md "Outreach emails"; throttles DESIGN.md §3).
+  { method: 'POST', path: pub('emails/'), module: 'functions/emails/create.ts', auth: 'api_key', throttle: { perMinute: 60, burst: 10 }, bindings: { tables: { accounts: 'readwrite', outreach: 'readwrite' }, queues: { drafting: 'send' } } },
+  { method: 'GET', path: pub('emails/'), module: 'functions/emails/list.ts', auth: 'api_key', throttle: T.read, bindings: emailsRead },
+  { method: 'GET', path: pub('emails/{id}/'), module: 'functions/emails/get.ts', auth: 'api_key', throttle: T.read, bindings: emailsRead },
+  { method: 'PATCH', path: pub('emails/{id}/'), module: 'functions/emails/edit.ts', auth: 'api_key', throttle: outreachWrite, bindings: emailsChange },
+  { method: 'POST', path: pub('emails/{id}/approve/'), module: 'functions/emails/approve.ts', auth: 'api_key', throttle: outreachWrite, bindings: emailsChange },
+  { method: 'POST', path: pub('emails/{id}/cancel/'), module: 'functions/emails/cancel.ts', auth: 'api_key', throttle: outreachWrite, bindings: emailsChange },
+  // What a recipient's mail client calls: unguessable per-email tokens, no credential.
+  { method: 'GET', path: pub('o/{token}/'), module: 'functions/tracking/open.ts', auth: 'public', bindings: { tables: { outreach: 'readwrite' } } },
+  { method: 'GET', path: pub('u/{token}/'), module: 'functions/tracking/unsubscribe.ts', auth: 'public', bindings: { tables: { outreach: 'readwrite' } } },
+  { method: 'POST', path: pub('u/{token}/'), module: 'functions/tracking/unsubscribe.ts', auth: 'public', bindings: { tables: { outreach: 'readwrite' } } },
 
   // Console API (DESIGN.md §2).
   { method: 'POST', path: con('accounts/'), module: 'functions/console/create-account.ts', auth: 'admin', bindings: accountsWrite },
@@ -61,6 +89,7 @@ export const ROUTES: RouteDef[] = [
   { method: 'POST', path: con('accounts/{id}/credits/'), module: 'functions/console/add-credits.ts', auth: 'admin', bindings: accountsWrite },
   { method: 'GET', path: con('accounts/{id}/charges/'), module: 'functions/console/list-charges.ts', auth: 'admin', bindings: accountsRead },
   { method: 'POST', path: con('accounts/{id}/sending-accounts/'), module: 'functions/console/create-sending-account.ts', auth: 'admin', bindings: accountsWrite },
+  { method: 'GET', path: con('accounts/{id}/jobs/{job_id}/webhook-deliveries/'), module: 'functions/console/webhook-deliveries.ts', auth: 'admin', bindings: { tables: { jobs: 'read' } } },
   { method: 'PATCH', path: con('sending-accounts/{ea_id}/'), module: 'functions/console/update-sending-account.ts', auth: 'admin', bindings: accountsWrite },
 ];
 

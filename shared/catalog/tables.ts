@@ -48,7 +48,12 @@ export const TABLES: Record<TableKey, TableDef> = {
     key: 'directory',
     env: 'DIRECTORY_TABLE_NAME',
     description: 'The imported people directory, keyed for one-round-trip enrichment lookups',
-    gsis: [],
+    // Base key: profile URL. GSIs: work email, name + domain, name + company — each lookup is one request.
+    gsis: [
+      { name: 'gsi1', pk: 'gsi1pk', sk: 'gsi1sk' },
+      { name: 'gsi2', pk: 'gsi2pk', sk: 'gsi2sk' },
+      { name: 'gsi3', pk: 'gsi3pk', sk: 'gsi3sk' },
+    ],
   },
 };
 

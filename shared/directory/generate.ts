@@ -147,9 +147,14 @@ class PhoneMaker {
     for (let attempt = 0; attempt < 12; attempt++) {
       let digits = example.slice(0, keep);
       while (digits.length < example.length) digits += String(rng.int(0, 9));
+      // Valid *for this country*: shared calling codes (+1, +7, +44) would otherwise let a
+      // Canadian area code pass for the US.
       if (isValidPhoneNumber(digits, cc as CountryCode)) {
-        this.failures.set(cc, 0);
-        return parsePhoneNumber(digits, cc as CountryCode).number;
+        const parsed = parsePhoneNumber(digits, cc as CountryCode);
+        if (parsed.country === cc) {
+          this.failures.set(cc, 0);
+          return parsed.number;
+        }
       }
     }
     this.failures.set(cc, (this.failures.get(cc) ?? 0) + 1);

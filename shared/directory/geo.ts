@@ -39,7 +39,7 @@ export const COUNTRY_SHARES: Record<string, number> = {
 };
 
 /** Display names where GeoNames' local or administrative form reads oddly in a profile. */
-const CITY_RENAMES: Record<string, string> = {
+export const CITY_RENAMES: Record<string, string> = {
   'New York City': 'New York',
   'Washington, D.C.': 'Washington',
   'Lexington-Fayette': 'Lexington',

@@ -15,6 +15,8 @@ export interface HttpResult {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** A non-JSON answer (the tracking pixel, the unsubscribe page). */
+  raw?: { contentType: string; body: Buffer | string };
 }
 
 export interface RequestContext<B> {
@@ -90,7 +92,18 @@ function wrap(fn: (event: APIGatewayProxyEvent) => Promise<HttpResult>): Handler
       },
     })
     .handler(async (event) => {
+      // API Gateway routes `/a/b` to the `/a/b/` method too; SPEC.md registers only the trailing-slash form.
+      if (event.path && !event.path.endsWith('/')) throw new GatewayError(403, 'Missing Authentication Token');
       const r = await fn(event);
+      if (r.raw) {
+        const binary = Buffer.isBuffer(r.raw.body);
+        return {
+          statusCode: r.status,
+          headers: { 'Content-Type': r.raw.contentType, 'X-Request-Id': requestIdOf(event), ...r.headers },
+          body: binary ? (r.raw.body as Buffer).toString('base64') : (r.raw.body as string),
+          isBase64Encoded: binary,
+        };
+      }
       return json(r.status, r.body, requestIdOf(event), r.headers);
     }) as unknown as Handler;
 }
@@ -145,7 +158,12 @@ export function consoleRoute<S extends z.ZodType | undefined = undefined>(
   return wrap(async (event) => fn(baseContext(event, opts.body as S)));
 }
 
-/** A route with no credential at all (tracking pixel, one-click unsubscribe). */
+/** A route with no credential at all (tracking pixel, one-click unsubscribe); the body is not parsed. */
 export function openRoute(fn: (ctx: RequestContext<undefined>) => Promise<HttpResult>): Handler {
-  return wrap(async (event) => fn(baseContext(event, undefined)));
+  return wrap(async (event) => fn({ ...baseContext({ ...event, body: null }, undefined), event }));
+}
+
+/** Validate query parameters with a zod schema (400 with details). */
+export function parseQueryParams<S extends z.ZodType>(schema: S, query: Record<string, string>): z.output<S> {
+  return parseWith(schema, query, 'query parameters');
 }

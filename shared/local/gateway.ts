@@ -23,6 +23,8 @@ export interface GatewayOptions {
   port: number;
   root: string;
   adminToken: string;
+  /** Scales every throttle (1 = the contract's numbers). */
+  throttleMultiplier?: number;
   /** Local-only endpoints (healthz, dev controls) tried before the route table. */
   extra?: ExtraRoute;
 }
@@ -149,7 +151,8 @@ export async function startGateway(opts: GatewayOptions): Promise<{ server: Serv
 
       if (route.throttle) {
         const who = keyId ?? `ip:${req.socket.remoteAddress}`;
-        if (!buckets.take(`${who} ${route.method} ${route.path}`, route.throttle.perMinute, route.throttle.burst)) {
+        const m = opts.throttleMultiplier ?? 1;
+        if (!buckets.take(`${who} ${route.method} ${route.path}`, route.throttle.perMinute * m, route.throttle.burst * m)) {
           return write(res, requestId, 429, JSON.stringify({ message: 'Too Many Requests' }));
         }
       }
@@ -161,7 +164,7 @@ export async function startGateway(opts: GatewayOptions): Promise<{ server: Serv
       for (const [k, v] of Object.entries(out.headers ?? {})) headers[k.toLowerCase()] = String(v);
       delete headers['x-request-id'];
       res.writeHead(out.statusCode, { ...headers, 'x-request-id': requestId });
-      res.end(out.statusCode === 204 ? undefined : out.body);
+      res.end(out.statusCode === 204 ? undefined : out.isBase64Encoded ? Buffer.from(out.body, 'base64') : out.body);
     } catch (e) {
       // Lambda itself failed (not a handled error): API Gateway answers 502 for a broken integration.
       logger.error('local gateway: handler crashed', { error: e as Error });

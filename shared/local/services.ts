@@ -1,12 +1,33 @@
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { LocalStack } from './stack.js';
+import { writeDirectoryFile, readDirectoryFile } from '../directory/file.js';
+import { importDirectory } from '../directory/directory.repository.js';
+import { documentClient } from '../adapters/aws.js';
+import { tableName } from '../core/env.js';
+import { peopleIndex, resetPeopleIndex } from '../search/index-source.js';
+import { installInboundHandler } from './inbound-hook.js';
+import { InboundSchema, receiveInbound } from '../outreach/inbound-mail.js';
+import { parseWith } from '../http/handler.js';
+import { AppError } from '../core/errors.js';
 
 /**
- * What the running service adds on top of the bare stack: the demo account, and each capability's
- * local start-up (directory import, inbound mail hook, resuming work that was in flight).
+ * What the running service adds on top of the bare stack: the people directory (generated on first run,
+ * imported into the directory table, indexed for search), the demo account, and each capability's local
+ * start-up hooks.
  */
 export interface LocalServices {
+  directoryFile: string;
   createDemoAccount(): Promise<{ account_id: string; api_key: string }>;
   stop(): Promise<void>;
+}
+
+export interface DirectoryOptions {
+  /** Use this JSONL file (generated there if missing). */
+  file?: string;
+  people?: number;
+  seed?: number;
 }
 
 async function consoleCall(stack: LocalStack, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
@@ -19,9 +40,54 @@ async function consoleCall(stack: LocalStack, method: string, path: string, body
   return (await res.json()) as Record<string, unknown>;
 }
 
-export async function startServices(opts: { root: string; stack: LocalStack; dataDir: string | null; log?: (m: string) => void }): Promise<LocalServices> {
+/**
+ * Generate (first run) and import (when the file changed) the directory. The import marker records which
+ * file version is in the table, so a restart skips a re-import.
+ */
+export async function prepareDirectory(opts: { file: string; people: number; seed: number; log?: (m: string) => void }): Promise<void> {
+  const log = opts.log ?? (() => undefined);
+  if (!existsSync(opts.file)) {
+    log(`generating a sample directory of ${opts.people.toLocaleString('en-US')} people (seed ${opts.seed}) → ${opts.file}`);
+    const r = await writeDirectoryFile(opts.file, { people: opts.people, seed: opts.seed }, { progress: process.stdout.isTTY === true && !process.env.CI });
+    log(`  ${r.people.toLocaleString('en-US')} people, ${r.companies.toLocaleString('en-US')} companies in ${(r.ms / 1000).toFixed(1)} s`);
+  }
+  process.env.DIRECTORY_FILE = opts.file;
+  resetPeopleIndex();
+  const st = statSync(opts.file);
+  const version = `${opts.file}:${st.size}:${st.mtimeMs}`;
+  const marker = await documentClient().send(new GetCommand({ TableName: tableName('directory'), Key: { pk: 'META', sk: 'IMPORT' }, ConsistentRead: true }));
+  if (marker.Item?.version !== version) {
+    const t0 = Date.now();
+    log('importing the directory into the directory table…');
+    const r = await importDirectory(readDirectoryFile(opts.file), { concurrency: 8 });
+    await documentClient().send(new PutCommand({ TableName: tableName('directory'), Item: { pk: 'META', sk: 'IMPORT', version, people: r.people, imported_at: new Date().toISOString() } }));
+    log(`  imported ${r.people.toLocaleString('en-US')} people in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  }
+  const t1 = Date.now();
+  const index = await peopleIndex();
+  log(`search index ready: ${index.size.toLocaleString('en-US')} people in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
+}
+
+export async function startServices(opts: { root: string; stack: LocalStack; dataDir: string | null; directory?: DirectoryOptions; log?: (m: string) => void }): Promise<LocalServices> {
   const { stack } = opts;
+  installInboundHandler(async (body) => {
+    try {
+      return { status: 202, body: await receiveInbound(parseWith(InboundSchema, body)) };
+    } catch (e) {
+      if (e instanceof AppError) return { status: e.statusCode, body: { error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) } } };
+      throw e;
+    }
+  });
+  const file = opts.directory?.file ?? (opts.dataDir ? join(opts.dataDir, 'directory.jsonl') : null);
+  if (!file) throw new Error('a directory file (or DATA_DIR) is required');
+  await prepareDirectory({
+    file,
+    people: opts.directory?.people ?? Number(process.env.DIRECTORY_PEOPLE ?? 100_000),
+    seed: opts.directory?.seed ?? Number(process.env.DIRECTORY_SEED ?? 42),
+    log: opts.log,
+  });
   return {
+    directoryFile: file,
     async createDemoAccount() {
       const account = await consoleCall(stack, 'POST', 'accounts/', { name: 'Demo workspace', agentic_search: true, pilot: true });
       const key = await consoleCall(stack, 'POST', `accounts/${account.id}/api-keys/`);

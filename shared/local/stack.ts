@@ -37,6 +37,8 @@ export interface LocalStackOptions {
   webhookAllowLoopback?: boolean;
   /** Visibility timeout override for local queues, so retries happen in seconds rather than minutes. */
   visibilityTimeoutSeconds?: number;
+  /** Local-only: multiply every route's throttle (tests of other behaviour use a large value; default 1). */
+  throttleMultiplier?: number;
   env?: Record<string, string>;
 }
 
@@ -167,7 +169,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
         new CreateQueueCommand({
           QueueName: queueName(LOCAL_PREFIX, q.key),
           Attributes: {
-            VisibilityTimeout: String(opts.visibilityTimeoutSeconds ?? 3),
+            VisibilityTimeout: String(opts.visibilityTimeoutSeconds ?? 20),
             RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: q.maxReceiveCount }),
           },
         }),
@@ -250,12 +252,15 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
         port: opts.port ?? 3000,
         root,
         adminToken,
+        throttleMultiplier: opts.throttleMultiplier ?? Number(process.env.LOCAL_THROTTLE_MULTIPLIER ?? 1),
         extra: devControls({ stack, clockFile, adminToken }),
       });
       started.push(gateway);
       stack.port = gateway.port;
       stack.baseUrl = `http://localhost:${gateway.port}/api/public/v1/`;
       stack.consoleUrl = `http://localhost:${gateway.port}/api/console/v1/`;
+      // Links written into emails (unsubscribe, open pixel) point back at this gateway.
+      process.env.PUBLIC_BASE_URL = `http://localhost:${gateway.port}`;
     }
     return stack;
   } catch (e) {

@@ -138,8 +138,8 @@ export interface InstructionProfile {
   topic?: { phrase: string; lead: TopicLead };
   /** Benefit clauses, each a full sentence ("It cuts audit prep from weeks to days."). */
   benefits: string[];
-  /** Extra points the instructions asked to mention, each a full sentence. */
-  points: string[];
+  /** Extra points the instructions asked to mention: full clauses ("We work with Stripe.") or noun phrases. */
+  points: { phrase: string; kind: 'clause' | 'noun' }[];
   /** First-person statements from the instructions that read as content ("We just opened a Berlin office."). */
   facts: string[];
   /** Something to congratulate the recipient on. */
@@ -274,8 +274,7 @@ function toSecondPerson(text: string, firstName?: string): string {
     out = out.replace(re, (m) => (/^[A-Z]/.test(m) ? capFirst(to) : to));
   };
   if (firstName) {
-    const name = firstName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    swap(new RegExp(String.raw`\b${name}'s\b`, 'g'), 'your');
+    swap(new RegExp(String.raw`\b${escapeRegExp(firstName)}'s\b`, 'g'), 'your');
   }
   swap(/\bthe (?:recipient|prospect|contact|lead)'s\b/gi, 'your');
   swap(/\bthe (?:recipient|prospect|contact)\b/gi, 'you');
@@ -320,7 +319,7 @@ const PHRASE_STOPS: RegExp[] = [
 ];
 
 /** Words that mark a phrase as being about the email itself rather than its content. */
-const META_WORDS = /\b(?:email|e-mail|subject line|tone|sentences?|paragraphs?|word count|draft|copy|recipient|prospect|cta)\b/i;
+const META_WORDS = /\b(?:email|e-mail|subject line|tone|sentences?|paragraphs?|word count|draft|cta)\b/i;
 
 /**
  * The phrase starting at the beginning of `text`, up to the end of its clause, with recipient
@@ -332,6 +331,7 @@ function cutPhrase(text: string, firstName?: string, maxLength = 140): string {
     const m = stop.exec(phrase);
     if (m) phrase = phrase.slice(0, m.index);
   }
+  phrase = toSecondPerson(phrase, firstName);
   const meta = META_WORDS.exec(phrase);
   if (meta) phrase = phrase.slice(0, meta.index).replace(/\s+(?:in|with|of|for|to|the|a|an|this|that|and|via|by)\s*$/i, '');
   phrase = stripEndPunctuation(clean(phrase));
@@ -339,8 +339,7 @@ function cutPhrase(text: string, firstName?: string, maxLength = 140): string {
     const comma = phrase.lastIndexOf(',', maxLength);
     phrase = comma > 20 ? phrase.slice(0, comma) : truncateWords(phrase, maxLength);
   }
-  phrase = toSecondPerson(phrase, firstName);
-  return wordCount(phrase) === 0 ? '' : phrase;
+  return /^(?:a|an|the|our|my|your|this|that|some|it)?$/i.test(phrase) ? '' : phrase;
 }
 
 const TOPIC_PATTERNS: [TopicLead, RegExp][] = [
@@ -378,7 +377,6 @@ function detectTopic(text: string, firstName: string): InstructionProfile['topic
   }
   return undefined;
 }
-
 
 function thirdPersonVerb(verb: string): string {
   const [head, ...rest] = verb.split(/\s+/);
@@ -427,11 +425,16 @@ function dedupe(items: string[]): string[] {
 
 const CLAUSE_START = /^(?:we|we're|we've|our\s+\S+(?:\s+\S+)?\s+(?:is|are|has|have|was|were|can|will|\w+s)|i|i'm|i've|it|it's|you|you're|your\s+\S+\s+(?:is|are|has|have|can|will)|there)\b/i;
 
-function detectPoints(text: string, firstName: string): { points: string[]; reference?: string } {
-  const points: string[] = [];
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function detectPoints(text: string, firstName: string): Pick<InstructionProfile, 'points' | 'reference'> {
+  const points: InstructionProfile['points'] = [];
   let reference: string | undefined;
+  const owner = ['their', 'his', 'her', "the (?:recipient|prospect|contact)'s", ...(firstName ? [`${escapeRegExp(firstName)}'s`] : [])];
   const refRe = new RegExp(
-    String.raw`\b(?:reference|mention|acknowledge|bring up|note|refer to)\s+(?:their|his|her|${firstName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}'s|the (?:recipient|prospect|contact)'s)\s+`,
+    String.raw`\b(?:reference|mention|acknowledge|bring up|note|refer to)\s+(?:${owner.join('|')})\s+`,
     'gi',
   );
   const refMatch = firstMatch(text, refRe);
@@ -444,10 +447,10 @@ function detectPoints(text: string, firstName: string): { points: string[]; refe
     if (isNegated(text, m.index) || (refMatch && m.index === refMatch.index)) continue;
     const phrase = cutPhrase(text.slice(m.index + m[0].length), firstName);
     if (phrase === '') continue;
-    if (m[1] || CLAUSE_START.test(phrase)) points.push(asSentence(phrase));
-    else points.push(`NP:${phrase}`);
+    const point = m[1] || CLAUSE_START.test(phrase) ? { phrase: asSentence(phrase), kind: 'clause' as const } : { phrase, kind: 'noun' as const };
+    if (!points.some((p) => p.phrase.toLowerCase() === point.phrase.toLowerCase())) points.push(point);
   }
-  return { points: dedupe(points).slice(0, 3), ...(reference ? { reference } : {}) };
+  return { points: points.slice(0, 3), ...(reference ? { reference } : {}) };
 }
 
 function detectCongratulations(text: string, firstName: string): string | undefined {
@@ -598,7 +601,7 @@ function contextClauses(context: string): string[] {
 }
 
 /** One opening sentence drawn from a clause of the caller's notes about the contact. */
-function contextSentence(clause: string, p: Person, seed: string, tone: Tone): string {
+function contextSentence(clause: string, p: Person, seed: string, tone: Tone): string | null {
   const subject = p.company ? `${p.company}` : 'your team';
   const c = toSecondPerson(clause, p.first);
 
@@ -624,10 +627,8 @@ function contextSentence(clause: string, p: Person, seed: string, tone: Tone): s
     return `I read your recent post about ${m[2]}.`;
   }
   const words = c.split(' ');
-  const subjectRe = new RegExp(
-    String.raw`^(?:you|he|she|they|${p.first.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:\s+${(p.last || 'zz_no_last').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})?)\s+(.+)$`,
-    'i',
-  );
+  const name = escapeRegExp(p.first) + (p.last ? String.raw`(?:\s+${escapeRegExp(p.last)})?` : '');
+  const subjectRe = new RegExp(String.raw`^(?:you|he|she|they|${name})\s+(.+)$`, 'i');
   m = subjectRe.exec(c);
   if (m) return `${pick(seed, 'ctx-lead', ['I noticed that', 'I saw that'])} you ${conjugateForYou(m[1]!)}.`;
   if (looksLikeVerb(words[0]!, words[1] ?? '')) {
@@ -636,7 +637,7 @@ function contextSentence(clause: string, p: Person, seed: string, tone: Tone): s
   if (/^your\s/i.test(c) || /\b(?:is|are|was|were|has|have|uses|runs|leads|builds|sells|serves|operates|employs)\b/.test(c)) {
     return `${pick(seed, 'ctx-lead', ['I noticed that', 'I saw that'])} ${lowerFirst(c)}.`;
   }
-  return `I was reading up on ${p.company || 'your work'} (${lowerFirst(c)}).`;
+  return null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -697,9 +698,15 @@ function openingSentences(profile: InstructionProfile, p: Person, seed: string, 
   if (profile.reference) {
     out.push(`${pick(seed, 'ref', ['I came across your', 'I noticed your'])} ${profile.reference} and wanted to reach out.`);
   }
-  for (const clause of contextClauses(p.context)) {
+  const clauses = contextClauses(p.context);
+  for (const clause of clauses) {
     if (out.length >= count) break;
-    out.push(contextSentence(clause, p, seed, tone));
+    const sentence = contextSentence(clause, p, seed, tone);
+    if (sentence) out.push(sentence);
+  }
+  // Notes that are only noun phrases ("Series C logistics company, 800 employees") still get used once.
+  if (out.length === 0 && clauses.length > 0) {
+    out.push(`I was reading up on ${p.company || 'your work'} (${lowerFirst(clauses.slice(0, 2).join('; '))}).`);
   }
   if (out.length === 0 && p.role) {
     out.push(`I came across your work as ${p.role}${p.company ? ` at ${p.company}` : ''}.`);
@@ -767,15 +774,15 @@ function fitSentence(p: Person, tone: Tone, seed: string): string {
   return '';
 }
 
-function pointSentence(point: string, tone: Tone, seed: string): string {
-  if (point.startsWith('NP:')) {
-    const np = point.slice(3);
+function pointSentence(point: InstructionProfile['points'][number], tone: Tone, seed: string): string {
+  if (point.kind === 'noun') {
+    const np = point.phrase;
     return tone === 'formal'
       ? `I would also like to mention ${np}.`
       : pick(seed, `np-${np}`, [`It's also worth mentioning ${np}.`, `I should also mention ${np}.`]);
   }
-  if (tone === 'direct') return point;
-  return `${pick(seed, `pt-${point}`, ['For context,', 'Worth noting:'])} ${lowerFirst(point)}`;
+  if (tone === 'direct') return point.phrase;
+  return `${pick(seed, `pt-${point.phrase}`, ['For context,', 'Worth noting:'])} ${lowerFirst(point.phrase)}`;
 }
 
 function askSentence(profile: InstructionProfile, p: Person, step: number): string {

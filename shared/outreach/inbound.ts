@@ -65,16 +65,28 @@ function lowerCaseHeaders(headers: Record<string, string>): Map<string, string> 
   return out;
 }
 
-/** `Name <addr@x>` or bare `addr@x` → `addr@x` (lower-cased). */
+/**
+ * One mailbox address. Bounded parts keep matching linear on hostile input (a long run of address
+ * characters with no "@" would otherwise backtrack quadratically).
+ */
+const ADDRESS_RE = /([A-Za-z0-9._%+'!#$&*/=?^`{|}~-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,8})/;
+const MAX_SCAN = 200_000;
+
+function addressIn(text: string): string | null {
+  const match = ADDRESS_RE.exec(text.slice(0, 1000));
+  return match?.[1] ? match[1].replace(/[.-]+$/, '').toLowerCase() : null;
+}
+
+/** `Name <addr@x>` or bare `addr@x` → `addr@x` (lower-cased); '' when there is none. */
 export function addressOf(from: string): string {
-  const angle = /<([^<>\s]+@[^<>\s]+)>/.exec(from ?? '');
-  const bare = angle?.[1] ?? /[^\s<>"',;]+@[^\s<>"',;]+/.exec(from ?? '')?.[0] ?? '';
-  return bare.toLowerCase();
+  const value = (from ?? '').slice(0, 2000);
+  const angle = /<([^<>]{1,400})>/.exec(value);
+  return (angle?.[1] ? addressIn(angle[1]) : null) ?? addressIn(value) ?? '';
 }
 
 /** Drops quoted lines and anything after a reply header, so a quoted original cannot decide the class. */
 function ownText(text: string): string {
-  const lines = (text ?? '').replace(/\r\n?/g, '\n').split('\n');
+  const lines = (text ?? '').slice(0, MAX_SCAN).replace(/\r\n?/g, '\n').split('\n');
   const kept: string[] = [];
   for (const line of lines) {
     if (/^On .{4,200} wrote:\s*$/.test(line) || /^-{2,}\s*Original Message\s*-{2,}/i.test(line)) break;
@@ -94,10 +106,10 @@ function isDeliveryReport(contentType: string | undefined): boolean {
 
 /** A DSN that only announces a delay (`Action: delayed`) is not a final failure. */
 function isDelayOnly(msg: InboundMessage): boolean {
-  const text = msg.text ?? '';
+  const text = (msg.text ?? '').slice(0, MAX_SCAN);
   return (
     /delivery status notification \(delay\)/i.test(msg.subject ?? '') ||
-    (/^\s*Action:\s*delayed\b/im.test(text) && !/^\s*Action:\s*failed\b/im.test(text))
+    (/^[ \t]*Action:[ \t]*delayed\b/im.test(text) && !/^[ \t]*Action:[ \t]*failed\b/im.test(text))
   );
 }
 
@@ -135,41 +147,41 @@ export function extractMessageIds(headerValue: string | null | undefined): strin
   return ids;
 }
 
-const ADDRESS = String.raw`([^\s<>;"',()]+@[^\s<>;"',()]+\.[^\s<>;"',()]+)`;
-
-function cleanAddress(raw: string): string {
-  return raw.replace(/[.,;:>]+$/, '').toLowerCase();
-}
-
 /** Best-effort address that bounced: DSN fields first, then common MTA phrasings. Lower-cased, or null. */
 export function bouncedRecipient(text: string, headers: Record<string, string>): string | null {
-  const body = (text ?? '').replace(/\r\n?/g, '\n');
-  const patterns: RegExp[] = [
-    new RegExp(String.raw`^\s*Final-Recipient:\s*(?:rfc822\s*;)?\s*<?${ADDRESS}>?\s*$`, 'im'),
-    new RegExp(String.raw`^\s*Original-Recipient:\s*(?:rfc822\s*;)?\s*<?${ADDRESS}>?\s*$`, 'im'),
-  ];
-  for (const re of patterns) {
-    const match = re.exec(body);
-    if (match?.[1]) return cleanAddress(match[1]);
+  const body = (text ?? '').slice(0, MAX_SCAN).replace(/\r\n?/g, '\n');
+  const lines = body.split('\n');
+  for (const field of ['final-recipient', 'original-recipient']) {
+    for (const line of lines) {
+      const trimmed = line.trimStart();
+      if (trimmed.slice(0, field.length + 1).toLowerCase() === `${field}:`) {
+        const address = addressIn(trimmed.slice(field.length + 1));
+        if (address) return address;
+      }
+    }
   }
   const failed = lowerCaseHeaders(headers).get('x-failed-recipients');
   if (failed) {
-    const match = new RegExp(ADDRESS).exec(failed);
-    if (match?.[1]) return cleanAddress(match[1]);
+    const address = addressIn(failed);
+    if (address) return address;
   }
-  const phrasings: RegExp[] = [
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i]!;
     // Postfix: "<jane@example.com>: host mx.example.com said: 550 …"
-    new RegExp(String.raw`^\s*<${ADDRESS}>:`, 'm'),
-    // Gmail: "Your message wasn't delivered to jane@example.com because …"
-    new RegExp(String.raw`(?:wasn't|was not|couldn't be|could not be) delivered to\s+<?${ADDRESS}`, 'i'),
-    // Exim: "  jane@example.com\n    host … [reason]" after "failed:"
-    new RegExp(String.raw`failed:\s*\n\s*<?${ADDRESS}>?\s*$`, 'im'),
-    // Exchange: "Delivery has failed to these recipients or groups:\n\njane@example.com"
-    new RegExp(String.raw`recipients or groups:\s*\n+\s*(?:[^\n<]*<)?${ADDRESS}>?`, 'i'),
-  ];
-  for (const re of phrasings) {
-    const match = re.exec(body);
-    if (match?.[1]) return cleanAddress(match[1]);
+    const postfix = /^\s*<([^<>]{1,400})>:/.exec(line);
+    if (postfix?.[1]) {
+      const address = addressIn(postfix[1]);
+      if (address) return address;
+    }
+    // Exim "…failed:" and Exchange "…recipients or groups:" name the address on a following line.
+    if (/(?:failed|recipients or groups):\s*$/i.test(line)) {
+      const next = lines.slice(i + 1, i + 4).find((l) => l.trim() !== '');
+      const address = next ? addressIn(next) : null;
+      if (address) return address;
+    }
   }
+  // Gmail: "Your message wasn't delivered to jane@example.com because …"
+  const gmail = /(?:wasn't|was not|couldn't be|could not be) delivered to\s/i.exec(body);
+  if (gmail) return addressIn(body.slice(gmail.index + gmail[0].length, gmail.index + gmail[0].length + 400));
   return null;
 }

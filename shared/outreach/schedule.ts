@@ -221,7 +221,9 @@ export function followUpTime(opts: {
   const sent = zonedParts(opts.previousSentAt, opts.timeZone);
   const [y, m, d] = addLocalDays(sent.year, sent.month, sent.day, opts.daysAfter);
   const sameWallTime = fromZoned(y, m, d, sent.hour, sent.minute, opts.timeZone);
-  const candidate = new Date(sameWallTime.getTime() + sent.second * 1000);
+  // Keep the seconds and milliseconds too, so an in-hours follow-up is exactly the delay later.
+  const withinMinute = ((opts.previousSentAt.getTime() % 60_000) + 60_000) % 60_000;
+  const candidate = new Date(sameWallTime.getTime() + withinMinute);
   const local = zonedParts(candidate, opts.timeZone);
   const minuteOfDay = local.hour * 60 + local.minute;
   if (isWeekday(local.weekday) && minuteOfDay >= BEST_START_MINUTE && minuteOfDay < FOLLOW_UP_END_MINUTE) {

@@ -6,7 +6,7 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** The real local stack (in memory, random ports) for integration and end-to-end tests. */
 export async function startTestStack(opts: Partial<LocalStackOptions> = {}): Promise<LocalStack> {
-  return startLocalStack({ root: ROOT, dataDir: null, port: 0, adminToken: 'test-admin-token', visibilityTimeoutSeconds: 1, ...opts });
+  return startLocalStack({ root: ROOT, dataDir: null, port: 0, adminToken: 'test-admin-token', visibilityTimeoutSeconds: 10, ...opts });
 }
 
 export interface Reply<T = any> {

@@ -191,7 +191,7 @@ describe('ComposerDrafter: following the instructions', () => {
     expect(profile.congratulate).toBe('your new funding round');
     expect(profile.topic).toEqual({ phrase: 'our sourcing assistant', lead: 'introduce' });
     expect(profile.benefits).toContain('It finds passive candidates in minutes.');
-    expect(profile.points).toContain('We work with Greenhouse.');
+    expect(profile.points).toContainEqual({ phrase: 'We work with Greenhouse.', kind: 'clause' });
   });
 
   it('invites to an event and asks to save a spot', async () => {

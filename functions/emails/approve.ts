@@ -1,0 +1,6 @@
+import { publicRoute } from '../../shared/http/handler.js';
+import { ApproveEmailSchema, emailView } from '../../shared/outreach/model.js';
+import { approveEmail } from '../../shared/outreach/review.js';
+
+/** POST /emails/{id}/approve/: only while pending_review; returns the updated email with scheduled_for. */
+export const handler = publicRoute({ body: ApproveEmailSchema }, async ({ account, params, body }) => ({ status: 200, body: emailView(await approveEmail(account.id, params.id!, body)) }));

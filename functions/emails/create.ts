@@ -1,0 +1,6 @@
+import { publicRoute } from '../../shared/http/handler.js';
+import { CreateEmailSchema } from '../../shared/outreach/model.js';
+import { createEmail } from '../../shared/outreach/create-email.js';
+
+/** POST /emails/: accept an email for drafting (202 `{id, status: drafting, created_at}`). */
+export const handler = publicRoute({ body: CreateEmailSchema }, async ({ account, body }) => ({ status: 202, body: await createEmail(account.id, body) }));

@@ -1,0 +1,6 @@
+import { publicRoute } from '../../shared/http/handler.js';
+import { PatchEmailSchema, emailView } from '../../shared/outreach/model.js';
+import { editEmail } from '../../shared/outreach/review.js';
+
+/** PATCH /emails/{id}/: edit while pending_review or queued; returns the email. */
+export const handler = publicRoute({ body: PatchEmailSchema }, async ({ account, params, body }) => ({ status: 200, body: emailView(await editEmail(account.id, params.id!, body)) }));

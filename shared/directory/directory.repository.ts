@@ -1,0 +1,104 @@
+import { BatchWriteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../adapters/aws.js';
+import { tableName } from '../core/env.js';
+import type { Company, DirectoryRecord, Person } from './types.js';
+import { lookupKeys } from './urls.js';
+
+/**
+ * The directory in DynamoDB, shaped so that every enrichment lookup is one request: one item per person
+ * (with their company denormalised), keyed by profile URL, with GSIs on work email, name + domain and
+ * name + company.
+ */
+export interface DirectoryEntry {
+  person: Person;
+  company: Company;
+}
+
+function itemFor(person: Person, company: Company): Record<string, unknown> {
+  const keys = lookupKeys(person, company);
+  const get = (prefix: string) => keys.find((k) => k.startsWith(prefix));
+  return {
+    pk: get('url#'),
+    sk: 'P',
+    gsi1pk: get('email#'),
+    gsi1sk: get('email#') ? person.id : undefined,
+    gsi2pk: get('namedomain#'),
+    gsi2sk: person.id,
+    gsi3pk: get('namecompany#'),
+    gsi3sk: person.id,
+    person,
+    company,
+  };
+}
+
+/** Write people (with their companies) in batches of 25, `concurrency` batches at a time. */
+export async function importDirectory(records: AsyncIterable<DirectoryRecord> | Iterable<DirectoryRecord>, opts: { concurrency?: number; onProgress?: (people: number) => void } = {}): Promise<{ people: number; companies: number }> {
+  const table = tableName('directory');
+  const companies = new Map<string, Company>();
+  let batch: Record<string, unknown>[] = [];
+  const inFlight = new Set<Promise<void>>();
+  let people = 0;
+
+  const writeBatch = async (items: Record<string, unknown>[]) => {
+    let requests = items.map((Item) => ({ PutRequest: { Item } }));
+    for (let attempt = 0; requests.length && attempt < 10; attempt++) {
+      const out = await documentClient().send(new BatchWriteCommand({ RequestItems: { [table]: requests } }));
+      requests = (out.UnprocessedItems?.[table] ?? []) as typeof requests;
+      if (requests.length) await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
+    }
+    if (requests.length) throw new Error(`directory import: ${requests.length} items left unprocessed`);
+  };
+  const flush = async () => {
+    const items = batch;
+    batch = [];
+    const p = writeBatch(items).finally(() => inFlight.delete(p));
+    inFlight.add(p);
+    if (inFlight.size >= (opts.concurrency ?? 8)) await Promise.race(inFlight);
+  };
+
+  for await (const r of records) {
+    if (r.type === 'company') {
+      companies.set(r.id, r);
+      continue;
+    }
+    const company = companies.get(r.company_id);
+    if (!company) throw new Error(`directory import: person ${r.id} names unknown company ${r.company_id}`);
+    batch.push(itemFor(r, company));
+    people++;
+    if (batch.length === 25) {
+      await flush();
+      if (people % 5000 === 0) opts.onProgress?.(people);
+    }
+  }
+  if (batch.length) await flush();
+  await Promise.all(inFlight);
+  opts.onProgress?.(people);
+  return { people, companies: companies.size };
+}
+
+function entry(item: Record<string, unknown> | undefined): DirectoryEntry | null {
+  return item ? { person: item.person as Person, company: item.company as Company } : null;
+}
+
+export async function findByProfessionalUrl(bareUrl: string): Promise<DirectoryEntry | null> {
+  const out = await documentClient().send(new GetCommand({ TableName: tableName('directory'), Key: { pk: `url#${bareUrl}`, sk: 'P' } }));
+  return entry(out.Item);
+}
+
+async function findByIndex(index: 'gsi1' | 'gsi2' | 'gsi3', key: string): Promise<DirectoryEntry | null> {
+  const out = await documentClient().send(
+    new QueryCommand({
+      TableName: tableName('directory'),
+      IndexName: index,
+      KeyConditionExpression: `${index}pk = :k`,
+      ExpressionAttributeValues: { ':k': key },
+      // Namesakes at one company: the lowest person id wins, so answers are stable.
+      Limit: 1,
+    }),
+  );
+  return entry(out.Items?.[0]);
+}
+
+export const findByEmail = (key: string) => findByIndex('gsi1', key);
+export const findByNameAndDomain = (key: string) => findByIndex('gsi2', key);
+export const findByNameAndCompany = (key: string) => findByIndex('gsi3', key);

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { reserve, release, settleCharged } from '../accounts/ledger.js';
+import { NotFoundError, UpstreamError } from '../core/errors.js';
+import { logger } from '../core/logger.js';
+import { normalizeProfessionalUrl } from '../directory/urls.js';
+import { toProfessionalProfile } from '../directory/shape.js';
+import { commonIdentityIssues, findPerson, hasNames, identityFields, nameCompanyShape, nameDomainShape, type IdentityInput } from './identity.js';
+
+/**
+ * Synchronous enrichment (SPEC.md): found → 200 at full price; no match → 404 at full price; invalid input
+ * → 400 free (zod, before any reservation); upstream failure → 502 free (the reservation is released).
+ */
+export const PRICES = { email: 5, professional_url: 3, professional_profile: 2, phone: 50 } as const;
+
+function addIssues(v: IdentityInput, ctx: z.RefinementCtx, extra: { path: string; message: string }[] = []) {
+  for (const i of [...commonIdentityIssues(v), ...extra]) ctx.addIssue({ code: 'custom', path: [i.path], message: i.message });
+}
+
+export const EmailEnrichSchema = z
+  .strictObject({
+    professional_url: identityFields.professional_url,
+    first_name: identityFields.first_name,
+    last_name: identityFields.last_name,
+    company_name: identityFields.company_name,
+    domain: identityFields.domain,
+  })
+  .superRefine((v, ctx) => {
+    const extra = [];
+    if (v.professional_url === undefined && !(nameDomainShape(v) || nameCompanyShape(v))) {
+      extra.push({ path: hasNames(v) ? 'domain' : 'professional_url', message: 'provide professional_url, or first_name + last_name with company_name or domain' });
+    }
+    addIssues(v, ctx, extra);
+  });
+
+export const ProfessionalUrlEnrichSchema = z
+  .strictObject({
+    email: identityFields.email,
+    first_name: identityFields.first_name,
+    last_name: identityFields.last_name,
+    company_name: identityFields.company_name,
+    domain: identityFields.domain,
+  })
+  .superRefine((v, ctx) => {
+    const extra = [];
+    const namesUsed = v.first_name !== undefined || v.last_name !== undefined || v.company_name !== undefined || v.domain !== undefined;
+    if (v.email !== undefined && namesUsed) extra.push({ path: 'email', message: 'use exactly one shape: email, or names with company_name or domain' });
+    else if (v.email === undefined && !(nameDomainShape(v) || nameCompanyShape(v))) {
+      extra.push({ path: hasNames(v) ? 'domain' : 'email', message: 'provide email, or first_name + last_name with company_name or domain' });
+    }
+    addIssues(v, ctx, extra);
+  });
+
+export const ProfileEnrichSchema = z.strictObject({
+  professional_url: z
+    .string()
+    .trim()
+    .min(1)
+    .max(2048)
+    .refine((u) => normalizeProfessionalUrl(u) !== null, 'must be a professional-network profile URL of the /in/<slug> shape'),
+});
+
+export const PhoneEnrichSchema = z
+  .strictObject({
+    ...identityFields,
+    webhook_url: z.string().max(2048),
+  })
+  .superRefine((v, ctx) => {
+    const extra = [];
+    if (v.professional_url === undefined && v.email === undefined && !(nameDomainShape(v) || nameCompanyShape(v))) {
+      extra.push({ path: hasNames(v) ? 'domain' : 'professional_url', message: 'provide professional_url, email, or first_name + last_name with company_name or domain' });
+    }
+    addIssues(v, ctx, extra);
+  });
+
+/** Reserve the price, look up, keep the price whether or not there is a match; release on upstream failure. */
+async function charged<T>(accountId: string, operation: keyof typeof PRICES, reference: string, lookup: () => Promise<T | null>): Promise<T> {
+  const amount = PRICES[operation];
+  const r = await reserve({ accountId, operation: `${operation}_enrich`, reference, amount });
+  let found: T | null;
+  try {
+    found = await lookup();
+  } catch (e) {
+    logger.error('enrichment lookup failed', { operation, error: e as Error });
+    await release(accountId, r.id);
+    throw new UpstreamError();
+  }
+  await settleCharged(accountId, r.id, amount);
+  if (found === null) throw new NotFoundError('No match.');
+  return found;
+}
+
+export function enrichEmail(accountId: string, reference: string, v: z.output<typeof EmailEnrichSchema>): Promise<{ email: string }> {
+  return charged(accountId, 'email', reference, async () => {
+    // A name + company name alone cannot resolve an email (SPEC.md): charged, and a 404.
+    const hit = await findPerson(v, ['url', 'namedomain']);
+    return hit?.person.work_email ? { email: hit.person.work_email } : null;
+  });
+}
+
+export function enrichProfessionalUrl(accountId: string, reference: string, v: z.output<typeof ProfessionalUrlEnrichSchema>): Promise<{ professional_url: string }> {
+  return charged(accountId, 'professional_url', reference, async () => {
+    const hit = await findPerson(v, ['email', 'namedomain', 'namecompany']);
+    return hit ? { professional_url: hit.person.professional_url } : null;
+  });
+}
+
+export function enrichProfile(accountId: string, reference: string, v: z.output<typeof ProfileEnrichSchema>) {
+  return charged(accountId, 'professional_profile', reference, async () => {
+    const hit = await findPerson(v, ['url']);
+    return hit ? toProfessionalProfile(hit.person, hit.company) : null;
+  });
+}

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { normalizeCompanyName, normalizeDomain, normalizeName, normalizeProfessionalUrl } from '../directory/urls.js';
+import { findByEmail, findByNameAndCompany, findByNameAndDomain, findByProfessionalUrl, type DirectoryEntry } from '../directory/directory.repository.js';
+
+/**
+ * Identity shapes for enrichment (SPEC.md "POST /enrich/…"): a profile URL, an email, or first + last
+ * name with either a company name or a domain (never both).
+ */
+const name = z.string().trim().min(1).max(100);
+export const identityFields = {
+  professional_url: z.string().trim().min(1).max(2048).optional(),
+  email: z.email().max(320).optional(),
+  first_name: name.optional(),
+  last_name: name.optional(),
+  company_name: z.string().trim().min(1).max(200).optional(),
+  domain: z
+    .string()
+    .trim()
+    .min(3)
+    .max(253)
+    .refine((d) => d.includes('.'), 'domain must contain a dot')
+    .optional(),
+};
+
+export type IdentityInput = {
+  professional_url?: string;
+  email?: string;
+  first_name?: string;
+  last_name?: string;
+  company_name?: string;
+  domain?: string;
+};
+
+export interface IdentityIssue {
+  path: string;
+  message: string;
+}
+
+/** Shared shape checks; returns issues rather than throwing so each endpoint adds its own rules. */
+export function commonIdentityIssues(v: IdentityInput): IdentityIssue[] {
+  const issues: IdentityIssue[] = [];
+  if (v.company_name !== undefined && v.domain !== undefined) issues.push({ path: 'domain', message: 'company_name and domain are mutually exclusive' });
+  if (v.professional_url !== undefined && normalizeProfessionalUrl(v.professional_url) === null) {
+    issues.push({ path: 'professional_url', message: 'must be a professional-network profile URL of the /in/<slug> shape' });
+  }
+  if ((v.first_name === undefined) !== (v.last_name === undefined)) {
+    issues.push({ path: v.first_name === undefined ? 'first_name' : 'last_name', message: 'first_name and last_name go together' });
+  }
+  return issues;
+}
+
+export const hasNames = (v: IdentityInput) => v.first_name !== undefined && v.last_name !== undefined;
+export const nameDomainShape = (v: IdentityInput) => hasNames(v) && v.domain !== undefined;
+export const nameCompanyShape = (v: IdentityInput) => hasNames(v) && v.company_name !== undefined;
+
+export const nameDomainKey = (v: IdentityInput) => `namedomain#${normalizeName(v.first_name!)}|${normalizeName(v.last_name!)}|${normalizeDomain(v.domain!)}`;
+export const nameCompanyKey = (v: IdentityInput) => `namecompany#${normalizeName(v.first_name!)}|${normalizeName(v.last_name!)}|${normalizeCompanyName(v.company_name!)}`;
+
+/** Look a person up by the given shapes, most specific first; every lookup is one DynamoDB request. */
+export async function findPerson(v: IdentityInput, shapes: ('url' | 'email' | 'namedomain' | 'namecompany')[]): Promise<DirectoryEntry | null> {
+  for (const shape of shapes) {
+    let found: DirectoryEntry | null = null;
+    if (shape === 'url' && v.professional_url) found = await findByProfessionalUrl(normalizeProfessionalUrl(v.professional_url)!);
+    else if (shape === 'email' && v.email) found = await findByEmail(`email#${v.email.trim().toLowerCase()}`);
+    else if (shape === 'namedomain' && nameDomainShape(v)) found = await findByNameAndDomain(nameDomainKey(v));
+    else if (shape === 'namecompany' && nameCompanyShape(v)) found = await findByNameAndCompany(nameCompanyKey(v));
+    if (found) return found;
+  }
+  return null;
+}

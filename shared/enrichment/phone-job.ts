@@ -1,0 +1,21 @@
+import type { SQSRecord } from 'aws-lambda';
+import { QUEUES } from '../catalog/queues.js';
+import { FAILURE_MESSAGES } from '../webhooks/events.js';
+import { runJob } from '../jobs/run-job.js';
+import { findPerson, type IdentityInput } from './identity.js';
+import { PRICES } from './enrichment.js';
+
+/** Phone enrichment worker: 50 credits on a hit, 0 on a miss (a clean completion with `phone: null`). */
+export function runPhoneEnrichJob(jobId: string, record: SQSRecord | null): Promise<void> {
+  return runJob(
+    jobId,
+    record,
+    async (job) => {
+      const hit = await findPerson(job.request as IdentityInput, ['url', 'email', 'namedomain', 'namecompany']);
+      const phone = hit?.person.phone ?? null;
+      return { status: 'completed', event_type: 'phone_enrich.completed', result: { phone }, leads_returned: null, charge: phone ? PRICES.phone : 0 };
+    },
+    () => ({ status: 'failed', event_type: 'phone_enrich.failed', code: 'error', message: FAILURE_MESSAGES.phone_enrich.error }),
+    { maxReceiveCount: QUEUES.search.maxReceiveCount },
+  );
+}

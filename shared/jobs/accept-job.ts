@@ -1,0 +1,142 @@
+import { createHash } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../adapters/aws.js';
+import { tableName } from '../core/env.js';
+import { serviceClock, type Clock } from '../core/clock.js';
+import { newId } from '../core/ids.js';
+import { AppError, ConflictError, ValidationError } from '../core/errors.js';
+import { ExtraItemConditionFailed, release, reserveWith } from '../accounts/ledger.js';
+import { activeWebhookSecrets } from '../accounts/accounts.repository.js';
+import { sendMessage } from '../adapters/queue.js';
+import { validateWebhookUrl } from '../webhooks/target.js';
+import { webhookResolver, webhookAllowLoopback } from '../webhooks/resolver.js';
+import { logger } from '../core/logger.js';
+import type { QueueKey } from '../catalog/queues.js';
+import { acceptanceView, jobKey, type Job, type JobTier } from './model.js';
+import { finishJob, getJob } from './jobs.repository.js';
+
+/**
+ * Accept an asynchronous job (people search, phone enrichment…).
+ *
+ * Input: the caller, the job's tier, its validated request, the reservation, an optional Idempotency-Key.
+ * Output: the acceptance body `{id, status, created_at}` (a replay returns the existing job's current state).
+ *
+ * 1. A known Idempotency-Key with the same body is a replay; with another body, 409.
+ * 2. Preconditions: an active webhook signing secret (409); a valid public `webhook_url` (400).
+ * 3. One DynamoDB transaction: reserve the credits (402 when they don't cover it), write the job and the
+ *    idempotency key.
+ * 4. One SQS message to the worker; if it cannot be sent, the job fails and the reservation is released
+ *    (500, nothing charged).
+ */
+export interface AcceptJobInput {
+  accountId: string;
+  keyId: string;
+  tier: JobTier;
+  operation: string;
+  request: Record<string, unknown> & { webhook_url: string };
+  reserve: number;
+  idempotencyKey?: string;
+  queue: QueueKey;
+  messageKind: string;
+  extra?: Partial<Job>;
+  /** Event type of the failure webhook, for a dispatch failure. */
+  failedEvent: string;
+  failedMessage: string;
+}
+
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function parseIdempotencyKey(headers: Record<string, string>): string | undefined {
+  const key = headers['idempotency-key'];
+  if (key === undefined) return undefined;
+  if (!IDEMPOTENCY_KEY.test(key)) {
+    throw new ValidationError('Idempotency-Key must be 1 to 128 characters of letters, digits, period, underscore, colon or hyphen.', [
+      { path: 'Idempotency-Key', message: 'invalid format' },
+    ]);
+  }
+  return key;
+}
+
+function bodyHash(request: Record<string, unknown>): string {
+  const canonical = JSON.stringify(request, Object.keys(request).sort());
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+const idemKey = (accountId: string, tier: string, key: string) => ({ pk: `IDEM#${accountId}#${tier}#${key}`, sk: 'IDEM' });
+
+async function replay(input: AcceptJobInput, hash: string): Promise<ReturnType<typeof acceptanceView> | null> {
+  if (!input.idempotencyKey) return null;
+  const out = await documentClient().send(
+    new GetCommand({ TableName: tableName('jobs'), Key: idemKey(input.accountId, input.tier, input.idempotencyKey), ConsistentRead: true }),
+  );
+  if (!out.Item) return null;
+  if (out.Item.body_hash !== hash) throw new ConflictError('Idempotency-Key was already used with a different request body.');
+  const job = await getJob(out.Item.job_id as string);
+  if (!job) return null;
+  return acceptanceView(job);
+}
+
+export async function acceptJob(input: AcceptJobInput, clock: Clock = serviceClock): Promise<{ replayed: boolean; body: ReturnType<typeof acceptanceView> }> {
+  const hash = bodyHash(input.request);
+  const existing = await replay(input, hash);
+  if (existing) return { replayed: true, body: existing };
+
+  if ((await activeWebhookSecrets(input.accountId)).length === 0) {
+    throw new ConflictError('An active webhook signing secret is required; create one in the web console.');
+  }
+  await validateWebhookUrl(input.request.webhook_url, { resolver: webhookResolver(), allowLoopback: webhookAllowLoopback() });
+
+  const now = clock.now();
+  const id = newId('dj', now.getTime());
+  const chargeId = newId('chg', now.getTime());
+  const job: Job = {
+    id,
+    account_id: input.accountId,
+    key_id: input.keyId,
+    tier: input.tier,
+    status: 'pending',
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+    completed_at: null,
+    leads_returned: null,
+    result: null,
+    error: null,
+    request: input.request,
+    charge_id: chargeId,
+    ...input.extra,
+  };
+  const table = tableName('jobs');
+  const extraItems = [
+    { Put: { TableName: table, Item: { ...jobKey(id), ...job, gsi1pk: `ACCOUNT#${input.accountId}`, gsi1sk: `JOB#${id}` }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    ...(input.idempotencyKey
+      ? [{ Put: { TableName: table, Item: { ...idemKey(input.accountId, input.tier, input.idempotencyKey), job_id: id, body_hash: hash, created_at: job.created_at }, ConditionExpression: 'attribute_not_exists(pk)' } }]
+      : []),
+  ];
+  try {
+    await reserveWith({ accountId: input.accountId, operation: input.operation, reference: id, amount: input.reserve, chargeId }, extraItems, clock);
+  } catch (e) {
+    if (e instanceof ExtraItemConditionFailed && input.idempotencyKey) {
+      // A concurrent request with the same key won the race: answer as its replay.
+      const again = await replay(input, hash);
+      if (again) return { replayed: true, body: again };
+    }
+    throw e;
+  }
+
+  try {
+    await sendMessage(input.queue, { kind: input.messageKind, job_id: id });
+  } catch (e) {
+    logger.error('job dispatch failed; releasing the reservation', { jobId: id, error: e as Error });
+    await release(input.accountId, chargeId, clock);
+    await finishJob(id, {
+      status: 'failed',
+      now: clock.now().toISOString(),
+      result: null,
+      error: { code: 'error', message: input.failedMessage },
+      leads_returned: null,
+      event_type: input.failedEvent,
+    });
+    throw new AppError(500, 'internal_error', 'The job could not be dispatched; nothing was charged. Retry.');
+  }
+  return { replayed: false, body: acceptanceView(job) };
+}

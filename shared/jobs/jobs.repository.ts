@@ -1,0 +1,149 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../adapters/aws.js';
+import { tableName } from '../core/env.js';
+import { jobKey, type Job, type JobError, type WebhookAttempt } from './model.js';
+
+/** Reads and guarded state changes of a job. Every transition's condition is the state machine's guard. */
+export async function getJob(id: string): Promise<Job | null> {
+  const out = await documentClient().send(new GetCommand({ TableName: tableName('jobs'), Key: jobKey(id), ConsistentRead: true }));
+  return (out.Item as Job | undefined) ?? null;
+}
+
+/** Tenant-scoped read: someone else's job, or a job of another kind, is simply not found. */
+export async function getOwnJob(accountId: string, id: string, tier: Job['tier']): Promise<Job | null> {
+  const job = await getJob(id);
+  return job && job.account_id === accountId && job.tier === tier ? job : null;
+}
+
+const isConditionFailure = (e: unknown) => (e as Error).name === 'ConditionalCheckFailedException';
+
+export async function markRunning(id: string, now: string): Promise<boolean> {
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName('jobs'),
+        Key: jobKey(id),
+        UpdateExpression: 'SET #s = :running, updated_at = :now',
+        ConditionExpression: '#s = :pending',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':running': 'running', ':pending': 'pending', ':now': now },
+      }),
+    );
+    return true;
+  } catch (e) {
+    if (isConditionFailure(e)) return false;
+    throw e;
+  }
+}
+
+/** Finish a job once; a second finisher (redelivery) loses the condition and changes nothing. */
+export async function finishJob(
+  id: string,
+  outcome: { status: 'completed' | 'failed'; now: string; result: Record<string, unknown> | null; error: JobError | null; leads_returned: number | null; event_type: string; extra?: Record<string, unknown> },
+): Promise<boolean> {
+  const names: Record<string, string> = { '#s': 'status', '#r': 'result', '#e': 'error' };
+  const values: Record<string, unknown> = {
+    ':st': outcome.status,
+    ':now': outcome.now,
+    ':r': outcome.result,
+    ':e': outcome.error,
+    ':n': outcome.leads_returned,
+    ':et': outcome.event_type,
+    ':pending': 'pending',
+    ':running': 'running',
+  };
+  const sets = ['#s = :st', 'updated_at = :now', 'completed_at = :now', '#r = :r', '#e = :e', 'leads_returned = :n', 'event_type = :et'];
+  Object.entries(outcome.extra ?? {}).forEach(([k, v], i) => {
+    names[`#x${i}`] = k;
+    values[`:x${i}`] = v;
+    sets.push(`#x${i} = :x${i}`);
+  });
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName('jobs'),
+        Key: jobKey(id),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: '#s IN (:pending, :running)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      }),
+    );
+    return true;
+  } catch (e) {
+    if (isConditionFailure(e)) return false;
+    throw e;
+  }
+}
+
+/** Claim the right to queue a job's first webhook delivery; exactly one caller wins. */
+export async function claimWebhookQueue(id: string): Promise<boolean> {
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName('jobs'),
+        Key: jobKey(id),
+        UpdateExpression: 'SET webhook_status = :q',
+        ConditionExpression: 'attribute_not_exists(webhook_status)',
+        ExpressionAttributeValues: { ':q': 'queued' },
+      }),
+    );
+    return true;
+  } catch (e) {
+    if (isConditionFailure(e)) return false;
+    throw e;
+  }
+}
+
+export async function unclaimWebhookQueue(id: string): Promise<void> {
+  await documentClient().send(new UpdateCommand({ TableName: tableName('jobs'), Key: jobKey(id), UpdateExpression: 'REMOVE webhook_status' }));
+}
+
+/**
+ * Lease delivery attempt n for `leaseMs`: a concurrent redelivery of the same message finds the lease
+ * and stands back; a lease left by a crashed worker expires and the attempt can be made again.
+ */
+export async function leaseWebhookAttempt(id: string, attempt: number, nowMs: number, leaseMs: number): Promise<boolean> {
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName('jobs'),
+        Key: jobKey(id),
+        UpdateExpression: 'SET webhook_lease = :lease',
+        ConditionExpression: 'attribute_not_exists(webhook_lease) OR webhook_lease.attempt <> :n OR webhook_lease.until_ms < :now',
+        ExpressionAttributeValues: { ':lease': { attempt, until_ms: nowMs + leaseMs }, ':n': attempt, ':now': nowMs },
+      }),
+    );
+    return true;
+  } catch (e) {
+    if (isConditionFailure(e)) return false;
+    throw e;
+  }
+}
+
+/**
+ * Record attempt n of a webhook delivery exactly once: the condition is that n-1 attempts are recorded,
+ * so a redelivered message cannot log (or act on) the same attempt twice.
+ */
+export async function recordWebhookAttempt(id: string, attempt: WebhookAttempt, finalStatus: 'queued' | 'delivered' | 'failed'): Promise<boolean> {
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName('jobs'),
+        Key: jobKey(id),
+        UpdateExpression: 'SET webhook_attempts = list_append(if_not_exists(webhook_attempts, :empty), :a), webhook_status = :ws',
+        ConditionExpression: attempt.attempt === 1 ? 'attribute_not_exists(webhook_attempts) OR size(webhook_attempts) = :zero' : 'size(webhook_attempts) = :prev',
+        ExpressionAttributeValues: {
+          ':a': [attempt],
+          ':empty': [],
+          ':ws': finalStatus,
+          ...(attempt.attempt === 1 ? { ':zero': 0 } : { ':prev': attempt.attempt - 1 }),
+        },
+      }),
+    );
+    return true;
+  } catch (e) {
+    if (isConditionFailure(e)) return false;
+    throw e;
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Asynchronous jobs (DESIGN.md §3): `pending` → `running` → `completed` | `failed`.
+ * Stored as JOB#<id> / JOB in the jobs table; the polling envelope is a view of it.
+ */
+export type JobTier = 'people_search' | 'deep_search' | 'agentic_search' | 'phone_enrich';
+export type JobStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
+
+export interface JobError {
+  code: string;
+  message: string;
+}
+
+export interface WebhookAttempt {
+  attempt: number;
+  at: string;
+  status: number | null;
+  error: string | null;
+  duration_ms: number;
+  next_retry_at: string | null;
+}
+
+export interface Job {
+  id: string;
+  account_id: string;
+  key_id: string;
+  tier: JobTier;
+  status: JobStatus;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+  leads_returned: number | null;
+  /** The webhook body without `id` and `event_type`, once the job has finished. */
+  result: Record<string, unknown> | null;
+  error: JobError | null;
+  /** The validated request (query, max_results, identity fields, webhook_url …). */
+  request: Record<string, unknown>;
+  charge_id: string;
+  /** Person ids returned by this job and every earlier page of the same search (continuations). */
+  returned_ids?: string[];
+  parsed_query?: unknown;
+  event_type?: string;
+  webhook_status?: 'queued' | 'delivered' | 'failed';
+  webhook_attempts?: WebhookAttempt[];
+}
+
+export const TERMINAL: JobStatus[] = ['completed', 'failed', 'cancelled'];
+
+export const jobKey = (id: string) => ({ pk: `JOB#${id}`, sk: 'JOB' });
+
+/** The polling envelope (DESIGN.md §3) plus, for people search, the parsed constraints for debugging. */
+export function pollingView(job: Job): Record<string, unknown> {
+  const view: Record<string, unknown> = {
+    id: job.id,
+    status: job.status,
+    tier: job.tier,
+    created_at: job.created_at,
+    updated_at: job.updated_at,
+    completed_at: job.completed_at,
+    leads_returned: job.leads_returned,
+    result: job.result,
+    error: job.error,
+  };
+  if (job.parsed_query !== undefined) view.parsed_query = job.parsed_query;
+  return view;
+}
+
+export function acceptanceView(job: Pick<Job, 'id' | 'status' | 'created_at'>) {
+  return { id: job.id, status: job.status, created_at: job.created_at };
+}

@@ -1,0 +1,77 @@
+import type { SQSRecord } from 'aws-lambda';
+import { release, settleCharged } from '../accounts/ledger.js';
+import { serviceClock, type Clock } from '../core/clock.js';
+import { optionalEnv } from '../core/env.js';
+import { QUEUES } from '../catalog/queues.js';
+import { awsScheduler, scheduleName, type Scheduler } from '../adapters/scheduler.js';
+import { ComposerDrafter, DraftFailedError, type Drafter } from './drafter.js';
+import { getEmail, transition } from './emails.repository.js';
+import { DRAFT_PRICE } from './create-email.js';
+import { scheduleSend } from './sending-schedule.js';
+import { logger } from '../core/logger.js';
+
+/**
+ * The drafting worker: write the copy, then `drafting` → `pending_review` (review window 7 days, its
+ * expiry a one-time schedule) or, with review `none`, straight to `queued` at an automatic send time.
+ * 2 credits are kept only when a draft succeeds; a failed draft, or a cancel while drafting, costs nothing.
+ * Redelivery is safe: the transition out of `drafting` happens once, and settling is conditional.
+ */
+export const REVIEW_WINDOW_MS = 7 * 24 * 3600 * 1000;
+
+let drafter: Drafter | undefined;
+export function defaultDrafter(): Drafter {
+  // The Bedrock engine is chosen in AWS by DRAFTER=bedrock; the built-in composer is the default.
+  drafter ??= optionalEnv('DRAFTER') === 'bedrock' ? (() => { throw new Error('DRAFTER=bedrock requires the Bedrock adapter (not wired in this release)'); })() : new ComposerDrafter();
+  return drafter;
+}
+
+export const reviewScheduleName = (emailId: string) => scheduleName('review', emailId);
+
+export async function draftEmail(accountId: string, emailId: string, record: SQSRecord | null, deps: { clock?: Clock; drafter?: Drafter; scheduler?: Scheduler } = {}): Promise<void> {
+  const clock = deps.clock ?? serviceClock;
+  const scheduler = deps.scheduler ?? awsScheduler;
+  const email = await getEmail(accountId, emailId);
+  if (!email) return;
+  if (email.status !== 'drafting') {
+    // Already moved on. A draft that was written keeps its charge; one cancelled mid-draft is released.
+    if (email.drafted_at) await settleCharged(accountId, email.charge_id, DRAFT_PRICE, clock);
+    else await release(accountId, email.charge_id, clock);
+    return;
+  }
+
+  let draft;
+  try {
+    draft = await (deps.drafter ?? defaultDrafter()).draft({
+      contact: email.contact,
+      instructions: email.instructions,
+      sender: { email: email.from_email },
+      step: email.step,
+    });
+  } catch (e) {
+    const last = Number(record?.attributes.ApproximateReceiveCount ?? 1) >= QUEUES.drafting.maxReceiveCount;
+    if (!(e instanceof DraftFailedError) && !last) throw e; // transient: let the queue retry
+    logger.warn('draft failed', { emailId, error: e as Error });
+    const failed = await transition(accountId, emailId, ['drafting'], {
+      status: 'failed',
+      updated_at: clock.now().toISOString(),
+      error: { code: 'draft_failed', message: e instanceof DraftFailedError ? e.message : 'Drafting failed; nothing was charged.' },
+    });
+    if (failed) await release(accountId, email.charge_id, clock);
+    return;
+  }
+
+  const now = clock.now();
+  const base = { subject: draft.subject, body_plain: draft.body_plain, body_html: draft.body_html, drafted_at: now.toISOString(), updated_at: now.toISOString() };
+  if (email.review === 'none') {
+    const moved = await transition(accountId, emailId, ['drafting'], { ...base, status: 'queued' });
+    if (!moved) return void (await release(accountId, email.charge_id, clock));
+    await settleCharged(accountId, email.charge_id, DRAFT_PRICE, clock);
+    await scheduleSend(moved, 'best_time', undefined, { clock, scheduler });
+    return;
+  }
+  const expires = new Date(now.getTime() + REVIEW_WINDOW_MS);
+  const moved = await transition(accountId, emailId, ['drafting'], { ...base, status: 'pending_review', review_expires_at: expires.toISOString() });
+  if (!moved) return void (await release(accountId, email.charge_id, clock));
+  await settleCharged(accountId, email.charge_id, DRAFT_PRICE, clock);
+  await scheduler.scheduleAt(reviewScheduleName(emailId), expires, { kind: 'review_expired', account_id: accountId, email_id: emailId });
+}

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { serviceClock, type Clock } from '../core/clock.js';
+import { newId } from '../core/ids.js';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../adapters/aws.js';
+import { tableName } from '../core/env.js';
+import { addressOf, classifyInbound, extractMessageIds, type InboundClassification } from './inbound.js';
+import { getEmail, getPointer, transition } from './emails.repository.js';
+import { markLead } from './leads.repository.js';
+
+/**
+ * Inbound mail (the Inbox port): a received message is matched to the email it answers through
+ * In-Reply-To / References and classified `reply`, `bounce` or `auto_reply`.
+ * - reply from the lead: `replied_at`, wire status `replied`, and the lead is marked so further sends to
+ *   them stop; a reply from a cc address does not count as the lead replying;
+ * - bounce: the lead is marked bounced (later sends to them fail) and the email's `error` says so;
+ * - auto_reply: recorded only.
+ * In AWS, SES receiving (to S3) feeds this; locally `POST /api/console/v1/dev/inbound/`.
+ */
+export const InboundSchema = z.strictObject({
+  from: z.string().min(3).max(400),
+  to: z.string().min(3).max(400),
+  subject: z.string().max(1000).default(''),
+  text: z.string().max(200_000).default(''),
+  in_reply_to: z.string().max(1000).nullable().optional(),
+  headers: z.record(z.string(), z.string()).default({}),
+});
+
+export interface InboundOutcome {
+  matched: boolean;
+  classification: InboundClassification;
+  email_id: string | null;
+  counted_as_lead_reply: boolean;
+}
+
+export async function receiveInbound(msg: z.output<typeof InboundSchema>, clock: Clock = serviceClock): Promise<InboundOutcome> {
+  const classification = classifyInbound({ ...msg, in_reply_to: msg.in_reply_to ?? null });
+  const headerValue = (name: string) => Object.entries(msg.headers).find(([k]) => k.toLowerCase() === name)?.[1];
+  const ids = [...extractMessageIds(msg.in_reply_to ?? headerValue('in-reply-to')), ...extractMessageIds(headerValue('references'))];
+  let pointer: Record<string, unknown> | null = null;
+  for (const id of ids) {
+    pointer = await getPointer(`MSGID#${id.toLowerCase()}`);
+    if (pointer) break;
+  }
+  if (!pointer) return { matched: false, classification, email_id: null, counted_as_lead_reply: false };
+  const accountId = pointer.account_id as string;
+  const emailId = pointer.email_id as string;
+  const email = await getEmail(accountId, emailId);
+  if (!email) return { matched: false, classification, email_id: null, counted_as_lead_reply: false };
+  const now = clock.now().toISOString();
+  const sender = addressOf(msg.from).toLowerCase();
+
+  await documentClient().send(
+    new PutCommand({
+      TableName: tableName('outreach'),
+      Item: {
+        pk: `ACCOUNT#${accountId}`,
+        sk: `REPLY#${newId('em', clock.now().getTime()).slice(3)}`,
+        email_id: emailId,
+        from_email: sender,
+        from_name: msg.from.includes('<') ? msg.from.slice(0, msg.from.indexOf('<')).trim().replace(/^"|"$/g, '') : '',
+        subject: msg.subject,
+        body_plain: msg.text,
+        classification,
+        received_at: now,
+        sequence_id: email.sequence_id,
+      },
+    }),
+  );
+
+  let counted = false;
+  if (classification === 'reply') {
+    const fromCc = email.cc.some((c) => c.toLowerCase() === sender) && sender !== email.to.email.toLowerCase();
+    if (!fromCc) {
+      counted = true;
+      await markLead(accountId, email.to.email, 'replied_at', now);
+      await transition(accountId, emailId, ['sent'], { status: 'replied', replied_at: now, updated_at: now });
+    }
+  } else if (classification === 'bounce') {
+    await markLead(accountId, email.to.email, 'bounced_at', now);
+    await transition(accountId, emailId, ['sent', 'replied'], { error: { code: 'bounced', message: 'The recipient’s mail server returned the email as undeliverable.' }, updated_at: now });
+  }
+  return { matched: true, classification, email_id: emailId, counted_as_lead_reply: counted };
+}

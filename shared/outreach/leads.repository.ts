@@ -1,0 +1,72 @@
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../adapters/aws.js';
+import { tableName } from '../core/env.js';
+import type { Contact } from './model.js';
+
+/**
+ * Leads in the caller's workspace, keyed by email (the identity), and the workspace's suppression list.
+ * Every outreach recipient becomes or updates a lead; a reply or bounce is recorded on it so later
+ * sends to that person stop.
+ */
+const leadKey = (accountId: string, email: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `LEAD#${email.toLowerCase()}` });
+const suppressionKey = (accountId: string, email: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `SUPPRESS#${email.toLowerCase()}` });
+
+export interface Lead {
+  email: string;
+  first_name?: string;
+  last_name?: string;
+  company_name?: string;
+  professional_url?: string;
+  context?: string;
+  replied_at?: string;
+  bounced_at?: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export async function upsertLead(accountId: string, contact: Contact, now: string): Promise<void> {
+  const fields: Record<string, unknown> = { email: contact.email.toLowerCase(), updated_at: now };
+  for (const k of ['first_name', 'last_name', 'company_name', 'professional_url', 'context'] as const) if (contact[k] !== undefined) fields[k] = contact[k];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':now': now };
+  const sets = Object.entries(fields).map(([k, v], i) => {
+    names[`#f${i}`] = k;
+    values[`:v${i}`] = v;
+    return `#f${i} = :v${i}`;
+  });
+  await documentClient().send(
+    new UpdateCommand({
+      TableName: tableName('outreach'),
+      Key: leadKey(accountId, contact.email),
+      UpdateExpression: `SET ${sets.join(', ')}, created_at = if_not_exists(created_at, :now)`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    }),
+  );
+}
+
+export async function getLead(accountId: string, email: string): Promise<Lead | null> {
+  const out = await documentClient().send(new GetCommand({ TableName: tableName('outreach'), Key: leadKey(accountId, email), ConsistentRead: true }));
+  return (out.Item as Lead | undefined) ?? null;
+}
+
+export async function markLead(accountId: string, email: string, field: 'replied_at' | 'bounced_at', at: string): Promise<void> {
+  await documentClient().send(
+    new UpdateCommand({
+      TableName: tableName('outreach'),
+      Key: leadKey(accountId, email),
+      UpdateExpression: 'SET #f = if_not_exists(#f, :at), email = if_not_exists(email, :e), created_at = if_not_exists(created_at, :at), updated_at = :at',
+      ExpressionAttributeNames: { '#f': field },
+      ExpressionAttributeValues: { ':at': at, ':e': email.toLowerCase() },
+    }),
+  );
+}
+
+export async function suppress(accountId: string, email: string, reason: string, at: string): Promise<void> {
+  await documentClient().send(new PutCommand({ TableName: tableName('outreach'), Item: { ...suppressionKey(accountId, email), email: email.toLowerCase(), reason, created_at: at } }));
+}
+
+export async function isSuppressed(accountId: string, email: string): Promise<boolean> {
+  const out = await documentClient().send(new GetCommand({ TableName: tableName('outreach'), Key: suppressionKey(accountId, email), ConsistentRead: true }));
+  return Boolean(out.Item);
+}

@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import { normalizeProfessionalUrl } from '../directory/urls.js';
+
+/**
+ * Outreach emails (SPEC.md "Outreach email"). Stored in the caller's partition of the outreach table
+ * (ACCOUNT#<id> / EMAIL#<em_id>), so every read is tenant-scoped by construction and a list is one
+ * strongly consistent query, newest first (ids are time-ordered ULIDs).
+ */
+export const EMAIL_STATUSES = ['drafting', 'pending_review', 'queued', 'sending', 'sent', 'replied', 'failed', 'cancelled'] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+
+export interface Contact {
+  email: string;
+  first_name: string;
+  last_name?: string;
+  company_name?: string;
+  professional_url?: string;
+  context?: string;
+}
+
+export interface EmailRecord {
+  id: string;
+  account_id: string;
+  status: EmailStatus;
+  contact: Contact;
+  to: { email: string; name: string };
+  from_account: string;
+  from_email: string;
+  reply_to: string | null;
+  cc: string[];
+  bcc: string[];
+  review: 'required' | 'none';
+  subject: string;
+  body_plain: string;
+  body_html: string;
+  instructions: string;
+  created_at: string;
+  updated_at: string;
+  drafted_at: string | null;
+  scheduled_for: string | null;
+  sent_at: string | null;
+  opened_at: string | null;
+  replied_at: string | null;
+  open_count: number;
+  review_expires_at: string | null;
+  error: { code: string; message: string } | null;
+  charge_id: string;
+  message_id: string | null;
+  track_token: string;
+  timezone: string;
+  step?: number;
+  sequence_id?: string;
+  /** The sending account's local day whose capacity this email booked. */
+  slot_day?: string;
+  provider_message_id?: string;
+}
+
+export const emailKey = (accountId: string, id: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `EMAIL#${id}` });
+
+/** The wire record: exactly SPEC.md's fields (plus `step` for sequence steps). */
+export function emailView(e: EmailRecord): Record<string, unknown> {
+  const v: Record<string, unknown> = {
+    id: e.id,
+    status: e.status,
+    to: e.to,
+    from_email: e.from_email,
+    subject: e.subject,
+    body_plain: e.body_plain,
+    body_html: e.body_html,
+    instructions: e.instructions,
+    created_at: e.created_at,
+    scheduled_for: e.scheduled_for,
+    sent_at: e.sent_at,
+    opened_at: e.opened_at,
+    replied_at: e.replied_at,
+    open_count: e.open_count,
+    review_expires_at: e.review_expires_at,
+    error: e.error,
+  };
+  if (e.step !== undefined) v.step = e.step;
+  return v;
+}
+
+const email = z.email().max(320);
+const eaId = z.string().regex(/^ea_[0-9a-z]{26}$/, 'must be an ea_<id>');
+
+export const ContactSchema = z.strictObject({
+  email,
+  first_name: z.string().trim().min(1).max(100),
+  last_name: z.string().trim().min(1).max(100).optional(),
+  company_name: z.string().trim().min(1).max(200).optional(),
+  professional_url: z
+    .string()
+    .trim()
+    .max(2048)
+    .refine((u) => normalizeProfessionalUrl(u) !== null, 'must be a professional-network profile URL')
+    .optional(),
+  context: z.string().max(1000).optional(),
+});
+
+export const CreateEmailSchema = z.strictObject({
+  to: ContactSchema,
+  instructions: z.string().trim().min(1).max(2000),
+  from_account: eaId.optional(),
+  reply_to: email.optional(),
+  cc: z.array(email).max(3).default([]),
+  bcc: z.array(email).max(3).default([]),
+  review: z.enum(['required', 'none']).default('required'),
+});
+
+export const PatchEmailSchema = z
+  .strictObject({
+    subject: z
+      .string()
+      .trim()
+      .min(1)
+      .max(300)
+      .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'control characters are not allowed')
+      .optional(),
+    body_plain: z.string().min(1).max(50_000).optional(),
+    body_html: z.string().min(1).max(50_000).optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.body_plain !== undefined && v.body_html !== undefined) ctx.addIssue({ code: 'custom', path: ['body_html'], message: 'supply body_plain or body_html, not both' });
+    if (v.subject === undefined && v.body_plain === undefined && v.body_html === undefined) ctx.addIssue({ code: 'custom', path: [], message: 'supply subject and/or one body' });
+  });
+
+export const ApproveEmailSchema = z
+  .strictObject({
+    schedule: z.enum(['best_time', 'now', 'at']).default('best_time'),
+    send_at: z.iso.datetime({ offset: true }).optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.schedule === 'at' && !v.send_at) ctx.addIssue({ code: 'custom', path: ['send_at'], message: 'send_at is required with schedule "at"' });
+    if (v.schedule !== 'at' && v.send_at) ctx.addIssue({ code: 'custom', path: ['send_at'], message: 'send_at goes only with schedule "at"' });
+  });
+
+export const ListEmailsQuerySchema = z.strictObject({
+  status: z.enum(EMAIL_STATUSES).optional(),
+  since: z.iso.datetime({ offset: true }).optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  page_size: z.coerce.number().int().min(1).max(200).default(50),
+});

@@ -1,0 +1,87 @@
+import type { z } from 'zod';
+import { release } from '../accounts/ledger.js';
+import { serviceClock, type Clock } from '../core/clock.js';
+import { ConflictError, NotFoundError } from '../core/errors.js';
+import { awsScheduler, type Scheduler } from '../adapters/scheduler.js';
+import { getEmail, transition } from './emails.repository.js';
+import { htmlToPlain, plainToHtml, sanitizeEmailHtml } from './html.js';
+import { REVIEW_WINDOW_MS, reviewScheduleName } from './drafting.js';
+import { scheduleSend, sendScheduleName } from './sending-schedule.js';
+import { releaseSlot } from './slots.js';
+import type { ApproveEmailSchema, EmailRecord, EmailStatus, PatchEmailSchema } from './model.js';
+
+/**
+ * Review, edit, approve and cancel (SPEC.md "States and transitions → Outreach email"). A wrong state is
+ * 409 `conflict` and costs nothing; another tenant's or an unknown id is 404.
+ */
+async function requireEmail(accountId: string, id: string): Promise<EmailRecord> {
+  const e = await getEmail(accountId, id);
+  if (!e) throw new NotFoundError('Email not found.');
+  return e;
+}
+
+const conflict = (action: string, status: EmailStatus) => new ConflictError(`Cannot ${action} an email that is ${status}.`);
+
+export async function editEmail(accountId: string, id: string, patch: z.output<typeof PatchEmailSchema>, deps: { clock?: Clock; scheduler?: Scheduler } = {}): Promise<EmailRecord> {
+  const clock = deps.clock ?? serviceClock;
+  const email = await requireEmail(accountId, id);
+  if (email.status !== 'pending_review' && email.status !== 'queued') throw conflict('edit', email.status);
+  const now = clock.now();
+  const set: Record<string, unknown> = { updated_at: now.toISOString() };
+  if (patch.subject !== undefined) set.subject = patch.subject;
+  if (patch.body_html !== undefined) {
+    // Sanitised server-side; the plain alternative is regenerated from what was kept.
+    set.body_html = sanitizeEmailHtml(patch.body_html);
+    set.body_plain = htmlToPlain(set.body_html as string);
+  } else if (patch.body_plain !== undefined) {
+    set.body_plain = patch.body_plain;
+    set.body_html = plainToHtml(patch.body_plain);
+  }
+  const inReview = email.status === 'pending_review';
+  if (inReview) set.review_expires_at = new Date(now.getTime() + REVIEW_WINDOW_MS).toISOString();
+  const updated = await transition(accountId, id, [email.status], set);
+  if (!updated) return editEmail(accountId, id, patch, deps); // the state moved under us: judge again
+  if (inReview) {
+    await (deps.scheduler ?? awsScheduler).scheduleAt(reviewScheduleName(id), new Date(updated.review_expires_at!), { kind: 'review_expired', account_id: accountId, email_id: id });
+  }
+  return updated;
+}
+
+export async function approveEmail(accountId: string, id: string, body: z.output<typeof ApproveEmailSchema>, deps: { clock?: Clock; scheduler?: Scheduler } = {}): Promise<EmailRecord> {
+  const clock = deps.clock ?? serviceClock;
+  const scheduler = deps.scheduler ?? awsScheduler;
+  const email = await requireEmail(accountId, id);
+  if (email.status !== 'pending_review') throw conflict('approve', email.status);
+  const queued = await transition(accountId, id, ['pending_review'], { status: 'queued', updated_at: clock.now().toISOString() }, ['review_expires_at']);
+  if (!queued) throw conflict('approve', (await requireEmail(accountId, id)).status);
+  queued.review_expires_at = null;
+  await scheduler.cancel(reviewScheduleName(id));
+  const scheduled = await scheduleSend(queued, body.schedule, body.send_at, { clock, scheduler });
+  return { ...scheduled, review_expires_at: null };
+}
+
+export async function cancelEmail(accountId: string, id: string, deps: { clock?: Clock; scheduler?: Scheduler } = {}): Promise<EmailRecord> {
+  const clock = deps.clock ?? serviceClock;
+  const scheduler = deps.scheduler ?? awsScheduler;
+  const email = await requireEmail(accountId, id);
+  if (!['drafting', 'pending_review', 'queued'].includes(email.status)) throw conflict('cancel', email.status);
+  const cancelled = await transition(accountId, id, [email.status], { status: 'cancelled', updated_at: clock.now().toISOString() });
+  if (!cancelled) return cancelEmail(accountId, id, deps);
+  // Cancelling while drafting costs nothing; a written draft keeps its charge (no refund).
+  if (email.status === 'drafting') await release(accountId, email.charge_id, clock);
+  if (email.status === 'pending_review') await scheduler.cancel(reviewScheduleName(id));
+  if (email.status === 'queued') {
+    await scheduler.cancel(sendScheduleName(id));
+    if (email.slot_day) await releaseSlot(email.from_account, email.slot_day);
+  }
+  return cancelled;
+}
+
+/** Timer target: the review window has passed; an email still unapproved is cancelled. */
+export async function expireReview(accountId: string, id: string, clock: Clock = serviceClock): Promise<void> {
+  const email = await getEmail(accountId, id);
+  if (!email || email.status !== 'pending_review' || !email.review_expires_at) return;
+  // An edit may have extended the window after this schedule was set.
+  if (new Date(email.review_expires_at).getTime() > clock.now().getTime()) return;
+  await transition(accountId, id, ['pending_review'], { status: 'cancelled', updated_at: clock.now().toISOString(), error: { code: 'review_expired', message: 'Not approved within the 7-day review window.' } });
+}

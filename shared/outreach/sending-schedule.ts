@@ -1,0 +1,42 @@
+import { getSendingAccount } from '../accounts/sending-accounts.repository.js';
+import { serviceClock, type Clock } from '../core/clock.js';
+import { ConflictError, ValidationError } from '../core/errors.js';
+import { sendMessage } from '../adapters/queue.js';
+import { awsScheduler, scheduleName, type Scheduler } from '../adapters/scheduler.js';
+import { bestSendTime, nextSlotNow, timeZoneForLocation } from './schedule.js';
+import { bookSlot } from './slots.js';
+import { transition } from './emails.repository.js';
+import type { EmailRecord } from './model.js';
+
+/**
+ * Give a queued email its send slot: the desired time (best time, now, or a fixed `send_at`), moved to
+ * the first local day on which the sending account still has capacity; then a one-time schedule puts
+ * it on the sending queue at that slot (a slot due now goes on the queue directly).
+ */
+export const sendScheduleName = (emailId: string) => scheduleName('send', emailId);
+
+export async function scheduleSend(email: EmailRecord, mode: 'best_time' | 'now' | 'at', sendAt: string | undefined, deps: { clock?: Clock; scheduler?: Scheduler } = {}): Promise<EmailRecord> {
+  const clock = deps.clock ?? serviceClock;
+  const scheduler = deps.scheduler ?? awsScheduler;
+  const account = await getSendingAccount(email.account_id, email.from_account, clock);
+  if (!account) throw new ConflictError('The sending account no longer exists.');
+  const now = clock.now();
+  // Best time is in the recipient's zone when known (a lead's country), else the sending account's.
+  const tz = timeZoneForLocation((email.contact as { country_code?: string }).country_code) ?? account.timezone;
+  let desired: Date;
+  if (mode === 'now') desired = nextSlotNow(now);
+  else if (mode === 'at') {
+    desired = new Date(sendAt!);
+    if (desired.getTime() < now.getTime() - 60_000) throw new ValidationError('send_at is in the past.', [{ path: 'send_at', message: 'must not be in the past' }]);
+    if (desired < now) desired = now;
+  } else desired = bestSendTime({ now, timeZone: tz, seed: email.id });
+
+  const slot = await bookSlot({ eaId: account.id, timeZone: account.timezone, dailyLimit: account.daily_limit, desired, seed: email.id, weekdaysOnly: mode === 'best_time' });
+  const updated = await transition(email.account_id, email.id, ['queued'], { scheduled_for: slot.at.toISOString(), slot_day: slot.day, updated_at: now.toISOString() });
+  if (!updated) return email;
+  const message = { kind: 'send_email', account_id: email.account_id, email_id: email.id };
+  const wait = (slot.at.getTime() - now.getTime()) / 1000;
+  if (wait <= 1) await sendMessage('sending', message);
+  else await scheduler.scheduleAt(sendScheduleName(email.id), slot.at, { ...message, kind: 'send_due' });
+  return updated;
+}

@@ -1,0 +1,58 @@
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../adapters/aws.js';
+import { tableName } from '../core/env.js';
+import { allocateSlot, localDay } from './schedule.js';
+
+/**
+ * Daily send capacity per sending account: one counter per local day (SLOTS#<ea_id> / <YYYY-MM-DD>).
+ * Approving more than a day allows books the rest onto following days; the booking is a conditional
+ * increment, so two approvals racing for the last slot of a day cannot both win it.
+ */
+async function bookedCounts(eaId: string, fromDay: string): Promise<Map<string, number>> {
+  const out = await documentClient().send(
+    new QueryCommand({
+      TableName: tableName('outreach'),
+      KeyConditionExpression: 'pk = :pk AND sk >= :d',
+      ExpressionAttributeValues: { ':pk': `SLOTS#${eaId}`, ':d': fromDay },
+      ConsistentRead: true,
+    }),
+  );
+  return new Map((out.Items ?? []).map((i) => [i.sk as string, i.booked as number]));
+}
+
+export async function bookSlot(opts: { eaId: string; timeZone: string; dailyLimit: number; desired: Date; seed: string; weekdaysOnly: boolean }): Promise<{ at: Date; day: string }> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const counts = await bookedCounts(opts.eaId, localDay(opts.desired, opts.timeZone));
+    const at = allocateSlot({ desired: opts.desired, timeZone: opts.timeZone, dailyLimit: opts.dailyLimit, countForDay: (d) => counts.get(d) ?? 0, seed: opts.seed, weekdaysOnly: opts.weekdaysOnly });
+    const day = localDay(at, opts.timeZone);
+    try {
+      await documentClient().send(
+        new UpdateCommand({
+          TableName: tableName('outreach'),
+          Key: { pk: `SLOTS#${opts.eaId}`, sk: day },
+          UpdateExpression: 'ADD booked :one',
+          ConditionExpression: 'attribute_not_exists(booked) OR booked < :limit',
+          ExpressionAttributeValues: { ':one': 1, ':limit': opts.dailyLimit },
+        }),
+      );
+      return { at, day };
+    } catch (e) {
+      if ((e as Error).name !== 'ConditionalCheckFailedException') throw e;
+    }
+  }
+  throw new Error('could not book a send slot under contention');
+}
+
+export async function releaseSlot(eaId: string, day: string): Promise<void> {
+  await documentClient().send(
+    new UpdateCommand({
+      TableName: tableName('outreach'),
+      Key: { pk: `SLOTS#${eaId}`, sk: day },
+      UpdateExpression: 'ADD booked :minus',
+      ConditionExpression: 'booked > :zero',
+      ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
+    }),
+  ).catch((e: Error) => {
+    if (e.name !== 'ConditionalCheckFailedException') throw e;
+  });
+}

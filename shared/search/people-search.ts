@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import type { SQSRecord } from 'aws-lambda';
+import { QUEUES } from '../catalog/queues.js';
+import { NotFoundError, ValidationError } from '../core/errors.js';
+import { FAILURE_MESSAGES } from '../webhooks/events.js';
+import { acceptJob } from '../jobs/accept-job.js';
+import { getJob, getOwnJob } from '../jobs/jobs.repository.js';
+import { runJob } from '../jobs/run-job.js';
+import { toLead } from '../directory/shape.js';
+import { parseQuery, type ParsedQuery } from './query.js';
+import { peopleIndex } from './index-source.js';
+
+/**
+ * People search (SPEC.md "POST /search/"): 1 credit per lead returned, `max_results` reserved at
+ * acceptance; `search_id` continues a completed search of the caller's with the next page that overlaps
+ * none of the earlier pages.
+ */
+export const PeopleSearchSchema = z
+  .strictObject({
+    query: z.string().trim().min(1).max(500).optional(),
+    search_id: z.string().regex(/^dj_[0-9a-z]{26}$/, 'must be a dj_<id> people search id').optional(),
+    max_results: z.number().int().min(25).max(100),
+    webhook_url: z.string().max(2048),
+  })
+  .superRefine((v, ctx) => {
+    if (v.query === undefined && v.search_id === undefined) ctx.addIssue({ code: 'custom', path: ['query'], message: 'query is required for a new search' });
+    if (v.query !== undefined && v.search_id !== undefined) ctx.addIssue({ code: 'custom', path: ['query'], message: 'omit query when continuing with search_id' });
+  });
+
+export async function acceptPeopleSearch(
+  caller: { accountId: string; keyId: string },
+  body: z.output<typeof PeopleSearchSchema>,
+  idempotencyKey: string | undefined,
+) {
+  let extra: Record<string, unknown> = { search_query: body.query };
+  if (body.search_id) {
+    const parent = await getOwnJob(caller.accountId, body.search_id, 'people_search');
+    if (!parent) throw new NotFoundError('search_id does not name one of your people searches.');
+    if (parent.status !== 'completed') throw new ValidationError('search_id must name a completed people search.', [{ path: 'search_id', message: `that search is ${parent.status}` }]);
+    extra = { search_query: (parent as unknown as { search_query: string }).search_query, parent_id: parent.id };
+  }
+  return acceptJob({
+    accountId: caller.accountId,
+    keyId: caller.keyId,
+    tier: 'people_search',
+    operation: 'people_search',
+    request: body as Record<string, unknown> & { webhook_url: string },
+    reserve: body.max_results,
+    idempotencyKey,
+    queue: 'search',
+    messageKind: 'people_search',
+    extra: extra as never,
+    failedEvent: 'search.failed',
+    failedMessage: FAILURE_MESSAGES.search.error,
+  });
+}
+
+/** A query with nothing to search on (no constraint, no keyword) is invalid input. */
+export function isEmptyQuery(q: ParsedQuery): boolean {
+  const l = q.locations;
+  const e = q.exclusions;
+  return (
+    !q.titles.length &&
+    !q.functions.length &&
+    !q.seniorities.length &&
+    !l.cities.length &&
+    !l.regions.length &&
+    !l.countries.length &&
+    !q.industries.length &&
+    !q.companySize &&
+    !q.companies.length &&
+    !q.keywords.length &&
+    !e.companies.length &&
+    !e.industries.length &&
+    !e.titles.length &&
+    !e.seniorities.length &&
+    !e.functions.length
+  );
+}
+
+export function runPeopleSearchJob(jobId: string, record: SQSRecord | null): Promise<void> {
+  return runJob(
+    jobId,
+    record,
+    async (job) => {
+      const j = job as typeof job & { search_query: string; parent_id?: string };
+      const parsed = parseQuery(j.search_query);
+      if (isEmptyQuery(parsed)) return { status: 'failed', event_type: 'search.failed', code: 'invalid_input', message: FAILURE_MESSAGES.search.invalid_input };
+      const parent = j.parent_id ? await getJob(j.parent_id) : null;
+      const earlier = parent?.returned_ids ?? [];
+      const index = await peopleIndex();
+      const hits = index.search(parsed, { limit: Number(job.request.max_results), exclude: new Set(earlier) });
+      const results = hits.map((h) => toLead(h.person, h.company));
+      return {
+        status: 'completed',
+        event_type: 'search.completed',
+        result: { results, total_returned: results.length },
+        leads_returned: results.length,
+        charge: results.length,
+        extra: { returned_ids: [...earlier, ...hits.map((h) => h.person.id)], parsed_query: parsed },
+      };
+    },
+    () => ({ status: 'failed', event_type: 'search.failed', code: 'error', message: FAILURE_MESSAGES.search.error }),
+    { maxReceiveCount: QUEUES.search.maxReceiveCount },
+  );
+}

@@ -1,0 +1,576 @@
+/**
+ * Plain-language people queries -> structured constraints, deterministically and without a
+ * model. The approach is a gazetteer: one phrase dictionary (titles, seniority and function
+ * words, industries, size words, countries, regions, cities) matched longest-first over
+ * normalized tokens, plus regexes for numeric company sizes, a capture rule for named
+ * companies ("at X"), and negation spans ("not at X", "excluding agencies", "no recruiters").
+ * Whatever is left becomes ranking keywords.
+ */
+import { allCities, allCountries, allRegions, CITY_RENAMES } from '../directory/geo.js';
+import { INDUSTRIES, TITLE_ROLES, type JobFunction, type Seniority } from '../directory/taxonomy.js';
+import { normalizeCompanyName } from '../directory/urls.js';
+
+export interface CompanySize {
+  min?: number;
+  max?: number;
+}
+
+export interface ParsedQuery {
+  /** Canonical title phrases (TITLE_ROLES titles); a person matches if their title maps to any. */
+  titles: string[];
+  functions: string[];
+  seniorities: string[];
+  /** A person matches any listed place; a broader place that contains a listed narrower one only qualifies it. */
+  locations: { cities: string[]; regions: string[]; countries: string[] };
+  industries: string[];
+  companySize: CompanySize | null;
+  /** normalizeCompanyName() forms */
+  companies: string[];
+  exclusions: { companies: string[]; industries: string[]; titles: string[]; seniorities: string[]; functions: string[] };
+  keywords: string[];
+}
+
+// ---- normalization -------------------------------------------------------------------------
+
+/** Light English singular, applied identically to dictionary phrases and query tokens. */
+export function singular(w: string): string {
+  if (w.length >= 4 && w.endsWith('ies')) return w.slice(0, -3) + 'y';
+  if (w.length >= 5 && /(?:ss|x|ch|sh)es$/.test(w)) return w.slice(0, -2);
+  if (w.length >= 3 && w.endsWith('s') && !/(?:ss|us|is)$/.test(w)) return w.slice(0, -1);
+  return w;
+}
+
+const stripAccents = (s: string) =>
+  s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/ł/g, 'l').replace(/Ł/g, 'L').replace(/ø/g, 'o').replace(/Ø/g, 'O');
+
+/** Case-preserving cleanup shared by the tokenizer and the dictionary. */
+function prepare(text: string): string {
+  return stripAccents(text)
+    .replace(/&/g, ' and ')
+    .replace(/['’`]/g, '')
+    .replace(/\b((?:[A-Za-z]\.){2,})/g, (m) => m.replace(/\./g, '')) // U.S. -> US, D.C. -> DC
+    .replace(/([A-Za-z])\.([A-Za-z])/g, '$1$2'); // node.js -> nodejs
+}
+
+interface Tok {
+  raw: string; // original case, accents stripped
+  low: string;
+  key: string; // singular(low), the dictionary form
+  boundary: boolean; // punctuation that ends phrases and captures
+}
+
+function tokenize(prepared: string): Tok[] {
+  const out: Tok[] = [];
+  for (const m of prepared.matchAll(/[A-Za-z0-9]+(?:\+\+|#)?|[,;:!?()[\]|/.]/g)) {
+    const raw = m[0];
+    const boundary = !/[A-Za-z0-9]/.test(raw[0]!);
+    const low = raw.toLowerCase();
+    out.push({ raw, low, key: boundary ? low : singular(low), boundary });
+  }
+  return out;
+}
+
+const phraseKeys = (phrase: string): string[] => tokenize(prepare(phrase)).filter((t) => !t.boundary).map((t) => t.key);
+
+// ---- the dictionary ------------------------------------------------------------------------
+
+type Effect =
+  | { t: 'title'; v: string }
+  | { t: 'function'; v: JobFunction }
+  | { t: 'seniority'; v: Seniority[] }
+  | { t: 'industry'; v: string }
+  | { t: 'size'; v: CompanySize }
+  | { t: 'city'; v: string[] }
+  | { t: 'region'; v: string }
+  | { t: 'country'; v: string }
+  | { t: 'countries'; v: string[] };
+
+/** `cue`: only after a location cue ("in", "based in", "from"); `cueOrUpper`: or written in capitals ("US"). */
+type Guard = 'cue' | 'cueOrUpper' | 'upper';
+
+interface Entry {
+  keys: string[];
+  effect: Effect;
+  guard?: Guard;
+}
+
+const SENIORITY_WORDS: [string[], Seniority[]][] = [
+  [['intern', 'internship', 'trainee', 'summer intern', 'working student'], ['intern']],
+  [['junior', 'jr', 'entry level', 'entry', 'graduate', 'new grad', 'recent graduate', 'associate', 'early career'], ['entry']],
+  [['senior', 'sr', 'senior level', 'mid senior'], ['senior']],
+  [['manager', 'mgr', 'manager level', 'people manager', 'middle management', 'managerial'], ['manager']],
+  [['director', 'director level', 'head', 'head of department'], ['director']],
+  [['vp', 'vice president', 'vp level', 'svp', 'evp', 'senior vice president', 'executive vice president'], ['vp']],
+  [['c level', 'c suite', 'cxo', 'chief', 'c level executive', 'c suite executive', 'csuite'], ['c_level']],
+  [['founder', 'co founder', 'cofounder', 'owner', 'business owner', 'founding team', 'company owner', 'startup founder'], ['founder']],
+  [['executive', 'exec', 'senior executive', 'senior leader', 'senior leadership', 'top executive'], ['c_level', 'vp']],
+  [['leader', 'leadership', 'leadership team'], ['director', 'vp', 'c_level']],
+  [['decision maker', 'key decision maker'], ['director', 'vp', 'c_level', 'founder']],
+];
+
+const FUNCTION_WORDS: [string[], JobFunction][] = [
+  [['engineering', 'engineer', 'software engineering', 'engineering team', 'r and d'], 'engineering'],
+  [['sales', 'salespeople', 'salesperson', 'seller', 'business development', 'bizdev', 'sales team'], 'sales'],
+  [['marketing', 'marketer', 'marketing team'], 'marketing'],
+  [['product', 'product management', 'product team'], 'product'],
+  [['design', 'ux', 'design team'], 'design'],
+  [['finance', 'fp and a', 'finance team'], 'finance'],
+  [['hr', 'human resources', 'people operations', 'people ops', 'talent', 'talent acquisition', 'recruiting', 'recruitment', 'people team'], 'hr'],
+  [['operations', 'ops', 'supply chain', 'procurement', 'operations team'], 'operations'],
+  [['customer success', 'customer support', 'customer service', 'customer experience', 'support', 'cx', 'support team'], 'customer_success'],
+  [['legal', 'compliance', 'legal team'], 'legal'],
+  [['data', 'analytics', 'data science', 'machine learning', 'ml', 'business intelligence', 'data team'], 'data'],
+  [['it security', 'information security', 'security', 'it department', 'it team', 'it support', 'it operations'], 'it_security'],
+];
+
+/** Size words. "enterprise" alone is handled in code: it is also a sales segment ("enterprise AEs"). */
+const SIZE_WORDS: [string[], CompanySize][] = [
+  [['startup', 'start up', 'early stage startup', 'seed stage startup', 'early stage company', 'startup company'], { max: 200 }],
+  [['small company', 'small business', 'smb', 'small firm', 'smes', 'sme', 'small organization'], { max: 200 }],
+  [['mid size', 'midsize', 'mid sized', 'mid market', 'midmarket', 'medium sized', 'medium size', 'medium business', 'mid size company', 'medium company', 'scaleup', 'scale up'], { min: 201, max: 999 }],
+  [['large company', 'big company', 'large enterprise', 'large organization', 'large corporation', 'big corporation', 'enterprise company', 'enterprise organization', 'enterprise business', 'corporate', 'large firm', 'multinational', 'fortune 500'], { min: 1000 }],
+];
+
+/** Location aliases people actually type. */
+const PLACE_ALIASES: [string[], Effect, Guard?][] = [
+  [['nyc', 'new york city', 'manhattan', 'new york ny'], { t: 'city', v: ['New York'] }],
+  [['sf', 'san fran', 'san francisco'], { t: 'city', v: ['San Francisco'] }],
+  [['bay area', 'sf bay area', 'san francisco bay area', 'silicon valley'], { t: 'city', v: ['San Francisco', 'San Jose', 'Oakland'] }],
+  [['la'], { t: 'city', v: ['Los Angeles'] }, 'cueOrUpper'],
+  [['dc', 'washington dc', 'washington d c'], { t: 'city', v: ['Washington'] }],
+  [['philly'], { t: 'city', v: ['Philadelphia'] }],
+  [['vegas'], { t: 'city', v: ['Las Vegas'] }],
+  [['bangalore'], { t: 'city', v: ['Bengaluru'] }],
+  [['bombay'], { t: 'city', v: ['Mumbai'] }],
+  [['calcutta'], { t: 'city', v: ['Kolkata'] }],
+  [['madras'], { t: 'city', v: ['Chennai'] }],
+  [['gurgaon', 'gurugram'], { t: 'city', v: ['Gurgaon'] }],
+  [['koln', 'koeln'], { t: 'city', v: ['Cologne'] }],
+  [['muenchen', 'munchen'], { t: 'city', v: ['Munich'] }],
+  [['lisboa'], { t: 'city', v: ['Lisbon'] }],
+  [['greater london', 'london uk', 'london england'], { t: 'city', v: ['London'] }],
+  [['washington state', 'state of washington'], { t: 'region', v: 'Washington' }],
+  [['new york state', 'state of new york', 'upstate new york'], { t: 'region', v: 'New York' }],
+  [['usa', 'united states', 'united states of america', 'america', 'the states', 'stateside'], { t: 'country', v: 'US' }],
+  [['us'], { t: 'country', v: 'US' }, 'cueOrUpper'],
+  [['uk', 'united kingdom', 'britain', 'great britain', 'gb'], { t: 'country', v: 'GB' }],
+  [['uae', 'emirates', 'the emirates'], { t: 'country', v: 'AE' }],
+  [['holland', 'the netherlands', 'nederland'], { t: 'country', v: 'NL' }],
+  [['deutschland'], { t: 'country', v: 'DE' }],
+  [['espana'], { t: 'country', v: 'ES' }],
+  [['brasil'], { t: 'country', v: 'BR' }],
+  [['korea', 'south korea', 'republic of korea'], { t: 'country', v: 'KR' }],
+  [['czech republic'], { t: 'country', v: 'CZ' }],
+  [['turkey'], { t: 'country', v: 'TR' }, 'cue'],
+  [['ksa', 'saudi'], { t: 'country', v: 'SA' }],
+  [['europe', 'european union', 'eu'], { t: 'countries', v: ['GB', 'IE', 'DE', 'FR', 'ES', 'PT', 'IT', 'NL', 'BE', 'LU', 'CH', 'AT', 'SE', 'DK', 'NO', 'FI', 'IS', 'PL', 'CZ', 'SK', 'HU', 'RO', 'BG', 'GR', 'HR', 'SI', 'EE', 'LV', 'LT', 'UA', 'RS', 'CY', 'MT'] }],
+  [['dach'], { t: 'countries', v: ['DE', 'AT', 'CH'] }],
+  [['nordics', 'nordic countries', 'scandinavia'], { t: 'countries', v: ['SE', 'DK', 'NO', 'FI', 'IS'] }],
+  [['benelux'], { t: 'countries', v: ['BE', 'NL', 'LU'] }],
+  [['north america'], { t: 'countries', v: ['US', 'CA'] }],
+  [['latam', 'latin america', 'south america'], { t: 'countries', v: ['MX', 'BR', 'AR', 'CO', 'CL', 'PE', 'UY', 'EC', 'VE', 'CR', 'PA', 'GT', 'DO', 'BO', 'PY'] }],
+  [['apac', 'asia pacific'], { t: 'countries', v: ['AU', 'NZ', 'SG', 'IN', 'JP', 'KR', 'CN', 'HK', 'TW', 'ID', 'MY', 'PH', 'TH', 'VN'] }],
+  [['georgia'], { t: 'region', v: 'Georgia' }], // the US state; the country is rarer in this directory
+  [['washington'], { t: 'region', v: 'Washington' }],
+  [['ontario'], { t: 'region', v: 'Ontario' }],
+  [['victoria'], { t: 'region', v: 'Victoria' }, 'cue'],
+];
+
+/** Single words that are also place names but usually mean something else in a query. */
+const AMBIGUOUS_PLACES = new Set([
+  'mobile', 'nice', 'reading', 'split', 'paradise', 'sale', 'batman', 'corona', 'aurora', 'salem', 'york', 'van', 'bello',
+  'tema', 'pilar', 'serra', 'franca', 'embu', 'marka', 'sari', 'naga', 'puri', 'kota', 'mau', 'loni', 'orai', 'guna', 'tonk',
+  'miri', 'imus', 'coro', 'durg', 'gaya', 'bata', 'jackson', 'lincoln', 'hamilton', 'eugene', 'irving', 'santos', 'cary',
+  'queens', 'sutton', 'poole', 'dudley', 'derby', 'durham', 'chad', 'jordan', 'niger', 'mali', 'guinea', 'dominica', 'bo',
+  'ica', 'uji', 'ube', 'tsu', 'yao', 'hino', 'fuji', 'osh', 'oral', 'safi', 'marka', 'kure', 'saga', 'ondo', 'ilesa', 'oyo',
+  'owo', 'iwo', 'aba', 'bida', 'saki', 'taytay', 'santol', 'bacoor', 'bago',
+]);
+
+const LOCATION_CUES = new Set(['in', 'from', 'near', 'around', 'based', 'located', 'living', 'of', 'at', 'within', 'across', 'throughout']);
+
+interface Dictionary {
+  byFirst: Map<string, Entry[]>; // entries sorted longest first
+}
+
+let dictionary: Dictionary | null = null;
+
+function getDictionary(): Dictionary {
+  if (dictionary) return dictionary;
+  const byFirst = new Map<string, Entry[]>();
+  const seen = new Set<string>();
+  // First registration of a phrase wins, so insertion order is precedence.
+  const add = (phrase: string, effect: Effect, guard?: Guard) => {
+    const keys = phraseKeys(phrase);
+    if (!keys.length) return;
+    const id = keys.join(' ');
+    if (seen.has(id)) return;
+    seen.add(id);
+    const list = byFirst.get(keys[0]!) ?? [];
+    list.push({ keys, effect, guard });
+    byFirst.set(keys[0]!, list);
+  };
+
+  for (const [phrases, effect, guard] of PLACE_ALIASES) for (const p of phrases) add(p, effect, guard);
+  for (const role of TITLE_ROLES) for (const p of [role.title, ...(role.aliases ?? [])]) add(p, { t: 'title', v: role.title });
+  for (const [phrases, v] of SENIORITY_WORDS) for (const p of phrases) add(p, { t: 'seniority', v });
+  for (const [phrases, v] of FUNCTION_WORDS) for (const p of phrases) add(p, { t: 'function', v });
+  add('it', { t: 'function', v: 'it_security' }, 'upper'); // "IT", never the pronoun
+  for (const ind of INDUSTRIES) for (const p of [ind.name, ...ind.synonyms]) add(p, { t: 'industry', v: ind.name });
+  for (const [phrases, v] of SIZE_WORDS) for (const p of phrases) add(p, { t: 'size', v });
+
+  const countries = allCountries();
+  for (const c of countries) add(c.name, { t: 'country', v: c.code }, AMBIGUOUS_PLACES.has(c.name.toLowerCase()) ? 'cue' : undefined);
+  for (const [from, to] of Object.entries(CITY_RENAMES)) add(from, { t: 'city', v: [to] });
+  // Cities before regions: a name that is both (Berlin, Utrecht) means the city.
+  const cityNames = new Map<string, string>();
+  for (const c of [...allCities()].sort((a, b) => b.population - a.population)) {
+    const id = phraseKeys(c.name).join(' ');
+    if (!cityNames.has(id)) cityNames.set(id, c.name);
+  }
+  for (const [id, name] of cityNames) {
+    const single = !id.includes(' ');
+    const guard: Guard | undefined = single && (AMBIGUOUS_PLACES.has(id) || AMBIGUOUS_PLACES.has(name.toLowerCase()) || id.length <= 3) ? 'cue' : undefined;
+    add(name, { t: 'city', v: [name] }, guard);
+  }
+  for (const r of allRegions()) add(r.name, { t: 'region', v: r.name });
+
+  for (const list of byFirst.values()) list.sort((a, b) => b.keys.length - a.keys.length);
+  dictionary = { byFirst };
+  return dictionary;
+}
+
+// ---- parsing -------------------------------------------------------------------------------
+
+const STOPWORDS = new Set([
+  'a', 'an', 'the', 'in', 'at', 'of', 'for', 'to', 'with', 'who', 'whom', 'that', 'which', 'and', 'or', 'from', 'on', 'by',
+  'as', 'is', 'are', 'be', 'been', 'based', 'located', 'living', 'working', 'work', 'works', 'worked', 'employed', 'people',
+  'person', 'persons', 'professionals', 'professional', 'someone', 'anyone', 'folks', 'team', 'teams', 'members', 'member',
+  'companies', 'company', 'firms', 'firm', 'organizations', 'organization', 'organisations', 'organisation', 'orgs', 'org',
+  'businesses', 'business', 'employees', 'employee', 'staff', 'find', 'me', 'show', 'list', 'get', 'looking', 'look', 'search',
+  'want', 'need', 'i', 'we', 'our', 'my', 'all', 'any', 'some', 'like', 'such', 'currently', 'current', 'role', 'roles',
+  'position', 'positions', 'level', 'job', 'jobs', 'title', 'titles', 'experience', 'experienced', 'expert', 'experts',
+  'background', 'skilled', 'knowledge', 'near', 'around', 'area', 'region', 'country', 'city', 'state', 'please', 'top',
+  'best', 'good', 'great', 'leading', 'other', 'than', 'but', 'also', 'either', 'both', 'within', 'across', 'into', 'their',
+  'them', 'they', 'those', 'these', 'this', 'there', 'here', 'have', 'has', 'having', 'had', 'do', 'does', 'about', 'over',
+  'under', 'more', 'less', 'fewer', 'most', 'least', 'up', 'can', 'could', 'would', 'should', 'will', 'hiring', 'whose',
+  'out', 'named', 'called', 'just', 'only', 'every', 'each', 'focused', 'focus', 'space',
+  'industry', 'industries', 'sector', 'vertical', 'field', 'small', 'large', 'big', 'medium', 'sized', 'size', 'contacts',
+  'contact', 'leads', 'lead', 'prospects', 'prospect', 'individuals', 'individual', 'candidates', 'candidate', 'profiles',
+  'profile', 'worldwide', 'globally', 'global', 'remote', 'now', 'today', 'recently', 'years', 'year', 'yrs', 'plus',
+  'what', 'where', 'when', 'how', 'why', 'it', 'its', 'you', 'your', 'he', 'she', 'his', 'her', 'was', 'were', 'if', 'so',
+  'then', 'very', 'remotely', 'us', 'etc', 'eg', 'ie', 'via', 'per', 'using', 'use', 'used', 'preferably', 'ideally', 'mainly', 'mostly',
+]);
+
+const NEGATION = new Set(['not', 'no', 'non', 'excluding', 'exclude', 'excludes', 'except', 'without', 'excl', 'minus', 'nor']);
+/** Cues after which unknown words are company names ("excluding Acme"), unlike "no"/"non"/"without". */
+const NAMING_NEGATIONS = new Set(['not', 'excluding', 'exclude', 'excludes', 'except', 'excl', 'other', 'apart', 'aside', 'but', 'minus']);
+/** Words that end a negation span once it has content: "not at Acme, based in Berlin". */
+const RESUME = new Set(['in', 'based', 'located', 'who', 'that', 'which', 'with', 'near', 'around', 'but', 'while', 'whose']);
+/** Words that end a company-name capture. */
+const CAPTURE_STOP = new Set(['in', 'based', 'located', 'with', 'who', 'that', 'which', 'near', 'around', 'and', 'or', 'but', 'not',
+  'excluding', 'except', 'without', 'no', 'for', 'as', 'from', 'at', 'who', 'whose', 'where', 'working', 'plus', 'nor', 'minus', 'exclude']);
+const CONNECTORS = new Set(['of', 'de', 'la', 'and', 'the', 'du', 'der', 'van', 'von', 'y', 'e']);
+const COMPANY_WORDS = new Set(['company', 'firm', 'organization', 'organisation', 'business', 'client', 'customer', 'corporation', 'org']);
+
+const isUpperStart = (raw: string) => /^[A-Z]/.test(raw);
+
+function emptyQuery(): ParsedQuery {
+  return {
+    titles: [], functions: [], seniorities: [],
+    locations: { cities: [], regions: [], countries: [] },
+    industries: [], companySize: null, companies: [],
+    exclusions: { companies: [], industries: [], titles: [], seniorities: [], functions: [] },
+    keywords: [],
+  };
+}
+
+const pushUnique = <T>(xs: T[], ...vs: T[]) => {
+  for (const v of vs) if (!xs.includes(v)) xs.push(v);
+};
+
+function mergeSize(q: ParsedQuery, s: CompanySize) {
+  const cur = q.companySize ?? {};
+  const out: CompanySize = { ...cur };
+  if (s.min !== undefined) out.min = Math.max(cur.min ?? 0, s.min);
+  if (s.max !== undefined) out.max = Math.min(cur.max ?? Infinity, s.max);
+  q.companySize = out;
+}
+
+// Numeric company sizes, matched on the lower-cased prepared text before tokenizing.
+const NUM = String.raw`(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(k|m)?`;
+const EMP = String.raw`(?:employees?|people|staff|headcount|persons?|workers|ftes?)`;
+const num = (digits: string, unit: string | undefined) => Math.round(Number(digits.replace(/,/g, '')) * (unit === 'k' ? 1000 : unit === 'm' ? 1_000_000 : 1));
+const RANGE = (n: number[]): CompanySize => ({ min: Math.min(n[0]!, n[1]!), max: Math.max(n[0]!, n[1]!) });
+/** [pattern, how many numbers it captures, constraint] */
+const SIZE_PATTERNS: [RegExp, 1 | 2, (n: number[]) => CompanySize][] = [
+  [new RegExp(String.raw`\b(?:between\s+)?${NUM}\s*(?:-|–|to|and)\s*${NUM}\s*\+?\s*${EMP}\b`, 'g'), 2, RANGE],
+  [new RegExp(String.raw`\b(?:headcount|company\s+size|size|employees)\s*(?:of|:)?\s*(?:between\s+)?${NUM}\s*(?:-|–|to)\s*${NUM}\b`, 'g'), 2, RANGE],
+  [new RegExp(String.raw`\b(?:fewer|less)\s+than\s+${NUM}\s*${EMP}\b`, 'g'), 1, ([a]) => ({ max: a! - 1 })],
+  [new RegExp(String.raw`\b(?:under|below)\s+${NUM}\s*${EMP}\b`, 'g'), 1, ([a]) => ({ max: a! - 1 })],
+  [new RegExp(String.raw`\b(?:at\s+most|up\s+to|no\s+more\s+than|maximum\s+of|max)\s+${NUM}\s*${EMP}\b`, 'g'), 1, ([a]) => ({ max: a! })],
+  [new RegExp(String.raw`\b(?:(?:more|greater)\s+than|over|above)\s+${NUM}\s*\+?\s*${EMP}\b`, 'g'), 1, ([a]) => ({ min: a! + 1 })],
+  [new RegExp(String.raw`\b(?:at\s+least|minimum\s+of|min)\s+${NUM}\s*${EMP}\b`, 'g'), 1, ([a]) => ({ min: a! })],
+  [new RegExp(String.raw`\b${NUM}\s*\+\s*${EMP}`, 'g'), 1, ([a]) => ({ min: a! })],
+  [new RegExp(String.raw`\b${NUM}\s*${EMP}\s+or\s+(?:more|greater|above)\b`, 'g'), 1, ([a]) => ({ min: a! })],
+  [new RegExp(String.raw`\b${NUM}\s*${EMP}\s+or\s+(?:fewer|less)\b`, 'g'), 1, ([a]) => ({ max: a! })],
+];
+
+export function parseQuery(text: string): ParsedQuery {
+  const q = emptyQuery();
+  let prepared = prepare(text.slice(0, 2000))
+    .replace(/\b(no|low)-code\b/gi, '$1code') // a product category, not a negation
+    // "VPs of sales and marketing" -> "VPs of sales and VPs of marketing"
+    .replace(/\b(vps?|vice presidents?|heads?|directors?)\s+of\s+([a-z]+)\s+(and|or)\s+(?!vps?\b|heads?\b|directors?\b)([a-z]+)\b/gi, '$1 of $2 $3 $1 of $4');
+  if (prepared.toLowerCase().length !== prepared.length) prepared = prepared.toLowerCase();
+  const sizes: { at: number; size: CompanySize }[] = [];
+  let lower = prepared.toLowerCase();
+  for (const [re, arity, make] of SIZE_PATTERNS) {
+    lower = lower.replace(re, (m: string, ...groups: unknown[]) => {
+      const g = groups as (string | undefined)[];
+      const at = groups[arity * 2] as number;
+      const n: number[] = [];
+      for (let k = 0; k < arity; k++) n.push(num(g[k * 2]!, g[k * 2 + 1]));
+      sizes.push({ at, size: make(n) });
+      prepared = prepared.slice(0, at) + ' , '.padEnd(m.length, ' ') + prepared.slice(at + m.length);
+      return ' , '.padEnd(m.length, ' ');
+    });
+  }
+
+  const toks = tokenize(prepared);
+  const dict = getDictionary();
+  const used = new Array<boolean>(toks.length).fill(false);
+  // Negation spans: neg[i] holds the cue word that negates token i, or null.
+  const neg = new Array<string | null>(toks.length).fill(null);
+
+  const matchAt = (i: number, polarity: string | null): Entry | null => {
+    const t = toks[i]!;
+    if (t.boundary || used[i]) return null;
+    for (const e of dict.byFirst.get(t.key) ?? []) {
+      if (i + e.keys.length > toks.length) continue;
+      let ok = true;
+      for (let k = 0; k < e.keys.length && ok; k++) {
+        const u = toks[i + k]!;
+        ok = !u.boundary && !used[i + k] && u.key === e.keys[k] && neg[i + k] === polarity;
+      }
+      if (ok && e.guard && !guardOk(e.guard, i)) ok = false;
+      if (ok) return e;
+    }
+    return null;
+  };
+  const guardOk = (g: Guard, i: number): boolean => {
+    if (g === 'upper') return toks[i]!.raw === toks[i]!.raw.toUpperCase() && toks[i]!.raw.length > 1;
+    if (g === 'cueOrUpper' && toks[i]!.raw === toks[i]!.raw.toUpperCase()) return true;
+    let j = i - 1;
+    while (j >= 0 && (toks[j]!.low === 'the' || toks[j]!.low === 'greater')) j--;
+    return j >= 0 && LOCATION_CUES.has(toks[j]!.low);
+  };
+
+  // 1) negation spans
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i]!;
+    let cue: string | null = null;
+    let width = 1;
+    if (NEGATION.has(t.low) && !(matchAt(i, null)?.keys.length ?? 0)) cue = t.low;
+    else if ((t.low === 'other' && toks[i + 1]?.low === 'than') || ((t.low === 'apart' || t.low === 'aside') && toks[i + 1]?.low === 'from')) {
+      cue = t.low;
+      width = 2;
+    } else if (t.low === 'but' && toks[i + 1]?.low === 'not') {
+      cue = 'not';
+      width = 2;
+    }
+    if (!cue) continue;
+    for (let k = 0; k < width; k++) used[i + k] = true;
+    let content = false;
+    let j = i + width;
+    for (; j < toks.length; j++) {
+      const u = toks[j]!;
+      if (u.boundary) break;
+      if (content && RESUME.has(u.low)) break;
+      if (NEGATION.has(u.low) && content) break;
+      neg[j] = cue;
+      if (!STOPWORDS.has(u.low)) content = true;
+    }
+    i = j - 1;
+  }
+
+  const emit = (e: Effect, polarity: string | null) => {
+    if (polarity === null) {
+      switch (e.t) {
+        case 'title': return pushUnique(q.titles, e.v);
+        case 'function': return pushUnique(q.functions, e.v);
+        case 'seniority': return pushUnique(q.seniorities, ...e.v);
+        case 'industry': return pushUnique(q.industries, e.v);
+        case 'size': return mergeSize(q, e.v);
+        case 'city': return pushUnique(q.locations.cities, ...e.v);
+        case 'region': return pushUnique(q.locations.regions, e.v);
+        case 'country': return pushUnique(q.locations.countries, e.v);
+        case 'countries': return pushUnique(q.locations.countries, ...e.v);
+      }
+    }
+    // Exclusions cover roles, industries and companies; a negated place or size is dropped.
+    switch (e.t) {
+      case 'title': return pushUnique(q.exclusions.titles, e.v);
+      case 'function': return pushUnique(q.exclusions.functions, e.v);
+      case 'seniority': return pushUnique(q.exclusions.seniorities, ...e.v);
+      case 'industry': return pushUnique(q.exclusions.industries, e.v);
+      default: return;
+    }
+  };
+  const addCompany = (words: string[], polarity: string | null) => {
+    const name = normalizeCompanyName(words.join(' '));
+    if (!name) return;
+    pushUnique(polarity === null ? q.companies : q.exclusions.companies, name);
+  };
+  const startsDictionary = (i: number) => {
+    if (toks[i]!.key === 'enterprise') return true; // a size word in context, never a company
+    const e = matchAt(i, neg[i] ?? null);
+    return e !== null && !(e.effect.t === 'city' && e.guard === 'cue');
+  };
+
+  // 2) named companies: "at X", "working for X", "employees of X", "from X" (capitalized)
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i]!;
+    const prev = toks[i - 1]?.low;
+    const next = toks[i + 1];
+    const isCue =
+      t.low === 'at' ||
+      (t.low === 'for' && (prev === 'work' || prev === 'working' || prev === 'works' || prev === 'worked')) ||
+      (t.low === 'of' && (prev === 'employees' || prev === 'employee' || prev === 'alumni')) ||
+      (t.low === 'by' && prev === 'employed') ||
+      (t.low === 'from' && next !== undefined && isUpperStart(next.raw));
+    if (!isCue) continue;
+    const polarity = neg[i] ?? (next ? neg[i + 1]! : null);
+    let j = i + 1;
+    for (;;) {
+      while (j < toks.length && ['a', 'an', 'the'].includes(toks[j]!.low) && !isUpperStart(toks[j]!.raw)) j++;
+      if (j >= toks.length || toks[j]!.boundary || used[j] || neg[j] !== polarity) break;
+      if (STOPWORDS.has(toks[j]!.low) || startsDictionary(j) || /^\d+$/.test(toks[j]!.low)) break;
+      const capital = isUpperStart(toks[j]!.raw);
+      const words: number[] = [];
+      for (let k = j; k < toks.length && words.length < 6; k++) {
+        const u = toks[k]!;
+        if (u.boundary || used[k] || neg[k] !== polarity) break;
+        if (CAPTURE_STOP.has(u.low) && !(capital && CONNECTORS.has(u.low) && toks[k + 1] && isUpperStart(toks[k + 1]!.raw))) break;
+        if (capital && !isUpperStart(u.raw) && !/^\d/.test(u.raw) && !CONNECTORS.has(u.low)) break;
+        words.push(k);
+      }
+      // Lower-case input: stop before a role word that is followed by more words ("acme sales team").
+      if (!capital) {
+        for (let w = 1; w < words.length; w++) {
+          const e = matchAt(words[w]!, polarity);
+          if (e && (e.effect.t === 'title' || e.effect.t === 'function' || e.effect.t === 'seniority') && w + e.keys.length < words.length) {
+            words.length = w;
+            break;
+          }
+        }
+      }
+      while (words.length && CONNECTORS.has(toks[words.at(-1)!]!.low)) words.pop();
+      if (!words.length) break;
+      addCompany(words.map((k) => toks[k]!.low), polarity);
+      for (const k of words) used[k] = true;
+      used[i] = true;
+      j = words.at(-1)! + 1;
+      // "at Acme or Globex": continue when the next word is not a known term.
+      if (j + 1 < toks.length && (toks[j]!.low === 'or' || toks[j]!.low === 'and' || toks[j]!.low === ',') && neg[j + 1] === polarity) {
+        const k = j + 1;
+        if (!toks[k]!.boundary && !STOPWORDS.has(toks[k]!.low) && !startsDictionary(k) && (isUpperStart(toks[k]!.raw) || !capital)) {
+          used[j] = true;
+          j = k;
+          continue;
+        }
+      }
+      break;
+    }
+  }
+
+  // 3) dictionary phrases, longest first; "enterprise" decided by context
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i]!;
+    if (used[i] || t.boundary) continue;
+    const polarity = neg[i] ?? null;
+    const e = matchAt(i, polarity);
+    if (e) {
+      emit(e.effect, polarity);
+      for (let k = 0; k < e.keys.length; k++) used[i + k] = true;
+      i += e.keys.length - 1;
+      continue;
+    }
+    if (t.key === 'enterprise') {
+      const next = toks[i + 1];
+      const prev = toks[i - 1]?.low ?? '';
+      const nextIsCompany = next !== undefined && !next.boundary && COMPANY_WORDS.has(next.key);
+      const atEnd = next === undefined || next.boundary || STOPWORDS.has(next.low);
+      if (t.low === 'enterprises' || nextIsCompany || (atEnd && ['at', 'in', 'for', 'from', 'large', 'big', 'an'].includes(prev))) {
+        emit({ t: 'size', v: { min: 1000 } }, polarity);
+        used[i] = true;
+        if (nextIsCompany) used[i + 1] = true;
+      }
+    }
+  }
+
+  // 4) leftovers: keywords, or excluded company names after "excluding"/"except"/"not"
+  let group: string[] = [];
+  let groupPolarity: string | null = null;
+  const flush = () => {
+    if (group.length && groupPolarity && NAMING_NEGATIONS.has(groupPolarity)) addCompany(group, groupPolarity);
+    group = [];
+  };
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i]!;
+    const polarity = neg[i] ?? null;
+    if (used[i] || t.boundary || STOPWORDS.has(t.low) || polarity !== groupPolarity) {
+      flush();
+      groupPolarity = polarity;
+      if (used[i] || t.boundary || STOPWORDS.has(t.low)) continue;
+    }
+    if (polarity === null) {
+      if (!/^\d+$/.test(t.low) && t.low.length > 1) pushUnique(q.keywords, t.low);
+    } else group.push(t.low);
+  }
+  flush();
+
+  for (const s of sizes.sort((a, b) => a.at - b.at)) mergeSize(q, s.size);
+  return q;
+}
+
+// ---- titles --------------------------------------------------------------------------------
+
+const PARENTS = new Map(TITLE_ROLES.map((r) => [r.title, r.parents ?? []]));
+const titleCache = new Map<string, string[]>();
+
+/**
+ * Canonical titles a job title counts as: "Senior Frontend Engineer" -> ["Frontend Engineer",
+ * "Software Engineer"]; "Co-Founder & CTO" -> ["Chief Technology Officer"]. Same phrase
+ * dictionary as parseQuery, so parsed titles and indexed titles always agree.
+ */
+export function titleKeys(title: string): string[] {
+  const hit = titleCache.get(title);
+  if (hit) return hit;
+  const toks = tokenize(prepare(title));
+  const dict = getDictionary();
+  const out: string[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    if (toks[i]!.boundary) continue;
+    let best: Entry | null = null;
+    for (const e of dict.byFirst.get(toks[i]!.key) ?? []) {
+      if (e.effect.t !== 'title' && e.keys.length === 1) continue;
+      if (i + e.keys.length > toks.length) continue;
+      if (e.keys.every((k, n) => !toks[i + n]!.boundary && toks[i + n]!.key === k)) {
+        best = e;
+        break;
+      }
+    }
+    if (!best) continue;
+    if (best.effect.t === 'title') {
+      const stack = [best.effect.v];
+      while (stack.length) {
+        const t = stack.pop()!;
+        if (!out.includes(t)) out.push(t);
+        stack.push(...(PARENTS.get(t) ?? []));
+      }
+    }
+    i += best.keys.length - 1;
+  }
+  titleCache.set(title, out);
+  return out;
+}

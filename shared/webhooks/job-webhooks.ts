@@ -1,0 +1,96 @@
+import { activeWebhookSecrets } from '../accounts/accounts.repository.js';
+import { secretBox } from '../adapters/secret-box.js';
+import { sendMessage } from '../adapters/queue.js';
+import { awsScheduler, scheduleName, type Scheduler } from '../adapters/scheduler.js';
+import { serviceClock, type Clock } from '../core/clock.js';
+import { isLocalMode } from '../core/env.js';
+import { claimWebhookQueue, getJob, leaseWebhookAttempt, recordWebhookAttempt, unclaimWebhookQueue } from '../jobs/jobs.repository.js';
+import type { Job } from '../jobs/model.js';
+import { deliverWebhook, nextRetryDelaySeconds, type DeliveryResult } from './deliver.js';
+import { isLoopbackAddress, validateWebhookUrl } from './target.js';
+import { signWebhook } from './sign.js';
+import { webhookAllowLoopback, webhookResolver } from './resolver.js';
+import { logger } from '../core/logger.js';
+
+/**
+ * Webhook delivery of a finished job's event (SPEC.md "Events", DESIGN.md §3).
+ *
+ * 1. The body is the job's stored result plus `id` and `event_type`; `webhook-id` is fixed per job, so a
+ *    subscriber can deduplicate retries.
+ * 2. The target is validated again at every attempt and the connection pinned to the checked address
+ *    (no DNS rebinding). On the local twin only loopback addresses are ever contacted.
+ * 3. Each attempt is logged once on the job (attempt number, status, error, next retry).
+ * 4. Failures retry after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; the short wait rides on an SQS delay,
+ *    the longer ones on a one-time Scheduler schedule (so the local service clock moves them too).
+ */
+export const SQS_DELAY_LIMIT_SECONDS = 60;
+
+export function eventBody(job: Job): Record<string, unknown> {
+  return { id: job.id, event_type: job.event_type, ...(job.result ?? {}), ...(job.status === 'failed' ? { error: job.error } : {}) };
+}
+
+export const webhookMessageId = (jobId: string) => `msg_${jobId}`;
+
+/** After a job finishes: put its first delivery on the webhooks queue (idempotent). */
+export async function enqueueJobWebhook(job: Job): Promise<void> {
+  if (job.webhook_status) return;
+  if (!(await claimWebhookQueue(job.id))) return; // a concurrent finisher queued it
+  try {
+    await sendMessage('webhooks', { kind: 'deliver_job_event', job_id: job.id, attempt: 1 });
+  } catch (e) {
+    await unclaimWebhookQueue(job.id); // so the redelivered job message queues it again
+    throw e;
+  }
+}
+
+async function attemptDelivery(job: Job, body: string, clock: Clock): Promise<DeliveryResult> {
+  const started = Date.now();
+  const fail = (error: string): DeliveryResult => ({ ok: false, status: null, error, durationMs: Date.now() - started });
+  let target;
+  try {
+    target = await validateWebhookUrl(job.request.webhook_url, { resolver: webhookResolver(), allowLoopback: webhookAllowLoopback() });
+  } catch (e) {
+    return fail(`webhook_url no longer valid: ${(e as Error).message}`);
+  }
+  if (isLocalMode() && !isLoopbackAddress(target.address)) {
+    return fail('the local stack delivers webhooks to loopback addresses only');
+  }
+  const sealed = await activeWebhookSecrets(job.account_id);
+  if (!sealed.length) return fail('no active webhook signing secret; the delivery was not sent unsigned');
+  const box = await secretBox();
+  const secrets = await Promise.all(sealed.map((s) => box.open(s.sealed)));
+  const headers = signWebhook({ secrets, msgId: webhookMessageId(job.id), timestamp: clock.now(), body });
+  return deliverWebhook({ target, headers, body, timeoutMs: 15_000 });
+}
+
+export async function deliverJobEvent(jobId: string, attempt: number, deps: { clock?: Clock; scheduler?: Scheduler } = {}): Promise<void> {
+  const clock = deps.clock ?? serviceClock;
+  const scheduler = deps.scheduler ?? awsScheduler;
+  const job = await getJob(jobId);
+  if (!job || !job.event_type) return;
+  if (job.webhook_status === 'delivered' || job.webhook_status === 'failed') return;
+  if ((job.webhook_attempts?.length ?? 0) >= attempt) return; // this attempt already happened
+  // Longer than the 15 s delivery timeout, so a live attempt always holds its lease to the end.
+  if (!(await leaseWebhookAttempt(jobId, attempt, Date.now(), 60_000))) return;
+
+  const result = await attemptDelivery(job, JSON.stringify(eventBody(job)), clock);
+  const delay = result.ok ? null : nextRetryDelaySeconds(attempt);
+  const nextAt = delay === null ? null : new Date(clock.now().getTime() + delay * 1000);
+  const recorded = await recordWebhookAttempt(
+    jobId,
+    { attempt, at: clock.now().toISOString(), status: result.status, error: result.error, duration_ms: result.durationMs, next_retry_at: nextAt?.toISOString() ?? null },
+    result.ok ? 'delivered' : delay === null ? 'failed' : 'queued',
+  );
+  if (!recorded || !nextAt || delay === null) {
+    if (!result.ok && delay === null) logger.warn('webhook delivery gave up; the result stays pollable', { jobId, attempts: attempt });
+    return;
+  }
+  const next = { kind: 'deliver_job_event', job_id: jobId, attempt: attempt + 1 };
+  if (delay <= SQS_DELAY_LIMIT_SECONDS) await sendMessage('webhooks', next, delay);
+  else await scheduler.scheduleAt(scheduleName('whretry', jobId, String(attempt + 1)), nextAt, { ...next, kind: 'webhook_retry' });
+}
+
+/** Timer target: a long webhook wait is over; hand the attempt back to the webhooks queue. */
+export async function webhookRetryDue(message: { job_id: string; attempt: number }): Promise<void> {
+  await sendMessage('webhooks', { kind: 'deliver_job_event', job_id: message.job_id, attempt: message.attempt });
+}

@@ -1,0 +1,319 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parsePhoneNumberWithError } from 'libphonenumber-js';
+import type { LocalStack } from '../../shared/local/stack.js';
+import { startServices } from '../../shared/local/services.js';
+import { readDirectoryFile } from '../../shared/directory/file.js';
+import type { Company, Person } from '../../shared/directory/types.js';
+import { Client, ROOT, newTenant, startTestStack } from '../support/local.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
+
+let stack: LocalStack;
+let receiver: WebhookReceiver;
+const people: Person[] = [];
+const companies = new Map<string, Company>();
+let admin: Client;
+
+beforeAll(async () => {
+  // hooks.public.test stands for a public host: it "resolves" through the local static table only.
+  stack = await startTestStack({ throttleMultiplier: 1000, env: { WEBHOOK_HOSTS: JSON.stringify({ 'hooks.public.test': ['93.184.216.34'], 'rebind.test': ['93.184.216.34', '10.0.0.7'], 'meta.test': ['169.254.169.254'] }) } });
+  const file = join(mkdtempSync(join(tmpdir(), 'dir-')), 'directory.jsonl');
+  await startServices({ root: ROOT, stack, dataDir: null, directory: { file, people: 3000, seed: 7 } });
+  for await (const r of readDirectoryFile(file)) {
+    if (r.type === 'person') people.push(r);
+    else companies.set(r.id, r);
+  }
+  receiver = await new WebhookReceiver([]).start();
+  admin = new Client(stack);
+});
+afterAll(async () => {
+  await receiver?.stop();
+  await stack?.stop();
+});
+
+async function tenant(account: Record<string, unknown> = {}) {
+  const t = await newTenant(stack, account);
+  const s = await t.admin.console('POST', `accounts/${t.accountId}/webhook-secrets/`);
+  receiver.setSecrets([...((receiver as any).secrets as string[]), s.body.secret]);
+  return { ...t, secret: s.body.secret as string };
+}
+
+async function settle() {
+  const r = await admin.console('POST', 'dev/settle/');
+  expect(r.body).toEqual({ idle: true });
+}
+
+const balance = async (accountId: string) => (await admin.console('GET', `accounts/${accountId}/`)).body.balance as number;
+const charges = async (accountId: string) => (await admin.console('GET', `accounts/${accountId}/charges/`)).body.results as any[];
+
+describe('people search', () => {
+  test('needs an active signing secret (409) and a valid public webhook_url (400)', async () => {
+    const t = await newTenant(stack);
+    const body = { query: 'software engineers', max_results: 25, webhook_url: receiver.url };
+    const noSecret = await t.client.api('POST', 'search/', body);
+    expect(noSecret.status).toBe(409);
+    expect(noSecret.body.error.code).toBe('conflict');
+    const w = await tenant();
+    for (const url of ['https://10.0.0.1/hook', 'https://rebind.test/hook', 'https://meta.test/hook', 'ftp://hooks.public.test/', 'https://unknown-host.test/x', 'not a url', 'https://user:pw@hooks.public.test/']) {
+      const r = await w.client.api('POST', 'search/', { ...body, webhook_url: url });
+      expect(r.status).toBe(400);
+      expect(r.body.error.code).toBe('invalid_request');
+    }
+    expect(await charges(w.accountId)).toEqual([]);
+  });
+
+  test('validation: max_results bounds, query length, unknown fields, query xor search_id', async () => {
+    const t = await tenant();
+    const base = { query: 'software engineers', max_results: 25, webhook_url: receiver.url };
+    for (const bad of [
+      { ...base, max_results: 24 },
+      { ...base, max_results: 101 },
+      { ...base, max_results: 30.5 },
+      { ...base, query: 'x'.repeat(501) },
+      { ...base, surprise: 1 },
+      { max_results: 25, webhook_url: receiver.url },
+      { ...base, search_id: 'dj_01aaaaaaaaaaaaaaaaaaaaaaaa' },
+    ]) {
+      const r = await t.client.api('POST', 'search/', bad);
+      expect(r.status).toBe(400);
+      expect(r.body.error.code).toBe('invalid_request');
+    }
+  });
+
+  test('accepts (202), completes, charges 1 per lead, delivers a signed webhook, and polls', async () => {
+    const t = await tenant();
+    const before = await balance(t.accountId);
+    const r = await t.client.api('POST', 'search/', { query: 'software engineers', max_results: 25, webhook_url: receiver.url });
+    expect(r.status).toBe(202);
+    expect(Object.keys(r.body).sort()).toEqual(['created_at', 'id', 'status']);
+    expect(r.body.id).toMatch(/^dj_[0-9a-z]{26}$/);
+    expect(r.body.status).toBe('pending');
+    await settle();
+
+    const poll = await t.client.api('GET', `search/${r.body.id}/`);
+    expect(poll.status).toBe(200);
+    expect(poll.body).toMatchObject({ id: r.body.id, status: 'completed', tier: 'people_search', created_at: r.body.created_at, error: null });
+    expect(typeof poll.body.updated_at).toBe('string');
+    expect(typeof poll.body.completed_at).toBe('string');
+    const leads = poll.body.result.results;
+    expect(leads.length).toBe(25);
+    expect(poll.body.leads_returned).toBe(25);
+    expect(poll.body.result.total_returned).toBe(25);
+    for (const lead of leads) {
+      expect(Object.keys(lead).sort()).toEqual(['company', 'current_job_title', 'first_name', 'full_name', 'headline', 'last_name', 'location', 'professional_url'].sort());
+      expect(lead.professional_url).toMatch(/^linkedin\.com\/in\/[a-z0-9-]+$/);
+      expect(lead.current_job_title.toLowerCase()).toMatch(/engineer|developer/);
+      expect(Object.keys(lead.company).sort()).toEqual(['domain', 'employee_count', 'industry', 'name', 'professional_url']);
+      expect(Number.isInteger(lead.company.employee_count)).toBe(true);
+    }
+    expect(poll.body.parsed_query.functions.length + poll.body.parsed_query.titles.length).toBeGreaterThan(0);
+
+    expect(await balance(t.accountId)).toBe(before - 25);
+    const [charge] = await charges(t.accountId);
+    expect(charge).toMatchObject({ operation: 'people_search', reference: r.body.id, reserved: 25, charged: 25, charge_status: 'charged' });
+
+    const hooks = receiver.for(r.body.id);
+    expect(hooks).toHaveLength(1);
+    expect(hooks[0]!.verified).toBe(true);
+    expect(hooks[0]!.headers['webhook-id']).toBe(`msg_${r.body.id}`);
+    expect(hooks[0]!.body).toEqual({ id: r.body.id, event_type: 'search.completed', results: leads, total_returned: 25 });
+
+    const log = await admin.console('GET', `accounts/${t.accountId}/jobs/${r.body.id}/webhook-deliveries/`);
+    expect(log.body.status).toBe('delivered');
+    expect(log.body.attempts).toHaveLength(1);
+    expect(log.body.attempts[0]).toMatchObject({ attempt: 1, status: 204, error: null, next_retry_at: null });
+  });
+
+  test('continuation returns the next page without overlap, only for the caller', async () => {
+    const t = await tenant();
+    const first = await t.client.api('POST', 'search/', { query: 'software engineers', max_results: 25, webhook_url: receiver.url });
+    await settle();
+    const seen = new Set<string>((await t.client.api('GET', `search/${first.body.id}/`)).body.result.results.map((l: any) => l.professional_url));
+    let parent = first.body.id;
+    for (let page = 0; page < 2; page++) {
+      const next = await t.client.api('POST', 'search/', { search_id: parent, max_results: 25, webhook_url: receiver.url });
+      expect(next.status).toBe(202);
+      await settle();
+      const res = (await t.client.api('GET', `search/${next.body.id}/`)).body;
+      expect(res.status).toBe('completed');
+      expect(res.result.results.length).toBeGreaterThan(0);
+      for (const l of res.result.results) {
+        expect(seen.has(l.professional_url)).toBe(false);
+        seen.add(l.professional_url);
+      }
+      parent = next.body.id;
+    }
+    const other = await tenant();
+    const foreign = await other.client.api('POST', 'search/', { search_id: first.body.id, max_results: 25, webhook_url: receiver.url });
+    expect(foreign.status).toBe(404);
+    expect((await other.client.api('GET', `search/${first.body.id}/`)).status).toBe(404);
+    expect((await t.client.api('GET', `enrich/phone/${first.body.id}/`)).status).toBe(404);
+  });
+
+  test('a search that matches nobody completes with zero leads and costs nothing', async () => {
+    const t = await tenant();
+    const before = await balance(t.accountId);
+    const r = await t.client.api('POST', 'search/', { query: 'chief executive officers at Zyzzyva Quantum Holdings', max_results: 25, webhook_url: receiver.url });
+    await settle();
+    const poll = (await t.client.api('GET', `search/${r.body.id}/`)).body;
+    expect(poll.status).toBe('completed');
+    expect(poll.result).toEqual({ results: [], total_returned: 0 });
+    expect(await balance(t.accountId)).toBe(before);
+    expect((await charges(t.accountId))[0]).toMatchObject({ charge_status: 'zero_result', charged: 0 });
+    expect(receiver.for(r.body.id)[0]!.body).toEqual({ id: r.body.id, event_type: 'search.completed', results: [], total_returned: 0 });
+  });
+
+  test('a query with nothing to search on fails with invalid_input and is not charged', async () => {
+    const t = await tenant();
+    const before = await balance(t.accountId);
+    const r = await t.client.api('POST', 'search/', { query: 'the and of', max_results: 25, webhook_url: receiver.url });
+    await settle();
+    const poll = (await t.client.api('GET', `search/${r.body.id}/`)).body;
+    expect(poll.status).toBe('failed');
+    expect(poll.error).toEqual({ code: 'invalid_input', message: 'invalid search query' });
+    expect(await balance(t.accountId)).toBe(before);
+    expect((await charges(t.accountId))[0].charge_status).toBe('released');
+    expect(receiver.for(r.body.id)[0]!.body).toEqual({ id: r.body.id, event_type: 'search.failed', error: { code: 'invalid_input', message: 'invalid search query' } });
+  });
+
+  test('Idempotency-Key: same body replays the same job; another body is 409; one reservation', async () => {
+    const t = await tenant();
+    const body = { query: 'marketing directors', max_results: 30, webhook_url: receiver.url };
+    const a = await t.client.api('POST', 'search/', body, { 'Idempotency-Key': 'order-42' });
+    const b = await t.client.api('POST', 'search/', body, { 'Idempotency-Key': 'order-42' });
+    expect(a.status).toBe(202);
+    expect(b.status).toBe(202);
+    expect(b.body.id).toBe(a.body.id);
+    const c = await t.client.api('POST', 'search/', { ...body, max_results: 31 }, { 'Idempotency-Key': 'order-42' });
+    expect(c.status).toBe(409);
+    expect((await t.client.api('POST', 'search/', body, { 'Idempotency-Key': 'bad key!' })).status).toBe(400);
+    await settle();
+    const replay = await t.client.api('POST', 'search/', body, { 'Idempotency-Key': 'order-42' });
+    expect(replay.body).toEqual({ id: a.body.id, status: 'completed', created_at: a.body.created_at });
+    expect((await charges(t.accountId)).filter((x) => x.operation === 'people_search')).toHaveLength(1);
+  });
+
+  test('402 when the balance cannot cover max_results', async () => {
+    const t = await tenant({ credits: 24 });
+    const r = await t.client.api('POST', 'search/', { query: 'software engineers', max_results: 25, webhook_url: receiver.url });
+    expect(r.status).toBe(402);
+    expect(r.body.error.code).toBe('insufficient_credits');
+    expect(await balance(t.accountId)).toBe(24);
+  });
+
+  test('a failed delivery is retried with the same webhook-id; the result stays pollable', async () => {
+    const t = await tenant();
+    receiver.failNext(1);
+    const r = await t.client.api('POST', 'search/', { query: 'product managers', max_results: 25, webhook_url: receiver.url });
+    await settle(); // the 5-second retry rides on an SQS delay, so settle waits for it
+    const hooks = receiver.for(r.body.id);
+    expect(hooks.map((h) => h.status)).toEqual([500, 204]);
+    expect(hooks[0]!.headers['webhook-id']).toBe(hooks[1]!.headers['webhook-id']);
+    expect(hooks.every((h) => h.verified)).toBe(true);
+    const log = (await admin.console('GET', `accounts/${t.accountId}/jobs/${r.body.id}/webhook-deliveries/`)).body;
+    expect(log.status).toBe('delivered');
+    expect(log.attempts.map((a: any) => a.status)).toEqual([500, 204]);
+    expect(log.attempts[0].next_retry_at).not.toBeNull();
+  });
+
+  test('long retry waits move with the service clock; a public target is never contacted locally', async () => {
+    const t = await tenant();
+    const r = await t.client.api('POST', 'search/', { query: 'sales managers', max_results: 25, webhook_url: 'https://hooks.public.test/hook' });
+    expect(r.status).toBe(202);
+    await settle();
+    let log = (await admin.console('GET', `accounts/${t.accountId}/jobs/${r.body.id}/webhook-deliveries/`)).body;
+    expect(log.attempts.length).toBe(2); // first attempt, then the 5 s retry
+    expect(log.attempts[0].error).toMatch(/loopback/);
+    expect(log.status).toBe('queued');
+    await admin.console('POST', 'dev/clock/', { advance_seconds: 301 });
+    await settle();
+    log = (await admin.console('GET', `accounts/${t.accountId}/jobs/${r.body.id}/webhook-deliveries/`)).body;
+    expect(log.attempts.length).toBe(3);
+    expect((await t.client.api('GET', `search/${r.body.id}/`)).body.status).toBe('completed');
+  });
+});
+
+describe('enrichment', () => {
+  const withEmail = () => people.find((p) => p.work_email && p.phone)!;
+  const withoutPhone = () => people.find((p) => p.work_email && !p.phone)!;
+  const companyOf = (p: Person) => companies.get(p.company_id)!;
+
+  test('email: found 200 (5 credits), no match 404 (5 credits), invalid 400 (free)', async () => {
+    const t = await tenant();
+    const p = withEmail();
+    const found = await t.client.api('POST', 'enrich/email/', { professional_url: `https://www.${p.professional_url}/` });
+    expect(found.status).toBe(200);
+    expect(found.body).toEqual({ email: p.work_email });
+    const byDomain = await t.client.api('POST', 'enrich/email/', { first_name: p.first_name, last_name: p.last_name, domain: companyOf(p).domain });
+    expect(byDomain.body).toEqual({ email: p.work_email });
+    const byCompany = await t.client.api('POST', 'enrich/email/', { first_name: p.first_name, last_name: p.last_name, company_name: companyOf(p).name });
+    expect(byCompany.status).toBe(404); // accepted shape, but cannot resolve an email without a profile URL
+    const none = await t.client.api('POST', 'enrich/email/', { professional_url: 'linkedin.com/in/nobody-at-all-000000' });
+    expect(none.status).toBe(404);
+    expect(none.body.error.code).toBe('not_found');
+    for (const bad of [{}, { first_name: 'A' }, { first_name: 'A', last_name: 'B' }, { first_name: 'A', last_name: 'B', domain: 'nodot' }, { first_name: 'A', last_name: 'B', domain: 'a.com', company_name: 'A' }, { professional_url: 'https://example.com/company/x' }, { email: 'a@b.com' }]) {
+      const r = await t.client.api('POST', 'enrich/email/', bad);
+      expect(r.status).toBe(400);
+    }
+    const cs = await charges(t.accountId);
+    expect(cs.map((c) => [c.operation, c.charged, c.charge_status])).toEqual(Array(4).fill(['email_enrich', 5, 'charged']));
+    expect(await balance(t.accountId)).toBe(1250 - 20);
+  });
+
+  test('professional URL: exactly one shape; bare-host result; 3 credits', async () => {
+    const t = await tenant();
+    const p = withEmail();
+    const byEmail = await t.client.api('POST', 'enrich/professional-url/', { email: p.work_email!.toUpperCase() });
+    expect(byEmail.status).toBe(200);
+    expect(byEmail.body).toEqual({ professional_url: p.professional_url });
+    const byName = await t.client.api('POST', 'enrich/professional-url/', { first_name: p.first_name, last_name: p.last_name, company_name: companyOf(p).name });
+    expect(byName.body).toEqual({ professional_url: p.professional_url });
+    const mixed = await t.client.api('POST', 'enrich/professional-url/', { email: p.work_email, first_name: p.first_name, last_name: p.last_name, domain: companyOf(p).domain });
+    expect(mixed.status).toBe(400);
+    expect(mixed.body.error.code).toBe('invalid_request');
+    expect((await t.client.api('POST', 'enrich/professional-url/', { email: 'nobody@nowhere.example' })).status).toBe(404);
+    const cs = await charges(t.accountId);
+    expect(cs.map((c) => c.charged)).toEqual([3, 3, 3]);
+  });
+
+  test('professional profile: SPEC shape, URL forms, 404 charged, invalid URL free', async () => {
+    const t = await tenant();
+    const p = withEmail();
+    const r = await t.client.api('POST', 'enrich/professional-profile/', { professional_url: `http://uk.${p.professional_url}?trk=x` });
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body).sort()).toEqual(['current_position', 'education', 'experience', 'first_name', 'full_name', 'headline', 'last_name', 'location'].sort());
+    expect(r.body.full_name).toBe(p.full_name);
+    expect(Object.keys(r.body.location).sort()).toEqual(['city', 'country', 'country_code']);
+    expect(r.body.current_position).toEqual({ title: p.current_job_title, company_name: companyOf(p).name, company_industry: companyOf(p).industry });
+    for (const e of r.body.experience) expect(e.start === null || /^\d{4}-\d{2}$/.test(e.start)).toBe(true);
+    expect((await t.client.api('POST', 'enrich/professional-profile/', { professional_url: 'linkedin.com/company/acme' })).status).toBe(400);
+    expect((await t.client.api('POST', 'enrich/professional-profile/', { professional_url: 'linkedin.com/in/no-such-person-123' })).status).toBe(404);
+    expect((await charges(t.accountId)).map((c) => c.charged)).toEqual([2, 2]);
+  });
+
+  test('phone: 50 on a hit (E.164), 0 on a miss (phone null), webhook and polling', async () => {
+    const t = await tenant();
+    const hit = withEmail();
+    const miss = withoutPhone();
+    const a = await t.client.api('POST', 'enrich/phone/', { professional_url: hit.professional_url, webhook_url: receiver.url });
+    const b = await t.client.api('POST', 'enrich/phone/', { email: miss.work_email, webhook_url: receiver.url });
+    expect(a.status).toBe(202);
+    expect(Object.keys(a.body).sort()).toEqual(['created_at', 'id', 'status']);
+    await settle();
+    const pa = (await t.client.api('GET', `enrich/phone/${a.body.id}/`)).body;
+    expect(pa).toMatchObject({ status: 'completed', tier: 'phone_enrich', result: { phone: hit.phone }, error: null });
+    expect(parsePhoneNumberWithError(pa.result.phone).isValid()).toBe(true);
+    const pb = (await t.client.api('GET', `enrich/phone/${b.body.id}/`)).body;
+    expect(pb).toMatchObject({ status: 'completed', result: { phone: null } });
+    expect(receiver.for(a.body.id)[0]!.body).toEqual({ id: a.body.id, event_type: 'phone_enrich.completed', phone: hit.phone });
+    expect(receiver.for(b.body.id)[0]!.body).toEqual({ id: b.body.id, event_type: 'phone_enrich.completed', phone: null });
+    const cs = await charges(t.accountId);
+    expect(cs.map((c) => [c.reference, c.charged, c.charge_status])).toEqual([
+      [b.body.id, 0, 'zero_result'],
+      [a.body.id, 50, 'charged'],
+    ]);
+    expect(await balance(t.accountId)).toBe(1200);
+    expect((await t.client.api('POST', 'enrich/phone/', { first_name: 'A', last_name: 'B', webhook_url: receiver.url })).status).toBe(400);
+  });
+});

@@ -1,0 +1,336 @@
+import fc from 'fast-check';
+import { ValidationError } from '../../../shared/core/errors.js';
+import {
+  FOLLOW_UP_DAYS,
+  NoSendCapacityError,
+  allocateSlot,
+  bestSendTime,
+  followUpTime,
+  fromZoned,
+  localDay,
+  nextSlotNow,
+  spreadMinutes,
+  timeZoneForLocation,
+  zonedParts,
+} from '../../../shared/outreach/schedule.js';
+
+const ZONES = [
+  'America/New_York',
+  'Europe/Berlin',
+  'Asia/Tokyo',
+  'Australia/Sydney',
+  'America/Los_Angeles',
+  'Asia/Kolkata',
+  'Asia/Kathmandu',
+  'America/St_Johns',
+  'Pacific/Auckland',
+  'UTC',
+];
+const zone = fc.constantFrom(...ZONES);
+const instant = fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2037-12-31T00:00:00Z'), noInvalidDate: true });
+const seed = fc.string({ maxLength: 40 });
+
+function local(date: Date, tz: string) {
+  const p = zonedParts(date, tz);
+  return { ...p, minuteOfDay: p.hour * 60 + p.minute };
+}
+
+/** Seed whose spread lands on `minutes` past 09:00, found by scanning (deterministic). */
+function seedFor(predicate: (spread: number) => boolean): string {
+  for (let i = 0; i < 10_000; i += 1) if (predicate(spreadMinutes(`s${i}`))) return `s${i}`;
+  throw new Error('no seed');
+}
+
+describe('zoned time helpers', () => {
+  it('resolves wall times across DST correctly', () => {
+    expect(fromZoned(2024, 1, 15, 9, 0, 'America/New_York').toISOString()).toBe('2024-01-15T14:00:00.000Z');
+    expect(fromZoned(2024, 7, 15, 9, 0, 'America/New_York').toISOString()).toBe('2024-07-15T13:00:00.000Z');
+    expect(fromZoned(2024, 4, 1, 9, 0, 'Europe/Berlin').toISOString()).toBe('2024-04-01T07:00:00.000Z');
+    expect(fromZoned(2024, 10, 7, 9, 0, 'Australia/Sydney').toISOString()).toBe('2024-10-06T22:00:00.000Z');
+    expect(fromZoned(2024, 6, 3, 9, 30, 'Asia/Kathmandu').toISOString()).toBe('2024-06-03T03:45:00.000Z');
+  });
+
+  it('moves a time inside a DST gap forward and picks the earlier of an ambiguous pair', () => {
+    expect(fromZoned(2024, 3, 10, 2, 30, 'America/New_York').toISOString()).toBe('2024-03-10T07:30:00.000Z');
+    expect(fromZoned(2024, 11, 3, 1, 30, 'America/New_York').toISOString()).toBe('2024-11-03T05:30:00.000Z');
+  });
+
+  it('round-trips wall times (property)', () => {
+    fc.assert(
+      fc.property(instant, zone, (date, tz) => {
+        const p = zonedParts(date, tz);
+        const back = fromZoned(p.year, p.month, p.day, p.hour, p.minute, tz);
+        const q = zonedParts(back, tz);
+        expect([q.year, q.month, q.day, q.hour, q.minute]).toEqual([p.year, p.month, p.day, p.hour, p.minute]);
+        expect(localDay(date, tz)).toBe(
+          `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`,
+        );
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('reports local days per zone', () => {
+    const at = new Date('2024-05-06T23:30:00Z');
+    expect(localDay(at, 'UTC')).toBe('2024-05-06');
+    expect(localDay(at, 'Asia/Tokyo')).toBe('2024-05-07');
+    expect(localDay(at, 'America/Los_Angeles')).toBe('2024-05-06');
+  });
+
+  it('rejects an unknown time zone', () => {
+    expect(() => localDay(new Date(), 'Mars/Olympus_Mons')).toThrow(ValidationError);
+  });
+});
+
+describe('bestSendTime', () => {
+  it('is a weekday between 09:00 and 11:00 local, never in the past, within four days (property)', () => {
+    fc.assert(
+      fc.property(instant, zone, seed, (now, tz, s) => {
+        const at = bestSendTime({ now, timeZone: tz, seed: s });
+        const l = local(at, tz);
+        expect(at.getTime()).toBeGreaterThanOrEqual(now.getTime());
+        expect(at.getTime() - now.getTime()).toBeLessThan(4 * 86_400_000);
+        expect(l.weekday).toBeGreaterThanOrEqual(1);
+        expect(l.weekday).toBeLessThanOrEqual(5);
+        expect(l.minuteOfDay).toBeGreaterThanOrEqual(9 * 60);
+        expect(l.minuteOfDay).toBeLessThan(11 * 60);
+        expect(l.minuteOfDay - 9 * 60).toBe(spreadMinutes(s));
+        expect(bestSendTime({ now, timeZone: tz, seed: s })).toEqual(at);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it.each(['America/New_York', 'Europe/Berlin', 'Asia/Tokyo', 'Australia/Sydney'])(
+    'uses today in %s when it is a weekday and the chosen minute is still ahead',
+    (tz) => {
+      const s = seedFor((spread) => spread >= 30);
+      const now = fromZoned(2024, 5, 7, 9, 10, tz); // Tuesday 09:10 local
+      const at = bestSendTime({ now, timeZone: tz, seed: s });
+      expect(localDay(at, tz)).toBe('2024-05-07');
+      expect(local(at, tz).minuteOfDay).toBe(9 * 60 + spreadMinutes(s));
+    },
+  );
+
+  it.each(['America/New_York', 'Europe/Berlin', 'Asia/Tokyo', 'Australia/Sydney'])(
+    'moves to the next weekday in %s once the chosen minute has passed',
+    (tz) => {
+      const s = seedFor((spread) => spread < 30);
+      const now = fromZoned(2024, 5, 7, 10, 45, tz); // Tuesday 10:45 local
+      expect(localDay(bestSendTime({ now, timeZone: tz, seed: s }), tz)).toBe('2024-05-08');
+      const friday = fromZoned(2024, 5, 10, 12, 0, tz);
+      expect(localDay(bestSendTime({ now: friday, timeZone: tz, seed: s }), tz)).toBe('2024-05-13');
+    },
+  );
+
+  it('crosses a DST change to the right UTC instant', () => {
+    const s = seedFor((spread) => spread === 0);
+    // Friday 8 March 2024 afternoon EST; clocks go forward on Sunday; Monday is EDT (UTC-4).
+    expect(bestSendTime({ now: new Date('2024-03-08T20:00:00Z'), timeZone: 'America/New_York', seed: s }).toISOString()).toBe(
+      '2024-03-11T13:00:00.000Z',
+    );
+    // Saturday 30 March 2024 in Berlin; CEST (UTC+2) from Sunday.
+    expect(bestSendTime({ now: new Date('2024-03-30T10:00:00Z'), timeZone: 'Europe/Berlin', seed: s }).toISOString()).toBe(
+      '2024-04-01T07:00:00.000Z',
+    );
+    // Friday 4 October 2024 evening in Sydney; AEDT (UTC+11) from Sunday 6 October.
+    expect(bestSendTime({ now: new Date('2024-10-04T09:00:00Z'), timeZone: 'Australia/Sydney', seed: s }).toISOString()).toBe(
+      '2024-10-06T22:00:00.000Z',
+    );
+    // Friday 1 November 2024 in New York; back to EST (UTC-5) on Sunday.
+    expect(bestSendTime({ now: new Date('2024-11-01T18:00:00Z'), timeZone: 'America/New_York', seed: s }).toISOString()).toBe(
+      '2024-11-04T14:00:00.000Z',
+    );
+  });
+
+  it('spreads recipients across the window', () => {
+    const minutes = new Set(Array.from({ length: 100 }, (_, i) => spreadMinutes(`em_${i}`)));
+    expect(minutes.size).toBeGreaterThan(40);
+    for (const m of minutes) expect(m).toBeLessThan(120);
+  });
+});
+
+describe('nextSlotNow', () => {
+  it('rounds up to the next whole second', () => {
+    expect(nextSlotNow(new Date('2024-01-01T00:00:00.001Z')).toISOString()).toBe('2024-01-01T00:00:01.000Z');
+    expect(nextSlotNow(new Date('2024-01-01T00:00:05.000Z')).toISOString()).toBe('2024-01-01T00:00:05.000Z');
+  });
+
+  it('is never before now and less than a second after (property)', () => {
+    fc.assert(
+      fc.property(instant, (now) => {
+        const slot = nextSlotNow(now);
+        expect(slot.getTime() % 1000).toBe(0);
+        expect(slot.getTime()).toBeGreaterThanOrEqual(now.getTime());
+        expect(slot.getTime() - now.getTime()).toBeLessThan(1000);
+      }),
+    );
+  });
+});
+
+describe('followUpTime', () => {
+  it('uses 3, 7 and 14 days for steps 1 to 3', () => {
+    expect(FOLLOW_UP_DAYS).toEqual([3, 7, 14]);
+  });
+
+  it('keeps a weekday in-hours time as is', () => {
+    const sent = fromZoned(2024, 5, 6, 10, 15, 'America/New_York'); // Monday
+    const at = followUpTime({ previousSentAt: sent, daysAfter: 3, timeZone: 'America/New_York', seed: 'x' });
+    expect(at.toISOString()).toBe(fromZoned(2024, 5, 9, 10, 15, 'America/New_York').toISOString());
+  });
+
+  it('skips the weekend to the next weekday window', () => {
+    const s = seedFor((spread) => spread === 17);
+    const sent = fromZoned(2024, 5, 9, 14, 0, 'Europe/Berlin'); // Thursday → Sunday
+    const at = followUpTime({ previousSentAt: sent, daysAfter: 3, timeZone: 'Europe/Berlin', seed: s });
+    expect(at.toISOString()).toBe(fromZoned(2024, 5, 13, 9, 17, 'Europe/Berlin').toISOString());
+  });
+
+  it('moves evening and early-morning times into the window', () => {
+    const s = seedFor((spread) => spread === 5);
+    const evening = fromZoned(2024, 5, 7, 20, 0, 'Asia/Tokyo'); // Tuesday 20:00 + 7 → Tuesday 20:00
+    expect(followUpTime({ previousSentAt: evening, daysAfter: 7, timeZone: 'Asia/Tokyo', seed: s }).toISOString()).toBe(
+      fromZoned(2024, 5, 15, 9, 5, 'Asia/Tokyo').toISOString(),
+    );
+    const early = fromZoned(2024, 5, 3, 6, 0, 'Asia/Tokyo'); // Friday 06:00 + 3 → Monday 06:00
+    expect(followUpTime({ previousSentAt: early, daysAfter: 3, timeZone: 'Asia/Tokyo', seed: s }).toISOString()).toBe(
+      fromZoned(2024, 5, 6, 9, 5, 'Asia/Tokyo').toISOString(),
+    );
+  });
+
+  it('lands on a weekday 09:00–17:00, at least the delay later (property)', () => {
+    fc.assert(
+      fc.property(instant, fc.constantFrom(...FOLLOW_UP_DAYS, 1, 0), zone, seed, (sent, days, tz, s) => {
+        const at = followUpTime({ previousSentAt: sent, daysAfter: days, timeZone: tz, seed: s });
+        const l = local(at, tz);
+        expect(l.weekday).toBeGreaterThanOrEqual(1);
+        expect(l.weekday).toBeLessThanOrEqual(5);
+        expect(l.minuteOfDay).toBeGreaterThanOrEqual(9 * 60);
+        expect(l.minuteOfDay).toBeLessThan(17 * 60);
+        // An hour of slack for a DST change inside the delay.
+        expect(at.getTime()).toBeGreaterThanOrEqual(sent.getTime() + days * 86_400_000 - 3_600_000);
+        expect(at.getTime()).toBeLessThan(sent.getTime() + (days + 4) * 86_400_000);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('chains a whole sequence forward across a DST change', () => {
+    const tz = 'America/New_York';
+    let previous = new Date('2024-03-07T15:00:00Z'); // Thursday 10:00 EST
+    const slots: Date[] = [];
+    for (const days of FOLLOW_UP_DAYS) {
+      previous = followUpTime({ previousSentAt: previous, daysAfter: days, timeZone: tz, seed: 'em_1' });
+      slots.push(previous);
+    }
+    expect(slots.map((d) => localDay(d, tz))).toEqual(['2024-03-11', '2024-03-18', '2024-04-01']);
+    expect(local(slots[0]!, tz).minuteOfDay).toBe(9 * 60 + spreadMinutes('em_1'));
+  });
+
+  it('rejects a negative delay', () => {
+    expect(() => followUpTime({ previousSentAt: new Date(), daysAfter: -1, timeZone: 'UTC', seed: 'x' })).toThrow(
+      ValidationError,
+    );
+  });
+});
+
+describe('allocateSlot', () => {
+  function simulate(opts: { count: number; limit: number; desired: Date; tz: string; weekdaysOnly?: boolean; seed?: string }) {
+    const booked = new Map<string, number>();
+    const slots: Date[] = [];
+    for (let i = 0; i < opts.count; i += 1) {
+      const slot = allocateSlot({
+        desired: opts.desired,
+        timeZone: opts.tz,
+        dailyLimit: opts.limit,
+        countForDay: (day) => booked.get(day) ?? 0,
+        ...(opts.weekdaysOnly ? { weekdaysOnly: true } : {}),
+        ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+      });
+      const day = localDay(slot, opts.tz);
+      booked.set(day, (booked.get(day) ?? 0) + 1);
+      slots.push(slot);
+    }
+    return { booked, slots };
+  }
+
+  it('spills five sends at a limit of two over three days (2, 2, 1)', () => {
+    const tz = 'America/New_York';
+    const desired = fromZoned(2024, 5, 6, 9, 41, tz);
+    const { booked, slots } = simulate({ count: 5, limit: 2, desired, tz });
+    expect([...booked.entries()]).toEqual([
+      ['2024-05-06', 2],
+      ['2024-05-07', 2],
+      ['2024-05-08', 1],
+    ]);
+    expect(slots[0]).toEqual(desired);
+    expect(slots[2]!.toISOString()).toBe(fromZoned(2024, 5, 7, 9, 41, tz).toISOString());
+  });
+
+  it('skips weekends when asked and uses the seed spread on spilled days', () => {
+    const tz = 'Europe/Berlin';
+    const s = seedFor((spread) => spread === 77);
+    const friday = fromZoned(2024, 5, 10, 9, 30, tz);
+    const { booked, slots } = simulate({ count: 3, limit: 1, desired: friday, tz, weekdaysOnly: true, seed: s });
+    expect([...booked.keys()]).toEqual(['2024-05-10', '2024-05-13', '2024-05-14']);
+    expect(slots[1]!.toISOString()).toBe(fromZoned(2024, 5, 13, 10, 17, tz).toISOString());
+  });
+
+  it('respects sends already booked for the day', () => {
+    const desired = new Date('2024-05-06T13:00:00Z');
+    const slot = allocateSlot({
+      desired,
+      timeZone: 'UTC',
+      dailyLimit: 50,
+      countForDay: (day) => (day === '2024-05-06' ? 50 : day === '2024-05-07' ? 49 : 0),
+    });
+    expect(localDay(slot, 'UTC')).toBe('2024-05-07');
+  });
+
+  it('throws NoSendCapacityError (a ValidationError) for a limit of zero or less', () => {
+    for (const dailyLimit of [0, -3, Number.NaN]) {
+      expect(() =>
+        allocateSlot({ desired: new Date(), timeZone: 'UTC', dailyLimit, countForDay: () => 0 }),
+      ).toThrow(NoSendCapacityError);
+    }
+    expect(new NoSendCapacityError(0)).toBeInstanceOf(ValidationError);
+  });
+
+  it('never exceeds the limit, never moves earlier, fills days in order (property)', () => {
+    fc.assert(
+      fc.property(
+        instant,
+        zone,
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 1, max: 20 }),
+        (desired, tz, limit, count) => {
+          const { booked, slots } = simulate({ count, limit, desired, tz });
+          for (const n of booked.values()) expect(n).toBeLessThanOrEqual(limit);
+          expect(booked.size).toBe(Math.ceil(count / limit));
+          for (let i = 1; i < slots.length; i += 1) {
+            expect(slots[i]!.getTime()).toBeGreaterThanOrEqual(slots[i - 1]!.getTime());
+          }
+          expect(slots[0]).toEqual(desired);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('timeZoneForLocation', () => {
+  it.each([
+    ['DE', 'Europe/Berlin'],
+    ['jp', 'Asia/Tokyo'],
+    ['US', 'America/New_York'],
+    ['AU', 'Australia/Sydney'],
+    ['GB', 'Europe/London'],
+    [' in ', 'Asia/Kolkata'],
+  ])('maps %s to %s', (code, expected) => {
+    expect(timeZoneForLocation(code)).toBe(expected);
+  });
+
+  it.each([[null], [undefined], [''], ['ZZ'], ['USA']])('returns null for %p', (code) => {
+    expect(timeZoneForLocation(code)).toBeNull();
+  });
+});
