@@ -25,6 +25,7 @@ const api = new ApiStack(app, `${prefix}-api`, {
   tables: stateful.tables,
   queues: stateful.queues,
   secretBoxKey: stateful.secretBoxKey,
+  directoryBucket: stateful.directoryImportBucket,
   scheduleGroup: stateful.scheduleGroup,
   schedulerRole: stateful.schedulerRole,
 });

@@ -15,6 +15,7 @@ import {
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { ManagedPolicy, type IRole } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -25,7 +26,7 @@ import { QUEUE_LIST, type QueueKey } from '../shared/catalog/queues.js';
 import { ROUTES, ratePerSecond, type RouteDef } from '../shared/catalog/routes.js';
 import type { TableKey } from '../shared/catalog/tables.js';
 import { ServiceFunction, nagFinding, type BindingResources } from './constructs/service-function.js';
-import { pascal } from './stateful-stack.js';
+import { DIRECTORY_OBJECT_KEY, pascal } from './stateful-stack.js';
 
 export interface ApiStackProps extends StackProps {
   /** Resource-name prefix, `<service>-<stage>`. */
@@ -39,6 +40,7 @@ export interface ApiStackProps extends StackProps {
   readonly tables: Readonly<Record<TableKey, ITable>>;
   readonly queues: Readonly<Record<QueueKey, IQueue>>;
   readonly secretBoxKey: ISecret;
+  readonly directoryBucket: IBucket;
   readonly scheduleGroup: IScheduleGroup;
   readonly schedulerRole: IRole;
 }
@@ -89,6 +91,7 @@ export class ApiStack extends Stack {
       scheduler: { group: props.scheduleGroup, role: props.schedulerRole, timersQueue: props.queues.timers },
       secretBox: props.secretBoxKey,
       apiKeys: { usagePlanName: usagePlanName(prefix) },
+      directory: { bucket: props.directoryBucket, key: DIRECTORY_OBJECT_KEY },
     };
     const fnProps = { stage, serviceName: props.serviceName, ...(props.logLevel ? { logLevel: props.logLevel } : {}) };
 
@@ -176,6 +179,8 @@ export class ApiStack extends Stack {
         module: def.worker.module,
         description: `Worker of the ${def.key} queue`,
         timeout: Duration.seconds(def.worker.timeoutSeconds),
+        runtimePackages: def.worker.runtimePackages,
+        ...(def.worker.memoryMb ? { memorySize: def.worker.memoryMb } : {}),
       });
       ServiceFunction.applyBindings(fn, def.worker.bindings, resources);
       fn.addEventSource(
@@ -184,6 +189,7 @@ export class ApiStack extends Stack {
       workers[def.key] = fn;
     }
     this.workerFunctions = workers;
+
   }
 
   /**

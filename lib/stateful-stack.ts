@@ -1,18 +1,25 @@
 import { Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
-import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Effect, ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { DirectoryImport } from './constructs/directory-import.js';
+import { nagFinding } from './constructs/service-function.js';
 import { QUEUE_LIST, queueName, type QueueKey } from '../shared/catalog/queues.js';
 import { TABLE_LIST, type TableKey } from '../shared/catalog/tables.js';
 
 export interface StatefulStackProps extends StackProps {
   /** Resource-name prefix, `<service>-<stage>`. */
   readonly prefix: string;
+  readonly stage?: string;
+  readonly serviceName?: string;
 }
+
+/** The import bucket's object holding the directory JSONL. */
+export const DIRECTORY_OBJECT_KEY = 'directory/directory.jsonl.gz';
 
 /**
  * Everything that holds data and must outlive a redeploy of the functions: tables, queues, the secret-box
@@ -138,6 +145,19 @@ export class StatefulStack extends Stack {
       serverAccessLogsBucket: this.accessLogsBucket,
       serverAccessLogsPrefix: 'directory-import/',
       removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    // The S3 notification singleton CDK adds for the import trigger runs with the basic execution role.
+    Validations.of(this).acknowledge({
+      id: nagFinding(this, 'AwsSolutions-IAM4', 'Policy', ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole').managedPolicyArn),
+      reason: "CDK's bucket-notifications handler only writes its own logs with AWSLambdaBasicExecutionRole.",
+    });
+    new DirectoryImport(this, 'DirectoryImport', {
+      bucket: this.directoryImportBucket,
+      key: DIRECTORY_OBJECT_KEY,
+      table: this.tables.directory,
+      stage: props.stage ?? 'dev',
+      serviceName: props.serviceName ?? 'people-outreach',
     });
   }
 }

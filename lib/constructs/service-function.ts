@@ -10,6 +10,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import type { Bindings } from '../../shared/catalog/bindings.js';
 import { QUEUES, type QueueKey } from '../../shared/catalog/queues.js';
@@ -29,6 +30,8 @@ export interface ServiceFunctionProps {
   readonly memorySize?: number;
   readonly logLevel?: string;
   readonly description?: string;
+  /** Packages copied unbundled into the asset's node_modules (they read data files beside their code). */
+  readonly runtimePackages?: string[];
 }
 
 export interface SchedulerBinding {
@@ -64,6 +67,13 @@ export interface BindingResources {
   readonly scheduler: SchedulerBinding;
   readonly secretBox: ISecret;
   readonly apiKeys: ApiKeysBinding;
+  readonly directory: DirectorySourceBinding;
+}
+
+export interface DirectorySourceBinding {
+  readonly bucket: IBucket;
+  /** The object the search index is built from (the same JSONL the import loads). */
+  readonly key: string;
 }
 
 /**
@@ -112,6 +122,16 @@ export class ServiceFunction extends NodejsFunction {
         minify: true,
         sourceMap: true,
         target: 'node22',
+        ...(props.runtimePackages?.length
+          ? {
+              commandHooks: {
+                beforeBundling: () => [],
+                beforeInstall: () => [],
+                // Offline and Docker-free: copy the installed packages rather than `npm install` them.
+                afterBundling: (_in: string, out: string) => props.runtimePackages!.map((p) => `mkdir -p "${out}/node_modules" && cp -r "${join(REPO_ROOT, 'node_modules', p)}" "${out}/node_modules/"`),
+              },
+            }
+          : {}),
       },
     });
 
@@ -203,6 +223,14 @@ export class ServiceFunction extends NodejsFunction {
     secret.grantRead(this);
   }
 
+  /** Read the directory JSONL the search index is built from. */
+  bindDirectorySource({ bucket, key }: DirectorySourceBinding): void {
+    this.addEnvironment('DIRECTORY_BUCKET', bucket.bucketName);
+    this.addEnvironment('DIRECTORY_KEY', key);
+    // One object, read only: narrower than bucket.grantRead, whose Get*/List* wildcards cdk-nag rejects.
+    this.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['s3:GetObject'], resources: [bucket.arnForObjects(key)] }));
+  }
+
   /** Create, read, attach and delete API keys of the usage plan named in `USAGE_PLAN_NAME`. */
   bindApiKeys({ restApiId, usagePlanName }: ApiKeysBinding): void {
     this.addEnvironment('USAGE_PLAN_NAME', usagePlanName);
@@ -234,6 +262,7 @@ export class ServiceFunction extends NodejsFunction {
     if (bindings.mail) fn.bindMail();
     if (bindings.secrets) fn.bindSecrets(resources.secretBox);
     if (bindings.apiKeys) fn.bindApiKeys(resources.apiKeys);
+    if (bindings.directorySource) fn.bindDirectorySource(resources.directory);
   }
 
   /** `arn:…:scheduler:<region>:<account>:schedule/<group>/*`, also used to word the cdk-nag acknowledgement. */

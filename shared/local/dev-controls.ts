@@ -62,7 +62,7 @@ export function devControls(opts: { stack: LocalStack; clockFile: string | null;
         return idle ? { status: 200, body: { idle: true } } : { status: 504, body: { idle: false } };
       }
       case 'GET mailbox/':
-        return { status: 200, body: { messages: await localMailbox(opts.stack.endpoints.ses) } };
+        return { status: 200, body: { messages: await localMailbox(opts.stack.sentMail) } };
       case 'POST inbound/':
         return localInbound(parsed.value);
       default:

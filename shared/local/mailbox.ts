@@ -1,9 +1,9 @@
 import { simpleParser, type AddressObject } from 'mailparser';
+import type { CapturedSend } from './ses-capture.js';
 
 /**
- * `GET /api/console/v1/dev/mailbox/`: what was sent, read from the SES stand-in's store and reshaped to
- * DESIGN.md §2's message fields. Raw MIME messages are parsed so headers (Message-ID, List-Unsubscribe…)
- * show as sent.
+ * `GET /api/console/v1/dev/mailbox/`: what was sent through SES (as captured on its way to the SES
+ * stand-in), reshaped to DESIGN.md §2's message fields. Raw MIME is parsed so the headers show as sent.
  */
 export interface MailboxMessage {
   message_id: string | null;
@@ -19,57 +19,44 @@ export interface MailboxMessage {
   sent_at: string;
 }
 
-interface StoredEmail {
-  messageId: string;
-  from: string;
-  replyTo?: string[];
-  destination: { to?: string[]; cc?: string[]; bcc?: string[] };
-  subject: string;
-  body: { text?: string; html?: string };
-  rawEmail?: string;
-  at: number;
-}
-
 const addrs = (a: AddressObject | AddressObject[] | undefined): string[] =>
   (Array.isArray(a) ? a : a ? [a] : []).flatMap((x) => x.value.map((v) => v.address ?? '')).filter(Boolean);
 
-export async function localMailbox(sesEndpoint: string): Promise<MailboxMessage[]> {
-  const res = await fetch(`${sesEndpoint}/store`);
-  const { emails } = (await res.json()) as { emails: StoredEmail[] };
+export async function localMailbox(sends: CapturedSend[]): Promise<MailboxMessage[]> {
   const out: MailboxMessage[] = [];
-  for (const e of emails) {
-    const sentAt = new Date(e.at * (e.at < 1e12 ? 1000 : 1)).toISOString();
-    if (e.rawEmail) {
-      const m = await simpleParser(e.rawEmail);
+  for (const s of sends) {
+    const sent_at = new Date(s.at).toISOString();
+    const d = s.destination;
+    if (s.raw) {
+      const m = await simpleParser(s.raw);
       const headers: Record<string, string> = {};
-      for (const [k, v] of m.headers) headers[k] = typeof v === 'string' ? v : JSON.stringify(v);
       for (const l of m.headerLines) headers[l.key] = l.line.slice(l.line.indexOf(':') + 1).trim();
       out.push({
         message_id: m.messageId ?? null,
-        from: addrs(m.from)[0] ?? e.from,
-        to: addrs(m.to).length ? addrs(m.to) : (e.destination.to ?? []),
-        cc: addrs(m.cc),
-        bcc: e.destination.bcc ?? [],
+        from: addrs(m.from)[0] ?? s.from,
+        to: d.ToAddresses ?? addrs(m.to),
+        cc: d.CcAddresses ?? addrs(m.cc),
+        bcc: d.BccAddresses ?? [],
         reply_to: addrs(m.replyTo)[0] ?? null,
         subject: m.subject ?? '',
         text: m.text ?? '',
         html: typeof m.html === 'string' ? m.html : '',
         headers,
-        sent_at: sentAt,
+        sent_at,
       });
     } else {
       out.push({
-        message_id: e.messageId,
-        from: e.from,
-        to: e.destination.to ?? [],
-        cc: e.destination.cc ?? [],
-        bcc: e.destination.bcc ?? [],
-        reply_to: e.replyTo?.[0] ?? null,
-        subject: e.subject,
-        text: e.body.text ?? '',
-        html: e.body.html ?? '',
+        message_id: s.provider_message_id,
+        from: s.from,
+        to: d.ToAddresses ?? [],
+        cc: d.CcAddresses ?? [],
+        bcc: d.BccAddresses ?? [],
+        reply_to: null,
+        subject: s.simple?.subject ?? '',
+        text: s.simple?.text ?? '',
+        html: s.simple?.html ?? '',
         headers: {},
-        sent_at: sentAt,
+        sent_at,
       });
     }
   }

@@ -18,6 +18,7 @@ import { loadHandler, startGateway } from './gateway.js';
 import { devControls } from './dev-controls.js';
 import type { SqsHandler } from './event-source-runner.js';
 import { logger } from '../core/logger.js';
+import { startSesCapture, type CapturedSend } from './ses-capture.js';
 
 /**
  * The one-machine twin: DynamoDB Local, local-aws-sqs, aws-ses-v2-local and the Scheduler emulator on
@@ -48,6 +49,8 @@ export interface LocalStack {
   port: number;
   adminToken: string;
   endpoints: { dynamodb: string; sqs: string; ses: string; scheduler: string };
+  /** Every message sent through SES, as sent (raw MIME and envelope). */
+  sentMail: CapturedSend[];
   scheduler: SchedulerEmulator;
   runner: EventSourceRunner | null;
   sqs: SQSClient;
@@ -130,10 +133,13 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     const ses: Server = await sesServer({ host: '127.0.0.1', port: sesPort });
     started.push({ stop: () => new Promise<void>((r) => { ses.closeAllConnections?.(); ses.close(() => r()); }) });
 
+    const capture = await startSesCapture({ upstreamPort: sesPort, port: await freePort(), now: () => serviceClock.now().getTime() });
+    started.push(capture);
+
     const endpoints = {
       dynamodb: dynamo.endpoint,
       sqs: `http://127.0.0.1:${sqsPort}`,
-      ses: `http://127.0.0.1:${sesPort}`,
+      ses: `http://127.0.0.1:${capture.port}`,
       scheduler: '',
     };
 
@@ -146,7 +152,6 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       AWS_ENDPOINT_URL_SQS: endpoints.sqs,
       AWS_ENDPOINT_URL_SESV2: endpoints.ses,
       AWS_ENDPOINT_URL_SES: endpoints.ses,
-      SES_LOCAL_STORE_URL: `${endpoints.ses}/store`,
       SCHEDULER_GROUP_NAME: `${LOCAL_PREFIX}-timers`,
       SCHEDULER_ROLE_ARN: 'arn:aws:iam::000000000000:role/local-scheduler',
       SECRET_BOX_KEY: readOrCreate(file('secret-box.key'), () => randomBytes(32).toString('base64')),
@@ -235,6 +240,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       port: 0,
       adminToken,
       endpoints,
+      sentMail: capture.sends,
       scheduler,
       runner,
       sqs,

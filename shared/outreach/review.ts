@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { release } from '../accounts/ledger.js';
 import { serviceClock, type Clock } from '../core/clock.js';
-import { ConflictError, NotFoundError } from '../core/errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../core/errors.js';
 import { awsScheduler, type Scheduler } from '../adapters/scheduler.js';
 import { getEmail, transition } from './emails.repository.js';
 import { htmlToPlain, plainToHtml, sanitizeEmailHtml } from './html.js';
@@ -52,12 +52,21 @@ export async function approveEmail(accountId: string, id: string, body: z.output
   const scheduler = deps.scheduler ?? awsScheduler;
   const email = await requireEmail(accountId, id);
   if (email.status !== 'pending_review') throw conflict('approve', email.status);
-  const queued = await transition(accountId, id, ['pending_review'], { status: 'queued', updated_at: clock.now().toISOString() }, ['review_expires_at']);
+  if (body.schedule === 'at' && new Date(body.send_at!).getTime() < clock.now().getTime() - 60_000) {
+    throw new ValidationError('send_at is in the past.', [{ path: 'send_at', message: 'must not be in the past' }]);
+  }
+  const queued = await transition(accountId, id, ['pending_review'], { status: 'queued', updated_at: clock.now().toISOString(), review_expires_at: null });
   if (!queued) throw conflict('approve', (await requireEmail(accountId, id)).status);
-  queued.review_expires_at = null;
+  let scheduled: EmailRecord;
+  try {
+    scheduled = await scheduleSend(queued, body.schedule, body.send_at, { clock, scheduler });
+  } catch (e) {
+    // Could not schedule (e.g. the sending account vanished): back to review, window as it was.
+    await transition(accountId, id, ['queued'], { status: 'pending_review', review_expires_at: email.review_expires_at });
+    throw e;
+  }
   await scheduler.cancel(reviewScheduleName(id));
-  const scheduled = await scheduleSend(queued, body.schedule, body.send_at, { clock, scheduler });
-  return { ...scheduled, review_expires_at: null };
+  return scheduled;
 }
 
 export async function cancelEmail(accountId: string, id: string, deps: { clock?: Clock; scheduler?: Scheduler } = {}): Promise<EmailRecord> {

@@ -18,7 +18,8 @@ export async function recordOpen(token: string, clock: Clock = serviceClock): Pr
     new UpdateCommand({
       TableName: tableName('outreach'),
       Key: emailKey(p.account_id as string, p.email_id as string),
-      UpdateExpression: 'SET opened_at = if_not_exists(opened_at, :now) ADD open_count :one',
+      // opened_at starts as null (present), so the first open is kept in first_opened_at.
+      UpdateExpression: 'SET first_opened_at = if_not_exists(first_opened_at, :now), opened_at = if_not_exists(first_opened_at, :now) ADD open_count :one',
       ConditionExpression: '#s IN (:sent, :replied)',
       ExpressionAttributeNames: { '#s': 'status' },
       ExpressionAttributeValues: { ':now': now, ':one': 1, ':sent': 'sent', ':replied': 'replied' },

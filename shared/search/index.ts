@@ -159,9 +159,11 @@ export class PeopleIndex {
       }
       ix.pTitle[i] = t;
       for (const k of ix.titleKeyIds[t]!) post(ix.byTitleKey, k, i);
-      const place = { city: normalizeName(p.location.city), region: normalizeName(p.location.region), country: p.location.country_code };
-      const pl = ix.places.id(`${place.country}|${place.region}|${place.city}`);
-      if (pl === ix.placeList.length) ix.placeList.push(place);
+      // Keyed on the raw strings so each distinct place is normalized once, not once per person.
+      const pl = ix.places.id(`${p.location.country_code}|${p.location.region}|${p.location.city}`);
+      if (pl === ix.placeList.length) {
+        ix.placeList.push({ city: normalizeName(p.location.city), region: normalizeName(p.location.region), country: p.location.country_code });
+      }
       ix.pPlace[i] = pl;
       post(ix.byPlace, pl, i);
     }

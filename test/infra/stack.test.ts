@@ -32,6 +32,7 @@ function buildApp() {
     tables: stateful.tables,
     queues: stateful.queues,
     secretBoxKey: stateful.secretBoxKey,
+    directoryBucket: stateful.directoryImportBucket,
     scheduleGroup: stateful.scheduleGroup,
     schedulerRole: stateful.schedulerRole,
   });
@@ -134,6 +135,7 @@ describe('functions', () => {
         ...(bindings.scheduler ? ['SCHEDULER_GROUP_NAME', 'SCHEDULER_ROLE_ARN', 'TIMERS_QUEUE_ARN'] : []),
         ...(bindings.secrets ? ['SECRET_BOX_SECRET_ARN'] : []),
         ...(bindings.apiKeys ? ['USAGE_PLAN_NAME'] : []),
+        ...(bindings.directorySource ? ['DIRECTORY_BUCKET', 'DIRECTORY_KEY'] : []),
       ];
       const base = ['NODE_OPTIONS', 'POWERTOOLS_SERVICE_NAME', 'LOG_LEVEL', 'SERVICE_STAGE'];
       expect([name, Object.keys(env).sort()]).toEqual([name, [...base, ...expected].sort()]);

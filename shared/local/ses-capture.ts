@@ -1,0 +1,74 @@
+import { createServer, request, type Server } from 'node:http';
+
+/**
+ * A recording pass-through in front of the SES stand-in. The stand-in keeps raw (MIME) sends only as
+ * parsed fields — without Message-ID, List-Unsubscribe or the Bcc envelope — so this proxy keeps each
+ * SendEmail request's raw message and destination as sent, then forwards the request unchanged. The SDK
+ * talks to the proxy exactly as it would to SES.
+ */
+export interface CapturedSend {
+  raw: Buffer | null;
+  destination: { ToAddresses?: string[]; CcAddresses?: string[]; BccAddresses?: string[] };
+  from: string | null;
+  simple: { subject?: string; text?: string; html?: string } | null;
+  provider_message_id: string | null;
+  at: number;
+}
+
+export async function startSesCapture(opts: { upstreamPort: number; port: number; now: () => number }): Promise<{ server: Server; port: number; sends: CapturedSend[]; stop(): Promise<void> }> {
+  const sends: CapturedSend[] = [];
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = Buffer.concat(chunks);
+    let captured: CapturedSend | null = null;
+    if (req.method === 'POST' && req.url?.startsWith('/v2/email/outbound-emails')) {
+      try {
+        const j = JSON.parse(body.toString('utf8'));
+        captured = {
+          raw: j.Content?.Raw?.Data ? Buffer.from(j.Content.Raw.Data, 'base64') : null,
+          destination: j.Destination ?? {},
+          from: j.FromEmailAddress ?? null,
+          simple: j.Content?.Simple ? { subject: j.Content.Simple.Subject?.Data, text: j.Content.Simple.Body?.Text?.Data, html: j.Content.Simple.Body?.Html?.Data } : null,
+          provider_message_id: null,
+          at: opts.now(),
+        };
+      } catch {
+        captured = null;
+      }
+    }
+    const up = request({ host: '127.0.0.1', port: opts.upstreamPort, method: req.method, path: req.url, headers: req.headers }, (upRes) => {
+      const out: Buffer[] = [];
+      upRes.on('data', (c) => out.push(c));
+      upRes.on('end', () => {
+        const text = Buffer.concat(out);
+        if (captured && upRes.statusCode === 200) {
+          try {
+            captured.provider_message_id = JSON.parse(text.toString('utf8')).MessageId ?? null;
+          } catch {
+            /* not JSON */
+          }
+          sends.push(captured);
+        }
+        res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+        res.end(text);
+      });
+    });
+    up.on('error', () => {
+      res.writeHead(502);
+      res.end();
+    });
+    up.end(body);
+  });
+  await new Promise<void>((r) => server.listen(opts.port, '127.0.0.1', r));
+  return {
+    server,
+    port: (server.address() as { port: number }).port,
+    sends,
+    stop: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}

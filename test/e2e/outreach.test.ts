@@ -1,0 +1,387 @@
+import type { LocalStack } from '../../shared/local/stack.js';
+import { startServices } from '../../shared/local/services.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, ROOT, newTenant, startTestStack } from '../support/local.js';
+
+let stack: LocalStack;
+let admin: Client;
+
+beforeAll(async () => {
+  stack = await startTestStack({ throttleMultiplier: 1000 });
+  await startServices({ root: ROOT, stack, dataDir: null, directory: { file: join(mkdtempSync(join(tmpdir(), 'dir-')), 'd.jsonl'), people: 200, seed: 3 } });
+  admin = new Client(stack);
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const settle = async () => expect((await admin.console('POST', 'dev/settle/')).body).toEqual({ idle: true });
+const advance = (seconds: number) => admin.console('POST', 'dev/clock/', { advance_seconds: seconds });
+const mailbox = async () => (await admin.console('GET', 'dev/mailbox/')).body.messages as any[];
+const balance = async (id: string) => (await admin.console('GET', `accounts/${id}/`)).body.balance as number;
+const charges = async (id: string) => (await admin.console('GET', `accounts/${id}/charges/`)).body.results as any[];
+
+let seq = 0;
+const recipient = () => `lead${++seq}.${Date.now()}@prospect.test`;
+
+async function sender(extra: Record<string, unknown> = {}) {
+  const t = await newTenant(stack);
+  const ea = await admin.console('POST', `accounts/${t.accountId}/sending-accounts/`, { email: `rep${++seq}@seller.test`, type: 'google', ...extra });
+  return { ...t, ea: ea.body };
+}
+
+function emailBody(to: string, extra: Record<string, unknown> = {}) {
+  return {
+    to: { email: to, first_name: 'Jane', last_name: 'Doe', company_name: 'Acme Robotics', context: 'Recently opened a Berlin office.' },
+    instructions: 'Write a short, friendly email introducing our warehouse automation platform and ask for a 15-minute call.',
+    ...extra,
+  };
+}
+
+async function drafted(t: Awaited<ReturnType<typeof sender>>, to = recipient(), extra: Record<string, unknown> = {}) {
+  const r = await t.client.api('POST', 'emails/', emailBody(to, extra));
+  expect(r.status).toBe(202);
+  await settle();
+  return (await t.client.api('GET', `emails/${r.body.id}/`)).body;
+}
+
+describe('creating and drafting', () => {
+  test('202 with exactly {id, status: drafting, created_at}; draft → pending_review; 2 credits', async () => {
+    const t = await sender();
+    const r = await t.client.api('POST', 'emails/', emailBody(recipient()));
+    expect(r.status).toBe(202);
+    expect(r.body).toEqual({ id: expect.stringMatching(/^em_[0-9a-z]{26}$/), status: 'drafting', created_at: expect.any(String) });
+    await settle();
+    const e = (await t.client.api('GET', `emails/${r.body.id}/`)).body;
+    expect(e.status).toBe('pending_review');
+    expect(Object.keys(e).sort()).toEqual(
+      ['id', 'status', 'to', 'from_email', 'subject', 'body_plain', 'body_html', 'instructions', 'created_at', 'scheduled_for', 'sent_at', 'opened_at', 'replied_at', 'open_count', 'review_expires_at', 'error'].sort(),
+    );
+    expect(e.to).toEqual({ email: expect.stringContaining('@prospect.test'), name: 'Jane Doe' });
+    expect(e.from_email).toBe(t.ea.email);
+    expect(e.body_plain).toContain('Jane');
+    expect(e.body_plain).toMatch(/warehouse automation platform/);
+    expect(e.body_plain).not.toMatch(/Write a short/);
+    expect(e.body_html).toContain('<p>');
+    expect(new Date(e.review_expires_at).getTime() - new Date(e.created_at).getTime()).toBeGreaterThanOrEqual(7 * 86400_000 - 5000);
+    expect(e).toMatchObject({ scheduled_for: null, sent_at: null, opened_at: null, replied_at: null, open_count: 0, error: null });
+    expect(await balance(t.accountId)).toBe(1248);
+    expect((await charges(t.accountId))[0]).toMatchObject({ operation: 'outreach_email', reference: r.body.id, charged: 2, charge_status: 'charged' });
+  });
+
+  test('a failed draft is failed and not charged', async () => {
+    const t = await sender();
+    const r = await t.client.api('POST', 'emails/', { ...emailBody(recipient()), instructions: 'Say hello [[fail-draft]]' });
+    await settle();
+    const e = (await t.client.api('GET', `emails/${r.body.id}/`)).body;
+    expect(e.status).toBe('failed');
+    expect(e.error).toEqual({ code: 'draft_failed', message: expect.any(String) });
+    expect(await balance(t.accountId)).toBe(1250);
+    expect((await charges(t.accountId))[0].charge_status).toBe('released');
+  });
+
+  test('review none goes straight to queued with an automatic send time', async () => {
+    const t = await sender();
+    const e = await drafted(t, recipient(), { review: 'none' });
+    expect(e.status).toBe('queued');
+    expect(e.scheduled_for).not.toBeNull();
+    const at = new Date(e.scheduled_for);
+    expect([1, 2, 3, 4, 5]).toContain(at.getUTCDay());
+    expect(at.getUTCHours()).toBeGreaterThanOrEqual(9);
+    expect(at.getUTCHours()).toBeLessThan(11);
+  });
+
+  test('validation: every rule answers 400 invalid_request', async () => {
+    const t = await sender();
+    const base = emailBody(recipient());
+    const cases: unknown[] = [
+      { ...base, to: { ...base.to, email: 'not-an-email' } },
+      { ...base, to: { email: 'a@b.test' } },
+      { ...base, to: { ...base.to, context: 'x'.repeat(1001) } },
+      { ...base, instructions: 'x'.repeat(2001) },
+      { ...base, instructions: undefined },
+      { ...base, cc: ['a@x.test', 'b@x.test', 'c@x.test', 'd@x.test'] },
+      { ...base, bcc: ['a@x.test', 'b@x.test', 'c@x.test', 'd@x.test'] },
+      { ...base, review: 'maybe' },
+      { ...base, surprise: true },
+      { ...base, to: { ...base.to, phone: '+1' } },
+      { ...base, reply_to: 'stranger@elsewhere.test' },
+      { ...base, from_account: 'ea_00000000000000000000000000' },
+    ];
+    for (const c of cases) {
+      const r = await t.client.api('POST', 'emails/', c);
+      expect(r.status).toBe(400);
+      expect(r.body.error.code).toBe('invalid_request');
+    }
+    const other = await sender();
+    const foreign = await t.client.api('POST', 'emails/', { ...base, from_account: other.ea.id });
+    expect(foreign.status).toBe(400);
+    expect((await t.client.api('POST', 'emails/', { ...base, reply_to: t.ea.email })).status).toBe(202);
+    expect(await balance(other.accountId)).toBe(1250);
+  });
+
+  test('409 when no account is connected and sending-enabled', async () => {
+    const none = await newTenant(stack);
+    expect((await none.client.api('POST', 'emails/', emailBody(recipient()))).status).toBe(409);
+    const t = await sender({ connected: false });
+    const r = await t.client.api('POST', 'emails/', emailBody(recipient()));
+    expect(r.status).toBe(409);
+    expect(r.body.error.code).toBe('conflict');
+    expect(await balance(t.accountId)).toBe(1250);
+  });
+
+  test('the default sender is the least-loaded connected account', async () => {
+    const t = await sender();
+    const second = await admin.console('POST', `accounts/${t.accountId}/sending-accounts/`, { email: `second${++seq}@seller.test`, type: 'microsoft' });
+    await admin.console('PATCH', `sending-accounts/${t.ea.id}/`, { sending_enabled: false });
+    const e = await drafted(t);
+    expect(e.from_email).toBe(second.body.email);
+  });
+});
+
+describe('review, edit, approve, cancel', () => {
+  test('edit: subject and sanitised HTML (plain regenerated); window extended; wrong shapes 400', async () => {
+    const t = await sender();
+    const e = await drafted(t);
+    await advance(3600);
+    const r = await t.client.api('PATCH', `emails/${e.id}/`, { subject: 'New subject', body_html: '<p>Hello <b>Jane</b><script>alert(1)</script><img src=x onerror=alert(1)></p><a href="javascript:alert(1)">x</a>' });
+    expect(r.status).toBe(200);
+    expect(r.body.subject).toBe('New subject');
+    expect(r.body.body_html).toContain('<b>Jane</b>');
+    expect(r.body.body_html).not.toMatch(/script|onerror|javascript:/);
+    expect(r.body.body_plain).toContain('Hello');
+    expect(r.body.body_plain).not.toContain('<');
+    expect(new Date(r.body.review_expires_at).getTime()).toBeGreaterThan(new Date(e.review_expires_at).getTime() + 3000_000);
+    const plain = await t.client.api('PATCH', `emails/${e.id}/`, { body_plain: 'Line one\n\nLine two' });
+    expect(plain.body.body_html).toContain('<p>Line one</p>');
+    expect((await t.client.api('PATCH', `emails/${e.id}/`, { body_plain: 'a', body_html: '<p>b</p>' })).status).toBe(400);
+    expect((await t.client.api('PATCH', `emails/${e.id}/`, {})).status).toBe(400);
+    expect((await t.client.api('PATCH', `emails/${e.id}/`, { to: 'x@y.test' })).status).toBe(400);
+  });
+
+  test('the 7-day window: unapproved emails are cancelled when it passes; an edit extends it', async () => {
+    const t = await sender();
+    const a = await drafted(t);
+    const b = await drafted(t);
+    await advance(6 * 86400);
+    await t.client.api('PATCH', `emails/${b.id}/`, { subject: 'Still relevant?' });
+    await advance(86400 + 60);
+    await settle();
+    expect((await t.client.api('GET', `emails/${a.id}/`)).body.status).toBe('cancelled');
+    expect((await t.client.api('GET', `emails/${b.id}/`)).body.status).toBe('pending_review');
+    expect(await balance(t.accountId)).toBe(1246); // no refund on expiry
+  });
+
+  test('approve with best_time: queued at a weekday 09:00–11:00 in the sender zone; approve again 409', async () => {
+    const t = await sender({ timezone: 'Europe/Berlin' });
+    const e = await drafted(t);
+    const r = await t.client.api('POST', `emails/${e.id}/approve/`, {});
+    expect(r.status).toBe(200);
+    expect(r.body.status).toBe('queued');
+    expect(r.body.review_expires_at).toBeNull();
+    const local = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', weekday: 'short', hour: '2-digit', hour12: false }).formatToParts(new Date(r.body.scheduled_for));
+    const hour = Number(local.find((p) => p.type === 'hour')!.value);
+    expect(hour).toBeGreaterThanOrEqual(9);
+    expect(hour).toBeLessThan(11);
+    expect(['Sat', 'Sun']).not.toContain(local.find((p) => p.type === 'weekday')!.value);
+    const again = await t.client.api('POST', `emails/${e.id}/approve/`, {});
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('conflict');
+    expect((await t.client.api('POST', `emails/${e.id}/approve/`, { schedule: 'at' })).status).toBe(400);
+  });
+
+  test('approve at a fixed time sends at that time on the service clock', async () => {
+    const t = await sender();
+    const e = await drafted(t);
+    const now = new Date((await advance(1)).body.now).getTime(); // the service clock, moved by earlier tests
+    const sendAt = new Date(now + 3 * 86400_000).toISOString();
+    const r = await t.client.api('POST', `emails/${e.id}/approve/`, { schedule: 'at', send_at: sendAt });
+    expect(r.status).toBe(200);
+    expect(r.body.scheduled_for).toBe(sendAt);
+    const past = await drafted(t);
+    expect((await t.client.api('POST', `emails/${past.id}/approve/`, { schedule: 'at', send_at: new Date(now - 3600_000).toISOString() })).status).toBe(400);
+    await settle();
+    expect((await t.client.api('GET', `emails/${e.id}/`)).body.status).toBe('queued');
+    await advance(4 * 86400);
+    await settle();
+    const sent = (await t.client.api('GET', `emails/${e.id}/`)).body;
+    expect(sent.status).toBe('sent');
+    expect(sent.sent_at).not.toBeNull();
+  });
+
+  test('cancel: allowed while pending_review or queued (no refund), 409 afterwards; wrong-state edits 409', async () => {
+    const t = await sender();
+    const a = await drafted(t);
+    const c = await t.client.api('POST', `emails/${a.id}/cancel/`);
+    expect(c.status).toBe(200);
+    expect(c.body.status).toBe('cancelled');
+    expect((await t.client.api('POST', `emails/${a.id}/cancel/`)).status).toBe(409);
+    expect((await t.client.api('PATCH', `emails/${a.id}/`, { subject: 'x' })).status).toBe(409);
+    expect((await t.client.api('POST', `emails/${a.id}/approve/`, {})).status).toBe(409);
+    const b = await drafted(t);
+    await t.client.api('POST', `emails/${b.id}/approve/`, { schedule: 'best_time' });
+    const cq = await t.client.api('POST', `emails/${b.id}/cancel/`);
+    expect(cq.body.status).toBe('cancelled');
+    await advance(8 * 86400);
+    await settle();
+    expect((await t.client.api('GET', `emails/${b.id}/`)).body.status).toBe('cancelled');
+    expect(await balance(t.accountId)).toBe(1246);
+  });
+
+  test('another tenant sees 404 for every operation', async () => {
+    const t = await sender();
+    const other = await sender();
+    const e = await drafted(t);
+    for (const [method, path, body] of [
+      ['GET', `emails/${e.id}/`, undefined],
+      ['PATCH', `emails/${e.id}/`, { subject: 'x' }],
+      ['POST', `emails/${e.id}/approve/`, {}],
+      ['POST', `emails/${e.id}/cancel/`, undefined],
+    ] as const) {
+      const r = await other.client.api(method, path, body);
+      expect(r.status).toBe(404);
+      expect(r.body.error.code).toBe('not_found');
+    }
+    expect((await other.client.api('GET', 'emails/')).body.count).toBe(0);
+  });
+});
+
+describe('sending, replies, unsubscribe, tracking', () => {
+  test('approve now: sent with proper MIME, unsubscribe headers, cc/reply-to, bcc hidden; sent_today counts', async () => {
+    const t = await sender();
+    const to = recipient();
+    const e = await drafted(t, to, { cc: ['boss@prospect.test'], bcc: ['crm@seller.test'], reply_to: undefined });
+    const r = await t.client.api('POST', `emails/${e.id}/approve/`, { schedule: 'now' });
+    expect(r.body.status).toBe('queued');
+    await settle();
+    const sent = (await t.client.api('GET', `emails/${e.id}/`)).body;
+    expect(sent.status).toBe('sent');
+    const msg = (await mailbox()).find((m) => m.to.includes(to));
+    expect(msg).toBeDefined();
+    expect(msg.from).toBe(t.ea.email);
+    expect(msg.cc).toEqual(['boss@prospect.test']);
+    expect(msg.bcc).toEqual(['crm@seller.test']);
+    expect(JSON.stringify(msg.headers).toLowerCase()).not.toContain('crm@seller.test');
+    expect(msg.subject).toBe(sent.subject);
+    expect(msg.text).toContain('unsubscribe');
+    expect(msg.html).toContain('/api/public/v1/o/');
+    expect(msg.headers['list-unsubscribe']).toMatch(/^<http:\/\/localhost:\d+\/api\/public\/v1\/u\/[A-Za-z0-9_-]+\/>$/);
+    expect(msg.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+    expect(msg.message_id).toMatch(new RegExp(`^<${e.id}\\.`));
+    const accounts = (await t.client.api('GET', 'email/accounts/')).body.accounts;
+    expect(accounts[0].sent_today).toBe(1);
+    expect((await t.client.api('PATCH', `emails/${e.id}/`, { subject: 'x' })).status).toBe(409);
+    expect((await t.client.api('POST', `emails/${e.id}/cancel/`)).status).toBe(409);
+  });
+
+  test('the daily limit spills approvals onto following days', async () => {
+    const t = await sender({ daily_limit: 2 });
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await drafted(t)).id);
+    const scheduled: string[] = [];
+    for (const id of ids) scheduled.push((await t.client.api('POST', `emails/${id}/approve/`, { schedule: 'now' })).body.scheduled_for);
+    const days = scheduled.map((s) => s.slice(0, 10));
+    expect(days[0]).toBe(days[1]);
+    expect(days[2]).toBe(days[3]);
+    expect(days[2] > days[0]!).toBe(true);
+    expect(days[4]! > days[2]!).toBe(true);
+    await settle();
+    const statuses = await Promise.all(ids.map(async (id) => (await t.client.api('GET', `emails/${id}/`)).body.status));
+    expect(statuses).toEqual(['sent', 'sent', 'queued', 'queued', 'queued']);
+    await advance(86400 + 12 * 3600);
+    await settle();
+    const later = await Promise.all(ids.map(async (id) => (await t.client.api('GET', `emails/${id}/`)).body.status));
+    expect(later.filter((s) => s === 'sent').length).toBe(4);
+  });
+
+  test('a reply from the lead: replied status and timestamp, and queued emails to them are not sent', async () => {
+    const t = await sender();
+    const to = recipient();
+    const first = await drafted(t, to);
+    const second = await drafted(t, to);
+    await t.client.api('POST', `emails/${first.id}/approve/`, { schedule: 'now' });
+    await settle();
+    const msg = (await mailbox()).find((m) => m.to.includes(to));
+    const inbound = await admin.console('POST', 'dev/inbound/', { from: `Jane Doe <${to}>`, to: t.ea.email, subject: `Re: ${msg.subject}`, text: 'Sounds good, Tuesday works.', in_reply_to: msg.message_id, headers: {} });
+    expect(inbound.status).toBe(202);
+    expect(inbound.body).toMatchObject({ matched: true, classification: 'reply', counted_as_lead_reply: true });
+    const replied = (await t.client.api('GET', `emails/${first.id}/`)).body;
+    expect(replied.status).toBe('replied');
+    expect(replied.replied_at).not.toBeNull();
+    await t.client.api('POST', `emails/${second.id}/approve/`, { schedule: 'now' });
+    await settle();
+    const stopped = (await t.client.api('GET', `emails/${second.id}/`)).body;
+    expect(stopped.status).toBe('cancelled');
+    expect(stopped.error.code).toBe('recipient_replied');
+    expect((await mailbox()).filter((m) => m.to.includes(to))).toHaveLength(1);
+    const list = await t.client.api('GET', 'emails/?status=replied');
+    expect(list.body.results.map((x: any) => x.id)).toEqual([first.id]);
+  });
+
+  test('a reply from a cc address does not count; bounces and auto-replies are classified', async () => {
+    const t = await sender();
+    const to = recipient();
+    const e = await drafted(t, to, { cc: ['colleague@prospect.test'] });
+    await t.client.api('POST', `emails/${e.id}/approve/`, { schedule: 'now' });
+    await settle();
+    const msg = (await mailbox()).find((m) => m.to.includes(to));
+    const cc = await admin.console('POST', 'dev/inbound/', { from: 'colleague@prospect.test', to: t.ea.email, subject: 'Re: x', text: 'Looping in', in_reply_to: msg.message_id });
+    expect(cc.body).toMatchObject({ classification: 'reply', counted_as_lead_reply: false });
+    expect((await t.client.api('GET', `emails/${e.id}/`)).body.status).toBe('sent');
+    const ooo = await admin.console('POST', 'dev/inbound/', { from: to, to: t.ea.email, subject: 'Automatic reply: Out of Office', text: 'I am currently out of the office.', in_reply_to: msg.message_id, headers: { 'Auto-Submitted': 'auto-replied' } });
+    expect(ooo.body.classification).toBe('auto_reply');
+    expect((await t.client.api('GET', `emails/${e.id}/`)).body.status).toBe('sent');
+    const bounce = await admin.console('POST', 'dev/inbound/', { from: 'MAILER-DAEMON@prospect.test', to: t.ea.email, subject: 'Undelivered Mail Returned to Sender', text: `Final-Recipient: rfc822; ${to}`, headers: { References: msg.message_id } });
+    expect(bounce.body).toMatchObject({ matched: true, classification: 'bounce' });
+    expect((await t.client.api('GET', `emails/${e.id}/`)).body.error.code).toBe('bounced');
+    expect((await admin.console('POST', 'dev/inbound/', { from: 'x' })).status).toBe(400);
+  });
+
+  test('one-click unsubscribe suppresses the address; the open pixel counts opens', async () => {
+    const t = await sender();
+    const to = recipient();
+    const e = await drafted(t, to);
+    await t.client.api('POST', `emails/${e.id}/approve/`, { schedule: 'now' });
+    await settle();
+    const msg = (await mailbox()).find((m) => m.to.includes(to));
+    const pixel = /src="(http:\/\/localhost:\d+\/api\/public\/v1\/o\/[^"]+)"/.exec(msg.html)![1]!;
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(pixel);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('image/gif');
+      expect(Buffer.from(await res.arrayBuffer()).subarray(0, 3).toString()).toBe('GIF');
+    }
+    const opened = (await t.client.api('GET', `emails/${e.id}/`)).body;
+    expect(opened.open_count).toBe(2);
+    expect(opened.opened_at).not.toBeNull();
+    const unsub = msg.headers['list-unsubscribe'].slice(1, -1);
+    const res = await fetch(unsub, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    expect(res.status).toBe(200);
+    const refused = await t.client.api('POST', 'emails/', emailBody(to));
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toMatch(/unsubscribed/);
+    expect((await fetch(unsub.replace(/u\/[^/]+\//, 'u/not-a-token/'))).status).toBe(404);
+  });
+});
+
+describe('listing', () => {
+  test('newest first, status and since filters, paging, validation', async () => {
+    const t = await sender();
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await drafted(t)).id);
+    await t.client.api('POST', `emails/${ids[0]}/cancel/`);
+    const all = await t.client.api('GET', 'emails/');
+    expect(all.body).toMatchObject({ count: 3, page: 1, page_size: 50, total_pages: 1 });
+    expect(all.body.results.map((e: any) => e.id)).toEqual([...ids].reverse());
+    const paged = await t.client.api('GET', 'emails/?page=2&page_size=2');
+    expect(paged.body).toMatchObject({ count: 3, page: 2, page_size: 2, total_pages: 2 });
+    expect(paged.body.results.map((e: any) => e.id)).toEqual([ids[0]]);
+    const cancelled = await t.client.api('GET', 'emails/?status=cancelled');
+    expect(cancelled.body.results.map((e: any) => e.id)).toEqual([ids[0]]);
+    const future = await t.client.api('GET', `emails/?since=${encodeURIComponent(new Date(Date.now() + 400 * 86400_000).toISOString())}`);
+    expect(future.body.count).toBe(0);
+    for (const q of ['page_size=201', 'page=0', 'status=unknown', 'since=yesterday']) expect((await t.client.api('GET', `emails/?${q}`)).status).toBe(400);
+  });
+});
