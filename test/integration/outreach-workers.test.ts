@@ -1,0 +1,105 @@
+import type { LocalStack } from '../../shared/local/stack.js';
+import { startTestStack } from '../support/local.js';
+import { createAccount, getAccount, listCharges } from '../../shared/accounts/accounts.repository.js';
+import { createSendingAccount } from '../../shared/accounts/sending-accounts.repository.js';
+import { createEmail } from '../../shared/outreach/create-email.js';
+import { draftEmail } from '../../shared/outreach/drafting.js';
+import { approveEmail, cancelEmail } from '../../shared/outreach/review.js';
+import { sendEmail } from '../../shared/outreach/send-email.js';
+import { getEmail, transition } from '../../shared/outreach/emails.repository.js';
+import type { Scheduler, TimerMessage } from '../../shared/adapters/scheduler.js';
+
+// Workers are not running here: each test plays the queue itself, delivering the same message twice
+// where the point is redelivery.
+let stack: LocalStack;
+beforeAll(async () => {
+  stack = await startTestStack({ gateway: false, workers: false });
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+/** Records schedules instead of creating them: these tests drive time by hand. */
+function recordingScheduler(): Scheduler & { calls: { name: string; at: Date; message: TimerMessage }[]; cancelled: string[] } {
+  const calls: { name: string; at: Date; message: TimerMessage }[] = [];
+  const cancelled: string[] = [];
+  return { calls, cancelled, scheduleAt: async (name, at, message) => void calls.push({ name, at, message }), cancel: async (name) => void cancelled.push(name) };
+}
+
+async function tenant() {
+  const a = await createAccount({ name: 'w', credits: 100, public_api: true, agentic_search: false, pilot: false, auto_recharge: false }, { pilotLimit: 3 });
+  const ea = await createSendingAccount(a.id, { email: `rep-${a.id}@seller.test`, type: 'google', connected: true, sending_enabled: true, daily_limit: 50, health: 'healthy', timezone: 'UTC' });
+  return { accountId: a.id, ea };
+}
+
+const body = (email: string) => ({ to: { email, first_name: 'Ada' }, instructions: 'Introduce our analytics product and ask for a call.', cc: [], bcc: [], review: 'required' as const });
+
+test('cancel while drafting: the draft is discarded and nothing is charged, even when the draft message arrives later', async () => {
+  const t = await tenant();
+  const { id } = await createEmail(t.accountId, body('ada1@prospect.test'));
+  expect((await getAccount(t.accountId))!.balance).toBe(98); // reserved
+  const cancelled = await cancelEmail(t.accountId, id, { scheduler: recordingScheduler() });
+  expect(cancelled.status).toBe('cancelled');
+  await draftEmail(t.accountId, id, null, { scheduler: recordingScheduler() });
+  await draftEmail(t.accountId, id, null, { scheduler: recordingScheduler() });
+  const e = await getEmail(t.accountId, id);
+  expect(e!.status).toBe('cancelled');
+  expect(e!.subject).toBe('');
+  expect((await getAccount(t.accountId))!.balance).toBe(100);
+  expect((await listCharges(t.accountId))[0]!.charge_status).toBe('released');
+});
+
+test('a redelivered draft message charges once and schedules one review expiry', async () => {
+  const t = await tenant();
+  const { id } = await createEmail(t.accountId, body('ada2@prospect.test'));
+  const sched = recordingScheduler();
+  await Promise.all([draftEmail(t.accountId, id, null, { scheduler: sched }), draftEmail(t.accountId, id, null, { scheduler: sched })]);
+  await draftEmail(t.accountId, id, null, { scheduler: sched });
+  expect((await getEmail(t.accountId, id))!.status).toBe('pending_review');
+  expect((await getAccount(t.accountId))!.balance).toBe(98);
+  expect(sched.calls.filter((c) => c.message.kind === 'review_expired')).toHaveLength(1);
+});
+
+test('a redelivered send message never sends twice', async () => {
+  const t = await tenant();
+  const { id } = await createEmail(t.accountId, body('ada3@prospect.test'));
+  const sched = recordingScheduler();
+  await draftEmail(t.accountId, id, null, { scheduler: sched });
+  await approveEmail(t.accountId, id, { schedule: 'now' }, { scheduler: sched });
+  const before = stack.sentMail.length;
+  await Promise.all([sendEmail(t.accountId, id), sendEmail(t.accountId, id), sendEmail(t.accountId, id)]);
+  await sendEmail(t.accountId, id);
+  expect(stack.sentMail.length - before).toBe(1);
+  const e = await getEmail(t.accountId, id);
+  expect(e!.status).toBe('sent');
+  expect(e!.message_id).toMatch(new RegExp(`^<${id}\\.`));
+});
+
+test('an email found mid-send after a crash is failed as "may have been sent", never resent', async () => {
+  const t = await tenant();
+  const { id } = await createEmail(t.accountId, body('ada4@prospect.test'));
+  const sched = recordingScheduler();
+  await draftEmail(t.accountId, id, null, { scheduler: sched });
+  await approveEmail(t.accountId, id, { schedule: 'now' }, { scheduler: sched });
+  await transition(t.accountId, id, ['queued'], { status: 'sending' }); // the crashed worker's claim
+  const before = stack.sentMail.length;
+  await sendEmail(t.accountId, id);
+  expect(stack.sentMail.length).toBe(before);
+  const e = await getEmail(t.accountId, id);
+  expect(e!.status).toBe('failed');
+  expect(e!.error!.code).toBe('send_interrupted');
+});
+
+test('a sender disconnected after approval fails the send with a clear error', async () => {
+  const t = await tenant();
+  const { id } = await createEmail(t.accountId, body('ada5@prospect.test'));
+  const sched = recordingScheduler();
+  await draftEmail(t.accountId, id, null, { scheduler: sched });
+  await approveEmail(t.accountId, id, { schedule: 'now' }, { scheduler: sched });
+  const { updateSendingAccount } = await import('../../shared/accounts/sending-accounts.repository.js');
+  await updateSendingAccount(t.ea.id, { connected: false, health: 'reauth_required' });
+  await sendEmail(t.accountId, id);
+  const e = await getEmail(t.accountId, id);
+  expect(e!.status).toBe('failed');
+  expect(e!.error).toEqual({ code: 'sender_unavailable', message: expect.any(String) });
+});
