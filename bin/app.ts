@@ -28,6 +28,7 @@ const api = new ApiStack(app, `${prefix}-api`, {
   directoryBucket: stateful.directoryImportBucket,
   scheduleGroup: stateful.scheduleGroup,
   schedulerRole: stateful.schedulerRole,
+  bedrockModelId: app.node.tryGetContext('bedrockModelId') as string | undefined,
 });
 api.addStackDependency(stateful);
 

@@ -13,7 +13,7 @@ import {
   type ThrottlingPerMethod,
 } from 'aws-cdk-lib/aws-apigateway';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { ManagedPolicy, type IRole } from 'aws-cdk-lib/aws-iam';
+import { ManagedPolicy, PolicyStatement, type IRole } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -41,6 +41,8 @@ export interface ApiStackProps extends StackProps {
   readonly queues: Readonly<Record<QueueKey, IQueue>>;
   readonly secretBoxKey: ISecret;
   readonly directoryBucket: IBucket;
+  /** Draft with Amazon Bedrock (Converse API) using this model id instead of the built-in composer. */
+  readonly bedrockModelId?: string;
   readonly scheduleGroup: IScheduleGroup;
   readonly schedulerRole: IRole;
 }
@@ -187,8 +189,20 @@ export class ApiStack extends Stack {
         new SqsEventSource(props.queues[def.key], { batchSize: def.worker.batchSize, reportBatchItemFailures: true }),
       );
       workers[def.key] = fn;
+      if (def.key === 'drafting' && props.bedrockModelId) {
+        fn.addEnvironment('DRAFTER', 'bedrock');
+        fn.addEnvironment('BEDROCK_MODEL_ID', props.bedrockModelId);
+        fn.addToRolePolicy(
+          new PolicyStatement({
+            actions: ['bedrock:InvokeModel'],
+            resources: [Stack.of(this).formatArn({ service: 'bedrock', account: '', resource: 'foundation-model', resourceName: props.bedrockModelId })],
+          }),
+        );
+      }
     }
     this.workerFunctions = workers;
+    // Links written into emails (one-click unsubscribe, open pixel) point back at this API.
+    workers.sending!.addEnvironment('PUBLIC_BASE_URL', this.api.url);
 
   }
 

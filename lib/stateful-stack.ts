@@ -59,7 +59,7 @@ export class StatefulStack extends Stack {
           indexName: gsi.name,
           partitionKey: { name: gsi.pk, type: AttributeType.STRING },
           sortKey: { name: gsi.sk, type: AttributeType.STRING },
-          projectionType: ProjectionType.ALL,
+          ...(gsi.include ? { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: gsi.include } : { projectionType: ProjectionType.ALL }),
         });
       }
       tables[def.key] = table;

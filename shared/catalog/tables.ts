@@ -9,6 +9,8 @@ export interface GsiDef {
   name: string;
   pk: string;
   sk: string;
+  /** Project only these non-key attributes (INCLUDE); absent means ALL. */
+  include?: string[];
 }
 
 export interface TableDef {
@@ -19,6 +21,9 @@ export interface TableDef {
   gsis: GsiDef[];
   ttlAttribute?: string;
 }
+
+/** What a directory lookup by email or name returns (see shared/directory/directory.repository.ts). */
+export const DIRECTORY_LOOKUP_FIELDS = ['work_email', 'professional_url', 'phone'];
 
 export const TABLES: Record<TableKey, TableDef> = {
   accounts: {
@@ -48,11 +53,13 @@ export const TABLES: Record<TableKey, TableDef> = {
     key: 'directory',
     env: 'DIRECTORY_TABLE_NAME',
     description: 'The imported people directory, keyed for one-round-trip enrichment lookups',
-    // Base key: profile URL. GSIs: work email, name + domain, name + company — each lookup is one request.
+    // Base key: profile URL (the full person, for profiles). GSIs: work email, name + domain, name + company,
+    // each projecting only what those lookups answer (email, profile URL, phone): still one request per
+    // lookup, at a fraction of the storage and write cost of projecting the whole person three more times.
     gsis: [
-      { name: 'gsi1', pk: 'gsi1pk', sk: 'gsi1sk' },
-      { name: 'gsi2', pk: 'gsi2pk', sk: 'gsi2sk' },
-      { name: 'gsi3', pk: 'gsi3pk', sk: 'gsi3sk' },
+      { name: 'gsi1', pk: 'gsi1pk', sk: 'gsi1sk', include: DIRECTORY_LOOKUP_FIELDS },
+      { name: 'gsi2', pk: 'gsi2pk', sk: 'gsi2sk', include: DIRECTORY_LOOKUP_FIELDS },
+      { name: 'gsi3', pk: 'gsi3pk', sk: 'gsi3sk', include: DIRECTORY_LOOKUP_FIELDS },
     ],
   },
 };

@@ -14,6 +14,13 @@ export interface DirectoryEntry {
   company: Company;
 }
 
+/** What every lookup answers in one request (the GSIs project just these). */
+export interface ContactPoints {
+  work_email: string | null;
+  professional_url: string;
+  phone: string | null;
+}
+
 function itemFor(person: Person, company: Company): Record<string, unknown> {
   const keys = lookupKeys(person, company);
   const get = (prefix: string) => keys.find((k) => k.startsWith(prefix));
@@ -26,6 +33,9 @@ function itemFor(person: Person, company: Company): Record<string, unknown> {
     gsi2sk: person.id,
     gsi3pk: get('namecompany#'),
     gsi3sk: person.id,
+    work_email: person.work_email,
+    professional_url: person.professional_url,
+    phone: person.phone,
     person,
     company,
   };
@@ -76,16 +86,24 @@ export async function importDirectory(records: AsyncIterable<DirectoryRecord> | 
   return { people, companies: companies.size };
 }
 
-function entry(item: Record<string, unknown> | undefined): DirectoryEntry | null {
-  return item ? { person: item.person as Person, company: item.company as Company } : null;
+function points(item: Record<string, unknown> | undefined): ContactPoints | null {
+  return item ? { work_email: (item.work_email as string | null) ?? null, professional_url: item.professional_url as string, phone: (item.phone as string | null) ?? null } : null;
 }
 
+/** The whole person (for profiles) by profile URL: one GetItem. */
 export async function findByProfessionalUrl(bareUrl: string): Promise<DirectoryEntry | null> {
   const out = await documentClient().send(new GetCommand({ TableName: tableName('directory'), Key: { pk: `url#${bareUrl}`, sk: 'P' } }));
-  return entry(out.Item);
+  return out.Item ? { person: out.Item.person as Person, company: out.Item.company as Company } : null;
 }
 
-async function findByIndex(index: 'gsi1' | 'gsi2' | 'gsi3', key: string): Promise<DirectoryEntry | null> {
+export async function contactByProfessionalUrl(bareUrl: string): Promise<ContactPoints | null> {
+  const out = await documentClient().send(
+    new GetCommand({ TableName: tableName('directory'), Key: { pk: `url#${bareUrl}`, sk: 'P' }, ProjectionExpression: 'work_email, professional_url, phone' }),
+  );
+  return points(out.Item);
+}
+
+async function findByIndex(index: 'gsi1' | 'gsi2' | 'gsi3', key: string): Promise<ContactPoints | null> {
   const out = await documentClient().send(
     new QueryCommand({
       TableName: tableName('directory'),
@@ -96,7 +114,7 @@ async function findByIndex(index: 'gsi1' | 'gsi2' | 'gsi3', key: string): Promis
       Limit: 1,
     }),
   );
-  return entry(out.Items?.[0]);
+  return points(out.Items?.[0]);
 }
 
 export const findByEmail = (key: string) => findByIndex('gsi1', key);

@@ -4,7 +4,8 @@ import { NotFoundError, UpstreamError } from '../core/errors.js';
 import { logger } from '../core/logger.js';
 import { normalizeProfessionalUrl } from '../directory/urls.js';
 import { toProfessionalProfile } from '../directory/shape.js';
-import { commonIdentityIssues, findPerson, hasNames, identityFields, nameCompanyShape, nameDomainShape, type IdentityInput } from './identity.js';
+import { findByProfessionalUrl } from '../directory/directory.repository.js';
+import { commonIdentityIssues, findContact, hasNames, identityFields, nameCompanyShape, nameDomainShape, type IdentityInput } from './identity.js';
 
 /**
  * Synchronous enrichment (SPEC.md): found → 200 at full price; no match → 404 at full price; invalid input
@@ -92,21 +93,21 @@ async function charged<T>(accountId: string, operation: keyof typeof PRICES, ref
 export function enrichEmail(accountId: string, reference: string, v: z.output<typeof EmailEnrichSchema>): Promise<{ email: string }> {
   return charged(accountId, 'email', reference, async () => {
     // A name + company name alone cannot resolve an email (SPEC.md): charged, and a 404.
-    const hit = await findPerson(v, ['url', 'namedomain']);
-    return hit?.person.work_email ? { email: hit.person.work_email } : null;
+    const hit = await findContact(v, ['url', 'namedomain']);
+    return hit?.work_email ? { email: hit.work_email } : null;
   });
 }
 
 export function enrichProfessionalUrl(accountId: string, reference: string, v: z.output<typeof ProfessionalUrlEnrichSchema>): Promise<{ professional_url: string }> {
   return charged(accountId, 'professional_url', reference, async () => {
-    const hit = await findPerson(v, ['email', 'namedomain', 'namecompany']);
-    return hit ? { professional_url: hit.person.professional_url } : null;
+    const hit = await findContact(v, ['email', 'namedomain', 'namecompany']);
+    return hit ? { professional_url: hit.professional_url } : null;
   });
 }
 
 export function enrichProfile(accountId: string, reference: string, v: z.output<typeof ProfileEnrichSchema>) {
   return charged(accountId, 'professional_profile', reference, async () => {
-    const hit = await findPerson(v, ['url']);
+    const hit = await findByProfessionalUrl(normalizeProfessionalUrl(v.professional_url)!);
     return hit ? toProfessionalProfile(hit.person, hit.company) : null;
   });
 }

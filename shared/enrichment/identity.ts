@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { normalizeCompanyName, normalizeDomain, normalizeName, normalizeProfessionalUrl } from '../directory/urls.js';
-import { findByEmail, findByNameAndCompany, findByNameAndDomain, findByProfessionalUrl, type DirectoryEntry } from '../directory/directory.repository.js';
+import { contactByProfessionalUrl, findByEmail, findByNameAndCompany, findByNameAndDomain, type ContactPoints } from '../directory/directory.repository.js';
 
 /**
  * Identity shapes for enrichment (SPEC.md "POST /enrich/…"): a profile URL, an email, or first + last
@@ -57,10 +57,10 @@ export const nameDomainKey = (v: IdentityInput) => `namedomain#${normalizeName(v
 export const nameCompanyKey = (v: IdentityInput) => `namecompany#${normalizeName(v.first_name!)}|${normalizeName(v.last_name!)}|${normalizeCompanyName(v.company_name!)}`;
 
 /** Look a person up by the given shapes, most specific first; every lookup is one DynamoDB request. */
-export async function findPerson(v: IdentityInput, shapes: ('url' | 'email' | 'namedomain' | 'namecompany')[]): Promise<DirectoryEntry | null> {
+export async function findContact(v: IdentityInput, shapes: ('url' | 'email' | 'namedomain' | 'namecompany')[]): Promise<ContactPoints | null> {
   for (const shape of shapes) {
-    let found: DirectoryEntry | null = null;
-    if (shape === 'url' && v.professional_url) found = await findByProfessionalUrl(normalizeProfessionalUrl(v.professional_url)!);
+    let found: ContactPoints | null = null;
+    if (shape === 'url' && v.professional_url) found = await contactByProfessionalUrl(normalizeProfessionalUrl(v.professional_url)!);
     else if (shape === 'email' && v.email) found = await findByEmail(`email#${v.email.trim().toLowerCase()}`);
     else if (shape === 'namedomain' && nameDomainShape(v)) found = await findByNameAndDomain(nameDomainKey(v));
     else if (shape === 'namecompany' && nameCompanyShape(v)) found = await findByNameAndCompany(nameCompanyKey(v));

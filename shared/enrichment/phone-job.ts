@@ -2,7 +2,7 @@ import type { SQSRecord } from 'aws-lambda';
 import { QUEUES } from '../catalog/queues.js';
 import { FAILURE_MESSAGES } from '../webhooks/events.js';
 import { runJob } from '../jobs/run-job.js';
-import { findPerson, type IdentityInput } from './identity.js';
+import { findContact, type IdentityInput } from './identity.js';
 import { PRICES } from './enrichment.js';
 
 /** Phone enrichment worker: 50 credits on a hit, 0 on a miss (a clean completion with `phone: null`). */
@@ -11,8 +11,8 @@ export function runPhoneEnrichJob(jobId: string, record: SQSRecord | null): Prom
     jobId,
     record,
     async (job) => {
-      const hit = await findPerson(job.request as IdentityInput, ['url', 'email', 'namedomain', 'namecompany']);
-      const phone = hit?.person.phone ?? null;
+      const hit = await findContact(job.request as IdentityInput, ['url', 'email', 'namedomain', 'namecompany']);
+      const phone = hit?.phone ?? null;
       return { status: 'completed', event_type: 'phone_enrich.completed', result: { phone }, leads_returned: null, charge: phone ? PRICES.phone : 0 };
     },
     () => ({ status: 'failed', event_type: 'phone_enrich.failed', code: 'error', message: FAILURE_MESSAGES.phone_enrich.error }),

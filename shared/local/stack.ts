@@ -79,7 +79,7 @@ export function tableCreateInput(def: TableDef, name: string): CreateTableComman
             { AttributeName: g.pk, KeyType: 'HASH' },
             { AttributeName: g.sk, KeyType: 'RANGE' },
           ],
-          Projection: { ProjectionType: 'ALL' },
+          Projection: g.include ? { ProjectionType: 'INCLUDE', NonKeyAttributes: g.include } : { ProjectionType: 'ALL' },
         }))
       : undefined,
   };

@@ -1,10 +1,11 @@
 import type { SQSRecord } from 'aws-lambda';
 import { release, settleCharged } from '../accounts/ledger.js';
 import { serviceClock, type Clock } from '../core/clock.js';
-import { optionalEnv } from '../core/env.js';
+import { optionalEnv, requireEnv } from '../core/env.js';
+import { BedrockRuntimeClient, ConverseCommand, type ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
 import { QUEUES } from '../catalog/queues.js';
 import { awsScheduler, scheduleName, type Scheduler } from '../adapters/scheduler.js';
-import { ComposerDrafter, DraftFailedError, type Drafter } from './drafter.js';
+import { BedrockDrafter, ComposerDrafter, DraftFailedError, type Drafter } from './drafter.js';
 import { getEmail, transition } from './emails.repository.js';
 import { DRAFT_PRICE } from './create-email.js';
 import { scheduleSend } from './sending-schedule.js';
@@ -19,9 +20,16 @@ import { logger } from '../core/logger.js';
 export const REVIEW_WINDOW_MS = 7 * 24 * 3600 * 1000;
 
 let drafter: Drafter | undefined;
+/** The built-in composer by default; Amazon Bedrock (Converse API) with DRAFTER=bedrock and BEDROCK_MODEL_ID. */
 export function defaultDrafter(): Drafter {
-  // The Bedrock engine is chosen in AWS by DRAFTER=bedrock; the built-in composer is the default.
-  drafter ??= optionalEnv('DRAFTER') === 'bedrock' ? (() => { throw new Error('DRAFTER=bedrock requires the Bedrock adapter (not wired in this release)'); })() : new ComposerDrafter();
+  if (!drafter) {
+    if (optionalEnv('DRAFTER') === 'bedrock') {
+      const client = new BedrockRuntimeClient({});
+      drafter = new BedrockDrafter({ modelId: requireEnv('BEDROCK_MODEL_ID'), send: (input) => client.send(new ConverseCommand(input as ConverseCommandInput)) as never });
+    } else {
+      drafter = new ComposerDrafter();
+    }
+  }
   return drafter;
 }
 

@@ -91,6 +91,16 @@ describe('the local gateway behaves like API Gateway', () => {
     expect((await b.client.api('GET', 'email/accounts/')).status).toBe(200);
   });
 
+  test('SPEC.md throttles hold per route: POST /search/ allows a burst of 2', async () => {
+    const t = await newTenant(stack);
+    const body = { query: 'cto', max_results: 25, webhook_url: 'http://127.0.0.1:9/hook' };
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await t.client.api('POST', 'search/', body)).status);
+    // No signing secret: the first two reach the handler (409); the third is stopped at the gateway.
+    expect(statuses).toEqual([409, 409, 429]);
+    expect((await t.client.api('GET', 'email/accounts/')).status).toBe(200);
+  });
+
   test('an account not eligible for the public API → 403 permission_denied', async () => {
     const t = await newTenant(stack, { public_api: false });
     const r = await t.client.api('GET', 'email/accounts/');

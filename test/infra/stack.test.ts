@@ -136,6 +136,7 @@ describe('functions', () => {
         ...(bindings.secrets ? ['SECRET_BOX_SECRET_ARN'] : []),
         ...(bindings.apiKeys ? ['USAGE_PLAN_NAME'] : []),
         ...(bindings.directorySource ? ['DIRECTORY_BUCKET', 'DIRECTORY_KEY'] : []),
+        ...(name === 'worker sending' ? ['PUBLIC_BASE_URL'] : []),
       ];
       const base = ['NODE_OPTIONS', 'POWERTOOLS_SERVICE_NAME', 'LOG_LEVEL', 'SERVICE_STAGE'];
       expect([name, Object.keys(env).sort()]).toEqual([name, [...base, ...expected].sort()]);
@@ -259,7 +260,7 @@ describe('stateful resources', () => {
                 { AttributeName: g.pk, KeyType: 'HASH' },
                 { AttributeName: g.sk, KeyType: 'RANGE' },
               ],
-              Projection: { ProjectionType: 'ALL' },
+              Projection: g.include ? { ProjectionType: 'INCLUDE', NonKeyAttributes: g.include } : { ProjectionType: 'ALL' },
             }))
           : Match.absent(),
         TimeToLiveSpecification: def.ttlAttribute ? { AttributeName: def.ttlAttribute, Enabled: true } : Match.absent(),
