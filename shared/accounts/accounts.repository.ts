@@ -151,32 +151,64 @@ export async function revokeApiKey(accountId: string, keyId: string, clock: Cloc
   return { hash: meta.Item.hash as string };
 }
 
+/**
+ * Signing secrets are counted on the account item (`active_webhook_secrets`) in the same transaction that
+ * adds or revokes one, so accepting a job can require "at least one active secret" as a condition of its
+ * own reservation transaction instead of a separate query.
+ */
 export async function createWebhookSecretRecord(accountId: string, sealed: string, clock: Clock = serviceClock): Promise<{ id: string }> {
-  await requireAccount(accountId);
   const id = newId('whsec', clock.now().getTime());
-  await documentClient().send(
-    new PutCommand({
-      TableName: tableName('accounts'),
-      Item: { pk: accountPk(accountId), sk: `WHSEC#${id}`, id, sealed, created_at: clock.now().toISOString() },
-    }),
-  );
+  const table = tableName('accounts');
+  try {
+    await documentClient().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: table, Item: { pk: accountPk(accountId), sk: `WHSEC#${id}`, id, sealed, created_at: clock.now().toISOString() } } },
+          {
+            Update: {
+              TableName: table,
+              Key: { pk: accountPk(accountId), sk: META },
+              UpdateExpression: 'ADD active_webhook_secrets :one',
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeValues: { ':one': 1 },
+            },
+          },
+        ],
+      }),
+    );
+  } catch (e) {
+    if (e instanceof TransactionCanceledException) throw new NotFoundError('Account not found.');
+    throw e;
+  }
   return { id };
 }
 
 export async function revokeWebhookSecret(accountId: string, secretId: string, clock: Clock = serviceClock): Promise<void> {
+  const table = tableName('accounts');
+  const key = { pk: accountPk(accountId), sk: `WHSEC#${secretId}` };
+  const current = await documentClient().send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }));
+  if (!current.Item) throw new NotFoundError('Webhook signing secret not found.');
+  if (current.Item.revoked_at) return; // already revoked: idempotent
   try {
     await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName('accounts'),
-        Key: { pk: accountPk(accountId), sk: `WHSEC#${secretId}` },
-        UpdateExpression: 'SET revoked_at = if_not_exists(revoked_at, :now)',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':now': clock.now().toISOString() },
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: table,
+              Key: key,
+              UpdateExpression: 'SET revoked_at = :now',
+              ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revoked_at)',
+              ExpressionAttributeValues: { ':now': clock.now().toISOString() },
+            },
+          },
+          { Update: { TableName: table, Key: { pk: accountPk(accountId), sk: META }, UpdateExpression: 'ADD active_webhook_secrets :minus', ExpressionAttributeValues: { ':minus': -1 } } },
+        ],
       }),
     );
   } catch (e) {
-    if ((e as Error).name === 'ConditionalCheckFailedException') throw new NotFoundError('Webhook signing secret not found.');
-    throw e;
+    // A concurrent revocation won: the count was decremented once, by it.
+    if (!(e instanceof TransactionCanceledException)) throw e;
   }
 }
 

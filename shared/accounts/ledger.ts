@@ -4,7 +4,7 @@ import { documentClient } from '../adapters/aws.js';
 import { tableName } from '../core/env.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
-import { InsufficientCreditsError, NotFoundError, ValidationError } from '../core/errors.js';
+import { ConflictError, InsufficientCreditsError, NotFoundError, ValidationError } from '../core/errors.js';
 import { accountPk, toCharge, type ChargeRecord, type ChargeStatus } from './model.js';
 
 /**
@@ -28,6 +28,8 @@ export interface ReserveInput {
   amount: number;
   /** Supply to make the reservation idempotent (a retry with the same id finds the first record). */
   chargeId?: string;
+  /** Also require an active webhook signing secret on the account (checked in the same transaction). */
+  requireWebhookSecret?: boolean;
 }
 
 /** One item of a DynamoDB transaction, as lib-dynamodb takes it. */
@@ -49,8 +51,8 @@ function reservationItems(input: ReserveInput, record: ChargeRecord): TransactIt
         TableName: table,
         Key: { pk: accountPk(input.accountId), sk: 'META' },
         UpdateExpression: 'SET balance = balance - :amt',
-        ConditionExpression: 'attribute_exists(pk) AND balance >= :amt',
-        ExpressionAttributeValues: { ':amt': input.amount },
+        ConditionExpression: `attribute_exists(pk) AND balance >= :amt${input.requireWebhookSecret ? ' AND active_webhook_secrets > :zero' : ''}`,
+        ExpressionAttributeValues: { ':amt': input.amount, ...(input.requireWebhookSecret ? { ':zero': 0 } : {}) },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },
@@ -104,6 +106,9 @@ export async function reserveWith(input: ReserveInput, extra: TransactItem[], cl
       if (reasons.some((r) => r.Code === 'TransactionConflict')) continue;
       if (acct?.Code !== 'ConditionalCheckFailed') throw e;
       if (!acct.Item) throw new NotFoundError('Account not found.');
+      if (input.requireWebhookSecret && Number((acct.Item.active_webhook_secrets as { N?: string } | undefined)?.N ?? 0) <= 0) {
+        throw new ConflictError('An active webhook signing secret is required; create one in the web console.');
+      }
       const balance = Number((acct.Item.balance as { N?: string })?.N ?? 0);
       const autoRecharge = (acct.Item.auto_recharge as { BOOL?: boolean })?.BOOL === true;
       if (!autoRecharge) throw new InsufficientCreditsError();

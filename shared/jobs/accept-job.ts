@@ -6,7 +6,6 @@ import { serviceClock, type Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { AppError, ConflictError, ValidationError } from '../core/errors.js';
 import { ExtraItemConditionFailed, release, reserveWith } from '../accounts/ledger.js';
-import { activeWebhookSecrets } from '../accounts/accounts.repository.js';
 import { sendMessage } from '../adapters/queue.js';
 import { validateWebhookUrl } from '../webhooks/target.js';
 import { webhookResolver, webhookAllowLoopback } from '../webhooks/resolver.js';
@@ -22,9 +21,9 @@ import { finishJob, getJob } from './jobs.repository.js';
  * Output: the acceptance body `{id, status, created_at}` (a replay returns the existing job's current state).
  *
  * 1. A known Idempotency-Key with the same body is a replay; with another body, 409.
- * 2. Preconditions: an active webhook signing secret (409); a valid public `webhook_url` (400).
- * 3. One DynamoDB transaction: reserve the credits (402 when they don't cover it), write the job and the
- *    idempotency key.
+ * 2. A valid public `webhook_url` (400).
+ * 3. One DynamoDB transaction: reserve the credits (402 when they don't cover it) on the condition that the
+ *    account has an active webhook signing secret (409), write the job and the idempotency key.
  * 4. One SQS message to the worker; if it cannot be sent, the job fails and the reservation is released
  *    (500, nothing charged).
  */
@@ -81,9 +80,6 @@ export async function acceptJob(input: AcceptJobInput, clock: Clock = serviceClo
   const existing = await replay(input, hash);
   if (existing) return { replayed: true, body: existing };
 
-  if ((await activeWebhookSecrets(input.accountId)).length === 0) {
-    throw new ConflictError('An active webhook signing secret is required; create one in the web console.');
-  }
   await validateWebhookUrl(input.request.webhook_url, { resolver: webhookResolver(), allowLoopback: webhookAllowLoopback() });
 
   const now = clock.now();
@@ -113,7 +109,8 @@ export async function acceptJob(input: AcceptJobInput, clock: Clock = serviceClo
       : []),
   ];
   try {
-    await reserveWith({ accountId: input.accountId, operation: input.operation, reference: id, amount: input.reserve, chargeId }, extraItems, clock);
+    // The signing-secret precondition rides on the reservation's own condition: one transaction in all.
+    await reserveWith({ accountId: input.accountId, operation: input.operation, reference: id, amount: input.reserve, chargeId, requireWebhookSecret: true }, extraItems, clock);
   } catch (e) {
     if (e instanceof ExtraItemConditionFailed && input.idempotencyKey) {
       // A concurrent request with the same key won the race: answer as its replay.

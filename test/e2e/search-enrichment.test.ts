@@ -61,6 +61,12 @@ describe('people search', () => {
       expect(r.body.error.code).toBe('invalid_request');
     }
     expect(await charges(w.accountId)).toEqual([]);
+    // Revoking the only secret brings the 409 back; revoking twice is harmless.
+    const s = await admin.console('POST', `accounts/${t.accountId}/webhook-secrets/`);
+    expect((await t.client.api('POST', 'search/', body)).status).toBe(202);
+    expect((await admin.console('DELETE', `accounts/${t.accountId}/webhook-secrets/${s.body.id}/`)).status).toBe(204);
+    expect((await admin.console('DELETE', `accounts/${t.accountId}/webhook-secrets/${s.body.id}/`)).status).toBe(204);
+    expect((await t.client.api('POST', 'search/', body)).status).toBe(409);
   });
 
   test('validation: max_results bounds, query length, unknown fields, query xor search_id', async () => {
