@@ -8,6 +8,7 @@ import { documentClient } from '../adapters/aws.js';
 import { tableName } from '../core/env.js';
 import { peopleIndex, resetPeopleIndex } from '../search/index-source.js';
 import { installInboundHandler } from './inbound-hook.js';
+import { resumeInFlight } from './resume.js';
 import { InboundSchema, receiveInbound } from '../outreach/inbound-mail.js';
 import { parseWith } from '../http/handler.js';
 import { AppError } from '../core/errors.js';
@@ -86,6 +87,8 @@ export async function startServices(opts: { root: string; stack: LocalStack; dat
     seed: opts.directory?.seed ?? Number(process.env.DIRECTORY_SEED ?? 42),
     log: opts.log,
   });
+  const resumed = await resumeInFlight();
+  if (resumed.jobs + resumed.webhooks + resumed.drafts + resumed.sends > 0) opts.log?.(`resumed in-flight work: ${JSON.stringify(resumed)}`);
   return {
     directoryFile: file,
     async createDemoAccount() {

@@ -1,0 +1,31 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServices } from '../../shared/local/services.js';
+import { Client, ROOT, newTenant, startTestStack } from '../support/local.js';
+
+test('work that was queued when the local stack stopped is picked up after a restart', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'restart-'));
+  const directory = { file: join(dataDir, 'directory.jsonl'), people: 300, seed: 5 };
+
+  // First life: accept a search and an email, but stop before any worker runs.
+  let stack = await startTestStack({ dataDir, workers: false, throttleMultiplier: 100 });
+  await startServices({ root: ROOT, stack, dataDir, directory });
+  const t = await newTenant(stack, {}, { webhookSecret: true, sender: { email: 'rep@seller.test', type: 'google' } });
+  const job = await t.client.api('POST', 'search/', { query: 'engineers', max_results: 25, webhook_url: 'http://127.0.0.1:9/hook' });
+  const email = await t.client.api('POST', 'emails/', { to: { email: 'x@prospect.test', first_name: 'Xu' }, instructions: 'Introduce our product and ask for a call.' });
+  expect([job.status, email.status]).toEqual([202, 202]);
+  await stack.stop();
+
+  // Second life: same data directory, workers on.
+  stack = await startTestStack({ dataDir, throttleMultiplier: 100 });
+  try {
+    await startServices({ root: ROOT, stack, dataDir, directory });
+    const client = new Client(stack, t.apiKey);
+    expect((await new Client(stack).console('POST', 'dev/settle/')).status).toBe(200);
+    expect((await client.api('GET', `search/${job.body.id}/`)).body.status).toBe('completed');
+    expect((await client.api('GET', `emails/${email.body.id}/`)).body.status).toBe('pending_review');
+  } finally {
+    await stack.stop();
+  }
+});
