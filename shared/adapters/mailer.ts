@@ -1,5 +1,7 @@
 import { SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { createTransport, type Transporter } from 'nodemailer';
 import { sesClient } from './aws.js';
+import { isLocalMode, optionalEnv, requireEnv } from '../core/env.js';
 
 /**
  * Sending through the caller's mailbox. This release sends through SES (v2, raw MIME) for senders on a
@@ -30,3 +32,33 @@ export const sesMailer: Mailer = {
     return { providerMessageId: out.MessageId ?? '' };
   },
 };
+
+/**
+ * `smtp` sending accounts go out through nodemailer over SMTP to the relay named by `SMTP_HOST` /
+ * `SMTP_PORT` (optional `SMTP_USER` / `SMTP_PASS`); locally that is the stack's own SMTP sink. The raw
+ * MIME is passed through unchanged, with every recipient (bcc included) in the envelope only.
+ */
+let smtp: Transporter | undefined;
+export const smtpMailer: Mailer = {
+  async send(mail) {
+    smtp ??= createTransport({
+      host: requireEnv('SMTP_HOST'),
+      port: Number(requireEnv('SMTP_PORT')),
+      secure: false,
+      ignoreTLS: isLocalMode(),
+      auth: optionalEnv('SMTP_USER') ? { user: optionalEnv('SMTP_USER')!, pass: optionalEnv('SMTP_PASS') ?? '' } : undefined,
+    });
+    const info = await smtp.sendMail({ envelope: { from: mail.from, to: [...mail.to, ...mail.cc, ...mail.bcc] }, raw: mail.raw });
+    return { providerMessageId: String(info.messageId ?? '').replace(/^<|>$/g, '') };
+  },
+};
+
+export function resetSmtp(): void {
+  smtp?.close();
+  smtp = undefined;
+}
+
+/** The engine for a sending account's type (Gmail API and Microsoft Graph engines come later; SES until then). */
+export function mailerFor(type: 'google' | 'microsoft' | 'smtp'): Mailer {
+  return type === 'smtp' ? smtpMailer : sesMailer;
+}

@@ -31,12 +31,15 @@ export async function localMailbox(sends: CapturedSend[]): Promise<MailboxMessag
       const m = await simpleParser(s.raw);
       const headers: Record<string, string> = {};
       for (const l of m.headerLines) headers[l.key] = l.line.slice(l.line.indexOf(':') + 1).trim();
+      const to = d.ToAddresses ?? addrs(m.to);
+      const cc = d.CcAddresses ?? addrs(m.cc);
+      const visible = new Set([...to, ...cc].map((a) => a.toLowerCase()));
       out.push({
         message_id: m.messageId ?? null,
         from: addrs(m.from)[0] ?? s.from,
-        to: d.ToAddresses ?? addrs(m.to),
-        cc: d.CcAddresses ?? addrs(m.cc),
-        bcc: d.BccAddresses ?? [],
+        to,
+        cc,
+        bcc: d.BccAddresses ?? (s.envelope_to ?? []).filter((a) => !visible.has(a.toLowerCase())),
         reply_to: addrs(m.replyTo)[0] ?? null,
         subject: m.subject ?? '',
         text: m.text ?? '',

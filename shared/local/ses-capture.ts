@@ -13,6 +13,8 @@ export interface CapturedSend {
   simple: { subject?: string; text?: string; html?: string } | null;
   provider_message_id: string | null;
   at: number;
+  /** SMTP sends: every envelope recipient (bcc is whoever is not in To/Cc). */
+  envelope_to?: string[];
 }
 
 export async function startSesCapture(opts: { upstreamPort: number; port: number; now: () => number }): Promise<{ server: Server; port: number; sends: CapturedSend[]; stop(): Promise<void> }> {
@@ -71,4 +73,32 @@ export async function startSesCapture(opts: { upstreamPort: number; port: number
         server.close(() => r());
       }),
   };
+}
+
+/** The local SMTP relay for `smtp` sending accounts: accepts every message and records it as sent. */
+export async function startSmtpSink(opts: { port: number; now: () => number; sends: CapturedSend[] }): Promise<{ port: number; stop(): Promise<void> }> {
+  const { SMTPServer } = await import('smtp-server');
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        opts.sends.push({
+          raw: Buffer.concat(chunks),
+          destination: {},
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : null,
+          simple: null,
+          provider_message_id: null,
+          at: opts.now(),
+          envelope_to: session.envelope.rcptTo.map((r) => r.address),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((r) => server.listen(opts.port, '127.0.0.1', () => r()));
+  return { port: opts.port, stop: () => new Promise<void>((r) => server.close(() => r())) };
 }

@@ -9,6 +9,7 @@ import * as sesModule from 'aws-ses-v2-local';
 import { TABLE_LIST, type TableDef } from '../catalog/tables.js';
 import { QUEUE_LIST, queueName } from '../catalog/queues.js';
 import { resetClients } from '../adapters/aws.js';
+import { resetSmtp } from '../adapters/mailer.js';
 import { resetSecretBox } from '../adapters/secret-box.js';
 import { serviceClock, setServiceClockOffset } from '../core/clock.js';
 import { freePort, startDynamoLocal, type DynamoLocal } from './processes.js';
@@ -18,7 +19,7 @@ import { loadHandler, startGateway } from './gateway.js';
 import { devControls } from './dev-controls.js';
 import type { SqsHandler } from './event-source-runner.js';
 import { logger } from '../core/logger.js';
-import { startSesCapture, type CapturedSend } from './ses-capture.js';
+import { startSesCapture, startSmtpSink, type CapturedSend } from './ses-capture.js';
 
 /**
  * The one-machine twin: DynamoDB Local, local-aws-sqs, aws-ses-v2-local and the Scheduler emulator on
@@ -135,6 +136,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
 
     const capture = await startSesCapture({ upstreamPort: sesPort, port: await freePort(), now: () => serviceClock.now().getTime() });
     started.push(capture);
+    const smtpSink = await startSmtpSink({ port: await freePort(), now: () => serviceClock.now().getTime(), sends: capture.sends });
+    started.push(smtpSink);
 
     const endpoints = {
       dynamodb: dynamo.endpoint,
@@ -157,6 +160,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       SECRET_BOX_KEY: readOrCreate(file('secret-box.key'), () => randomBytes(32).toString('base64')),
       WEBHOOK_ALLOW_LOOPBACK: opts.webhookAllowLoopback === false ? '0' : '1',
       DATA_DIR: dataDir ?? '',
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: String(smtpSink.port),
       ...opts.env,
     });
     for (const def of TABLE_LIST) process.env[def.env] = `${LOCAL_PREFIX}-${def.key}`;
@@ -250,6 +255,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
         for (const s of started.reverse()) await s.stop().catch(() => undefined);
         sqs.destroy();
         resetClients();
+        resetSmtp();
       },
     };
 

@@ -1,7 +1,7 @@
 import { getSendingAccount, recordSend } from '../accounts/sending-accounts.repository.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { optionalEnv } from '../core/env.js';
-import { sesMailer, type Mailer } from '../adapters/mailer.js';
+import { mailerFor, type Mailer } from '../adapters/mailer.js';
 import { sendMessage } from '../adapters/queue.js';
 import { getEmail, putPointer, transition } from './emails.repository.js';
 import { getLead, isSuppressed } from './leads.repository.js';
@@ -32,7 +32,6 @@ export async function sendDue(accountId: string, emailId: string): Promise<void>
 
 export async function sendEmail(accountId: string, emailId: string, deps: { clock?: Clock; mailer?: Mailer } = {}): Promise<void> {
   const clock = deps.clock ?? serviceClock;
-  const mailer = deps.mailer ?? sesMailer;
   const email = await getEmail(accountId, emailId);
   if (!email) return;
   const nowIso = () => clock.now().toISOString();
@@ -79,7 +78,7 @@ export async function sendEmail(accountId: string, emailId: string, deps: { cloc
       date: clock.now(),
     });
     const env = envelopeFor({ from: { email: email.from_email }, to: { email: email.to.email }, cc: email.cc, bcc: email.bcc });
-    const out = await mailer.send({ raw, from: env.from, to: [email.to.email], cc: email.cc, bcc: email.bcc });
+    const out = await (deps.mailer ?? mailerFor(account.type)).send({ raw, from: env.from, to: [email.to.email], cc: email.cc, bcc: email.bcc });
     await transition(accountId, emailId, ['sending'], { status: 'sent', sent_at: nowIso(), updated_at: nowIso(), message_id: messageId, provider_message_id: out.providerMessageId });
     await recordSend(accountId, email.from_account, account.timezone, clock);
     await putPointer(`MSGID#${messageId.toLowerCase()}`, { account_id: accountId, email_id: emailId });

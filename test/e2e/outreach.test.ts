@@ -276,6 +276,20 @@ describe('sending, replies, unsubscribe, tracking', () => {
     expect((await t.client.api('POST', `emails/${e.id}/cancel/`)).status).toBe(409);
   });
 
+  test('an smtp account sends through SMTP (nodemailer) with the same MIME', async () => {
+    const t = await sender({ type: 'smtp' });
+    const to = recipient();
+    const e = await drafted(t, to, { bcc: ['archive@seller.test'] });
+    await t.client.api('POST', `emails/${e.id}/approve/`, { schedule: 'now' });
+    await settle();
+    expect((await t.client.api('GET', `emails/${e.id}/`)).body.status).toBe('sent');
+    const msg = (await mailbox()).find((m) => m.to.includes(to));
+    expect(msg.from).toBe(t.ea.email);
+    expect(msg.bcc).toEqual(['archive@seller.test']);
+    expect(msg.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+    expect(msg.message_id).toMatch(new RegExp(`^<${e.id}\\.`));
+  });
+
   test('the daily limit spills approvals onto following days', async () => {
     const t = await sender({ daily_limit: 2 });
     const ids: string[] = [];
