@@ -125,34 +125,43 @@ export async function reserveWith(input: ReserveInput, extra: TransactItem[], cl
 async function purchaseShortfall(input: ReserveInput, seenBalance: number, clock: Clock): Promise<void> {
   const shortfall = input.amount - seenBalance;
   if (shortfall <= 0) return;
-  const table = tableName('accounts');
-  const purchaseId = newId('chg', clock.now().getTime());
   try {
-    await documentClient().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: table,
-              Key: { pk: accountPk(input.accountId), sk: 'META' },
-              UpdateExpression: 'SET balance = balance + :buy',
-              ConditionExpression: 'balance = :seen AND auto_recharge = :t',
-              ExpressionAttributeValues: { ':buy': shortfall, ':seen': seenBalance, ':t': true },
-            },
-          },
-          {
-            Put: {
-              TableName: table,
-              Item: { pk: accountPk(input.accountId), sk: `LEDGER#${purchaseId}`, id: purchaseId, type: 'purchase', amount: shortfall, reference: input.reference, created_at: clock.now().toISOString() },
-            },
-          },
-        ],
-      }),
-    );
+    await creditBalance(input.accountId, shortfall, { type: 'purchase', reference: input.reference }, clock, {
+      expression: 'balance = :seen AND auto_recharge = :t',
+      values: { ':seen': seenBalance, ':t': true },
+    });
   } catch (e) {
     // The balance moved under us: the caller's next attempt looks again.
     if (!(e instanceof TransactionCanceledException)) throw e;
   }
+}
+
+/** Add credits and their ledger entry (`topup` from the console, `purchase` by auto-recharge) together. */
+async function creditBalance(
+  accountId: string,
+  amount: number,
+  entry: { type: 'topup' | 'purchase'; reference?: string },
+  clock: Clock,
+  condition: { expression: string; values: Record<string, unknown> } = { expression: 'attribute_exists(pk)', values: {} },
+): Promise<void> {
+  const table = tableName('accounts');
+  const id = newId('chg', clock.now().getTime());
+  await documentClient().send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Update: {
+            TableName: table,
+            Key: { pk: accountPk(accountId), sk: 'META' },
+            UpdateExpression: 'SET balance = balance + :amount',
+            ConditionExpression: condition.expression,
+            ExpressionAttributeValues: { ':amount': amount, ...condition.values },
+          },
+        },
+        { Put: { TableName: table, Item: { pk: accountPk(accountId), sk: `LEDGER#${id}`, id, ...entry, amount, created_at: clock.now().toISOString() } } },
+      ],
+    }),
+  );
 }
 
 export async function getCharge(accountId: string, chargeId: string): Promise<ChargeRecord | null> {
@@ -230,25 +239,8 @@ export async function chargeNow(input: ReserveInput, clock: Clock = serviceClock
 
 /** Console top-up: a `topup` ledger entry and the balance, together. */
 export async function addCredits(accountId: string, amount: number, clock: Clock = serviceClock): Promise<void> {
-  const table = tableName('accounts');
-  const id = newId('chg', clock.now().getTime());
   try {
-    await documentClient().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: table,
-              Key: { pk: accountPk(accountId), sk: 'META' },
-              UpdateExpression: 'SET balance = balance + :a',
-              ConditionExpression: 'attribute_exists(pk)',
-              ExpressionAttributeValues: { ':a': amount },
-            },
-          },
-          { Put: { TableName: table, Item: { pk: accountPk(accountId), sk: `LEDGER#${id}`, id, type: 'topup', amount, created_at: clock.now().toISOString() } } },
-        ],
-      }),
-    );
+    await creditBalance(accountId, amount, { type: 'topup' }, clock);
   } catch (e) {
     if (e instanceof TransactionCanceledException) throw new NotFoundError('Account not found.');
     throw e;

@@ -17,14 +17,12 @@ function addIssues(v: IdentityInput, ctx: z.RefinementCtx, extra: { path: string
   for (const i of [...commonIdentityIssues(v), ...extra]) ctx.addIssue({ code: 'custom', path: [i.path], message: i.message });
 }
 
+// Each endpoint accepts every identity field but the one its shapes do not use (strict: unknown → 400).
+const { email: _email, ...withoutEmail } = identityFields;
+const { professional_url: _url, ...withoutUrl } = identityFields;
+
 export const EmailEnrichSchema = z
-  .strictObject({
-    professional_url: identityFields.professional_url,
-    first_name: identityFields.first_name,
-    last_name: identityFields.last_name,
-    company_name: identityFields.company_name,
-    domain: identityFields.domain,
-  })
+  .strictObject(withoutEmail)
   .superRefine((v, ctx) => {
     const extra = [];
     if (v.professional_url === undefined && !(nameDomainShape(v) || nameCompanyShape(v))) {
@@ -34,13 +32,7 @@ export const EmailEnrichSchema = z
   });
 
 export const ProfessionalUrlEnrichSchema = z
-  .strictObject({
-    email: identityFields.email,
-    first_name: identityFields.first_name,
-    last_name: identityFields.last_name,
-    company_name: identityFields.company_name,
-    domain: identityFields.domain,
-  })
+  .strictObject(withoutUrl)
   .superRefine((v, ctx) => {
     const extra = [];
     const namesUsed = v.first_name !== undefined || v.last_name !== undefined || v.company_name !== undefined || v.domain !== undefined;

@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import { writeFileSync } from 'node:fs';
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { zodDetails } from '../http/handler.js';
 import { advanceServiceClock, serviceClockOffset } from '../core/clock.js';
-import type { ExtraRoute } from './gateway.js';
+import { sameSecret, type ExtraRoute } from './gateway.js';
 import type { LocalStack } from './stack.js';
 import { localMailbox } from './mailbox.js';
 import { localInbound } from './inbound-hook.js';
@@ -18,10 +18,7 @@ const ClockBody = z.strictObject({ advance_seconds: z.number().positive().max(10
 
 function tokenOk(req: IncomingMessage, adminToken: string): boolean {
   const t = req.headers['x-admin-token'];
-  if (typeof t !== 'string') return false;
-  const a = createHash('sha256').update(t).digest();
-  const b = createHash('sha256').update(adminToken).digest();
-  return timingSafeEqual(a, b);
+  return typeof t === 'string' && sameSecret(t, adminToken);
 }
 
 function invalid(message: string, details?: unknown) {
@@ -51,7 +48,7 @@ export function devControls(opts: { stack: LocalStack; clockFile: string | null;
     switch (action) {
       case 'POST clock/': {
         const r = ClockBody.safeParse(parsed.value);
-        if (!r.success) return invalid('Invalid request body.', r.error.issues.map((i) => ({ path: i.path.join('.') || '(body)', message: i.message })));
+        if (!r.success) return invalid('Invalid request body.', zodDetails(r.error));
         const now = advanceServiceClock(r.data.advance_seconds);
         if (opts.clockFile) writeFileSync(opts.clockFile, JSON.stringify({ offsetMs: serviceClockOffset() }));
         await opts.stack.scheduler.fireDue();

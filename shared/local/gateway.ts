@@ -41,7 +41,8 @@ export function loadHandler(root: string, module: string): Promise<Handler> {
   return h;
 }
 
-function sameSecret(a: string, b: string): boolean {
+/** Constant-time comparison of two secrets of any length. */
+export function sameSecret(a: string, b: string): boolean {
   const x = createHash('sha256').update(a).digest();
   const y = createHash('sha256').update(b).digest();
   return timingSafeEqual(x, y);

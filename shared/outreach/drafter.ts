@@ -5,17 +5,10 @@
  */
 import { z } from 'zod';
 import { plainToHtml } from './html.js';
+import type { Contact } from './model.js';
 
 export interface DraftInput {
-  contact: {
-    email: string;
-    first_name: string;
-    last_name?: string;
-    company_name?: string;
-    professional_url?: string;
-    context?: string;
-    job_title?: string;
-  };
+  contact: Contact & { job_title?: string };
   instructions: string;
   sender: { email: string; name?: string };
   /** 0 is the intro, 1..3 are follow-ups. */
