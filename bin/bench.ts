@@ -3,7 +3,7 @@
  *   tsx bin/bench.ts [--people 100000] [--import-people 20000] [--emails 100]
  * Writes bench-results/bench.json and bench-results/bench.md.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -153,6 +153,7 @@ try {
   log(`approve→sent: ${JSON.stringify(results.approve_to_sent)}`);
 } finally {
   await stack.stop();
+  rmSync(dir, { recursive: true, force: true });
 }
 
 mkdirSync(join(root, 'bench-results'), { recursive: true });

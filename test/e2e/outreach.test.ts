@@ -1,20 +1,22 @@
 import type { LocalStack } from '../../shared/local/stack.js';
 import { startServices } from '../../shared/local/services.js';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, ROOT, newTenant, startTestStack } from '../support/local.js';
 
 let stack: LocalStack;
 let admin: Client;
+const dir = mkdtempSync(join(tmpdir(), 'outreach-'));
 
 beforeAll(async () => {
   stack = await startTestStack({ throttleMultiplier: 1000 });
-  await startServices({ root: ROOT, stack, dataDir: null, directory: { file: join(mkdtempSync(join(tmpdir(), 'dir-')), 'd.jsonl'), people: 200, seed: 3 } });
+  await startServices({ root: ROOT, stack, dataDir: null, directory: { file: join(dir, 'd.jsonl'), people: 200, seed: 3 } });
   admin = new Client(stack);
 });
 afterAll(async () => {
   await stack?.stop();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 const settle = async () => expect((await admin.console('POST', 'dev/settle/')).body).toEqual({ idle: true });

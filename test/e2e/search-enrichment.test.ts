@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parsePhoneNumberWithError } from 'libphonenumber-js';
@@ -14,11 +14,12 @@ let receiver: WebhookReceiver;
 const people: Person[] = [];
 const companies = new Map<string, Company>();
 let admin: Client;
+const dir = mkdtempSync(join(tmpdir(), 'search-'));
 
 beforeAll(async () => {
   // hooks.public.test stands for a public host: it "resolves" through the local static table only.
   stack = await startTestStack({ throttleMultiplier: 1000, env: { WEBHOOK_HOSTS: JSON.stringify({ 'hooks.public.test': ['93.184.216.34'], 'rebind.test': ['93.184.216.34', '10.0.0.7'], 'meta.test': ['169.254.169.254'] }) } });
-  const file = join(mkdtempSync(join(tmpdir(), 'dir-')), 'directory.jsonl');
+  const file = join(dir, 'directory.jsonl');
   await startServices({ root: ROOT, stack, dataDir: null, directory: { file, people: 3000, seed: 7 } });
   for await (const r of readDirectoryFile(file)) {
     if (r.type === 'person') people.push(r);
@@ -30,6 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await receiver?.stop();
   await stack?.stop();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 async function tenant(account: Record<string, unknown> = {}) {

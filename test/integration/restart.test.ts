@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServices } from '../../shared/local/services.js';
@@ -27,5 +27,6 @@ test('work that was queued when the local stack stopped is picked up after a res
     expect((await client.api('GET', `emails/${email.body.id}/`)).body.status).toBe('pending_review');
   } finally {
     await stack.stop();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 });
