@@ -11,7 +11,13 @@ const swc = [
 
 const common = {
   extensionsToTreatAsEsm: ['.ts'],
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  moduleNameMapper: {
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+    // libphonenumber-js's ESM build imports JSON without import attributes, which Jest warns about once per
+    // file; its CommonJS build is the same code without the warning.
+    '^libphonenumber-js$': '<rootDir>/node_modules/libphonenumber-js/index.cjs',
+    '^libphonenumber-js/max$': '<rootDir>/node_modules/libphonenumber-js/max/index.cjs',
+  },
   transform: { '^.+\\.ts$': swc },
   testEnvironment: 'node',
 };
