@@ -27,21 +27,3 @@ export function setServiceClockOffset(ms: number): void {
 export function serviceClockOffset(): number {
   return state.offsetMs;
 }
-
-export function isoNow(clock: Clock = serviceClock): string {
-  return clock.now().toISOString();
-}
-
-/** A clock fixed at a given instant, for pure unit tests. */
-export function fixedClock(at: Date | string): Clock & { set(d: Date | string): void; advance(ms: number): void } {
-  let t = new Date(at).getTime();
-  return {
-    now: () => new Date(t),
-    set: (d) => {
-      t = new Date(d).getTime();
-    },
-    advance: (ms) => {
-      t += ms;
-    },
-  };
-}

@@ -58,12 +58,6 @@ export class ConflictError extends AppError {
   }
 }
 
-export class RateLimitedError extends AppError {
-  constructor(message = 'Rate limit exceeded.') {
-    super(429, 'rate_limited', message);
-  }
-}
-
 export class UpstreamError extends AppError {
   constructor(message = 'Upstream failure; no charge was made.') {
     super(502, 'upstream_error', message);

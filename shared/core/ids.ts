@@ -13,7 +13,3 @@ export function newId(prefix: IdPrefix, at: number = Date.now()): string {
 export function newUuid(): string {
   return randomUUID();
 }
-
-export function hasPrefix(id: string, prefix: IdPrefix): boolean {
-  return new RegExp(`^${prefix}_[0-9a-hjkmnp-tv-z]{26}$`).test(id);
-}
