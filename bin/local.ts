@@ -12,7 +12,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = resolve(root, process.env.DATA_DIR ?? '.data');
 const t0 = Date.now();
 
-const stack = await startLocalStack({ root, dataDir, port: Number(process.env.PORT ?? 3000) });
+const stack = await startLocalStack({ root, dataDir, port: Number(process.env.PORT ?? 3000), gated: true });
+console.log(`gateway listening on http://localhost:${stack.port}/ (public API answers 503 until the directory is ready)`);
 const services = await startServices({ root, stack, dataDir, log: (m) => console.log(m) });
 
 // The demo account is made once; its key is kept in DATA_DIR only so the banner can show it again.

@@ -36,7 +36,12 @@ function parseJson(body: string): { ok: true; value: unknown } | { ok: false } {
 
 export function devControls(opts: { stack: LocalStack; clockFile: string | null; adminToken: string }): ExtraRoute {
   return async (req, body, url) => {
-    if (url.pathname === '/healthz' && req.method === 'GET') return { status: 200, body: { status: 'ok' } };
+    if (url.pathname === '/healthz' && req.method === 'GET') {
+      return opts.stack.isReady() ? { status: 200, body: { status: 'ok' } } : { status: 503, body: { status: 'starting' } };
+    }
+    // Until every component is up (first run: the directory import), the public API is not served, so no
+    // lookup can answer — and charge for — a "no match" that is only a not-yet-imported person.
+    if (url.pathname.startsWith('/api/public/') && !opts.stack.isReady()) return { status: 503, body: { message: 'Service Unavailable' } };
     if (!url.pathname.startsWith(DEV)) return null;
     const action = `${req.method} ${url.pathname.slice(DEV.length)}`;
     const known = ['POST clock/', 'POST settle/', 'GET mailbox/', 'POST inbound/'];

@@ -87,6 +87,7 @@ export async function startServices(opts: { root: string; stack: LocalStack; dat
     seed: opts.directory?.seed ?? Number(process.env.DIRECTORY_SEED ?? 42),
     log: opts.log,
   });
+  stack.setReady();
   const resumed = await resumeInFlight();
   if (resumed.jobs + resumed.webhooks + resumed.drafts + resumed.sends > 0) opts.log?.(`resumed in-flight work: ${JSON.stringify(resumed)}`);
   return {

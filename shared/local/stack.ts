@@ -41,6 +41,8 @@ export interface LocalStackOptions {
   visibilityTimeoutSeconds?: number;
   /** Local-only: multiply every route's throttle (tests of other behaviour use a large value; default 1). */
   throttleMultiplier?: number;
+  /** Hold the public API (503) and readiness until `setReady()`, e.g. while the directory is imported. */
+  gated?: boolean;
   env?: Record<string, string>;
 }
 
@@ -58,6 +60,8 @@ export interface LocalStack {
   queueUrls: Record<string, string>;
   /** Resolves once no queue holds work, no batch is running and nothing is due. */
   settle(timeoutMs?: number): Promise<boolean>;
+  isReady(): boolean;
+  setReady(): void;
   stop(): Promise<void>;
 }
 
@@ -239,7 +243,12 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     };
 
     const adminToken = opts.adminToken ?? process.env.ADMIN_TOKEN ?? randomBytes(24).toString('base64url');
+    let ready = !opts.gated;
     const stack: LocalStack = {
+      isReady: () => ready,
+      setReady: () => {
+        ready = true;
+      },
       baseUrl: '',
       consoleUrl: '',
       port: 0,

@@ -30,3 +30,20 @@ test('work that was queued when the local stack stopped is picked up after a res
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+test('a gated stack answers 503 on the public API and readiness until it is ready', async () => {
+  const stack = await startTestStack({ gated: true, workers: false });
+  try {
+    const c = new Client(stack);
+    const health = await c.call('GET', `http://localhost:${stack.port}/healthz`);
+    expect([health.status, health.body]).toEqual([503, { status: 'starting' }]);
+    const api = await c.api('GET', 'email/accounts/');
+    expect([api.status, api.body]).toEqual([503, { message: 'Service Unavailable' }]);
+    expect((await c.console('POST', 'accounts/', { name: 'during start-up' })).status).toBe(201); // the console works
+    stack.setReady();
+    expect((await c.call('GET', `http://localhost:${stack.port}/healthz`)).status).toBe(200);
+    expect((await c.api('GET', 'email/accounts/')).status).toBe(403); // now the gateway's own answer
+  } finally {
+    await stack.stop();
+  }
+});
