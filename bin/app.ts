@@ -15,7 +15,8 @@ const stage = String(app.node.tryGetContext('stage') ?? 'dev');
 if (!/^[a-z][a-z0-9-]{0,15}$/.test(stage)) throw new Error(`Invalid stage "${stage}": lowercase letters, digits and dashes, at most 16`);
 const prefix = `${SERVICE}-${stage}`;
 
-const stateful = new StatefulStack(app, `${prefix}-stateful`, { prefix, description: `${SERVICE} (${stage}): tables, queues, keys` });
+const inboundRecipients = (app.node.tryGetContext('inboundRecipients') as string | undefined)?.split(',').filter(Boolean);
+const stateful = new StatefulStack(app, `${prefix}-stateful`, { prefix, stage, serviceName: SERVICE, inboundRecipients, description: `${SERVICE} (${stage}): tables, queues, keys, inbound mail` });
 const api = new ApiStack(app, `${prefix}-api`, {
   prefix,
   stage,
@@ -29,6 +30,7 @@ const api = new ApiStack(app, `${prefix}-api`, {
   scheduleGroup: stateful.scheduleGroup,
   schedulerRole: stateful.schedulerRole,
   bedrockModelId: app.node.tryGetContext('bedrockModelId') as string | undefined,
+  smtpRelay: app.node.tryGetContext('smtpRelay') as string | undefined,
 });
 api.addStackDependency(stateful);
 

@@ -43,6 +43,8 @@ export interface ApiStackProps extends StackProps {
   readonly directoryBucket: IBucket;
   /** Draft with Amazon Bedrock (Converse API) using this model id instead of the built-in composer. */
   readonly bedrockModelId?: string;
+  /** `host:port` of the SMTP relay that `smtp` sending accounts go out through. */
+  readonly smtpRelay?: string;
   readonly scheduleGroup: IScheduleGroup;
   readonly schedulerRole: IRole;
 }
@@ -203,6 +205,11 @@ export class ApiStack extends Stack {
     this.workerFunctions = workers;
     // Links written into emails (one-click unsubscribe, open pixel) point back at this API.
     workers.sending!.addEnvironment('PUBLIC_BASE_URL', this.api.url);
+    if (props.smtpRelay) {
+      const [host, port] = props.smtpRelay.split(':');
+      workers.sending!.addEnvironment('SMTP_HOST', host!);
+      workers.sending!.addEnvironment('SMTP_PORT', port ?? '587');
+    }
 
   }
 

@@ -7,6 +7,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { DirectoryImport } from './constructs/directory-import.js';
+import { InboundMail } from './constructs/inbound-mail.js';
 import { nagFinding } from './constructs/service-function.js';
 import { QUEUE_LIST, queueName, type QueueKey } from '../shared/catalog/queues.js';
 import { TABLE_LIST, type TableKey } from '../shared/catalog/tables.js';
@@ -16,6 +17,8 @@ export interface StatefulStackProps extends StackProps {
   readonly prefix: string;
   readonly stage?: string;
   readonly serviceName?: string;
+  /** Recipient domains/addresses SES receiving accepts for replies (all verified identities when absent). */
+  readonly inboundRecipients?: string[];
 }
 
 /** The import bucket's object holding the directory JSONL. */
@@ -36,6 +39,8 @@ export class StatefulStack extends Stack {
   /** Assumed by EventBridge Scheduler to deliver due schedules; may only send to the timers queue. */
   readonly schedulerRole: Role;
   readonly directoryImportBucket: Bucket;
+  /** Raw inbound mail written by SES receiving (replies, bounces, auto-replies). */
+  readonly inboundMailBucket: Bucket;
   readonly accessLogsBucket: Bucket;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
@@ -152,6 +157,25 @@ export class StatefulStack extends Stack {
       id: nagFinding(this, 'AwsSolutions-IAM4', 'Policy', ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole').managedPolicyArn),
       reason: "CDK's bucket-notifications handler only writes its own logs with AWSLambdaBasicExecutionRole.",
     });
+    this.inboundMailBucket = new Bucket(this, 'InboundMailBucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: BucketEncryption.S3_MANAGED,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      serverAccessLogsBucket: this.accessLogsBucket,
+      serverAccessLogsPrefix: 'inbound-mail/',
+      // Raw replies are personal data: kept long enough to re-process, not forever.
+      lifecycleRules: [{ expiration: Duration.days(30) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    new InboundMail(this, 'InboundMail', {
+      bucket: this.inboundMailBucket,
+      table: this.tables.outreach,
+      stage: props.stage ?? 'dev',
+      serviceName: props.serviceName ?? 'people-outreach',
+      recipients: props.inboundRecipients,
+    });
+
     new DirectoryImport(this, 'DirectoryImport', {
       bucket: this.directoryImportBucket,
       key: DIRECTORY_OBJECT_KEY,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { simpleParser } from 'mailparser';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
@@ -81,4 +82,26 @@ export async function receiveInbound(msg: z.output<typeof InboundSchema>, clock:
     await transition(accountId, emailId, ['sent', 'replied'], { error: { code: 'bounced', message: 'The recipient’s mail server returned the email as undeliverable.' }, updated_at: now });
   }
   return { matched: true, classification, email_id: emailId, counted_as_lead_reply: counted };
+}
+
+/**
+ * A received message as raw MIME (SES receiving stores each one in S3): parsed with mailparser into the
+ * same shape `dev/inbound` takes, then matched and classified the same way.
+ */
+export async function receiveRawInbound(raw: Buffer, clock: Clock = serviceClock): Promise<InboundOutcome> {
+  const m = await simpleParser(raw);
+  const headers: Record<string, string> = {};
+  for (const l of m.headerLines) headers[l.key] = l.line.slice(l.line.indexOf(':') + 1).trim();
+  const text = (a: typeof m.from | typeof m.to) => (Array.isArray(a) ? a.map((x) => x.text).join(', ') : (a?.text ?? ''));
+  return receiveInbound(
+    InboundSchema.parse({
+      from: text(m.from) || 'unknown@unknown.invalid',
+      to: text(m.to) || 'unknown@unknown.invalid',
+      subject: m.subject ?? '',
+      text: (m.text ?? '').slice(0, 200_000),
+      in_reply_to: m.inReplyTo ?? null,
+      headers,
+    }),
+    clock,
+  );
 }

@@ -446,3 +446,23 @@ describe('cdk-nag (AwsSolutions)', () => {
     }
   });
 });
+
+describe('data-side workers', () => {
+  test('inbound mail: an SES receipt rule stores messages under inbound/, a worker is notified and reads only that prefix', () => {
+    statefulT.hasResourceProperties('AWS::SES::ReceiptRule', {
+      Rule: Match.objectLike({ Enabled: true, ScanEnabled: true, Actions: Match.arrayWith([Match.objectLike({ S3Action: Match.objectLike({ ObjectKeyPrefix: 'inbound/' }) })]) }),
+    });
+    statefulT.hasResourceProperties('AWS::Lambda::Function', { Description: 'Match and classify inbound mail stored by SES receiving', Runtime: 'nodejs22.x', Architectures: ['arm64'] });
+    statefulT.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: Match.objectLike({ Statement: Match.arrayWith([Match.objectLike({ Principal: { Service: 'ses.amazonaws.com' }, Action: 's3:PutObject' })]) }),
+    });
+  });
+
+  test('directory import: an S3 upload under directory/ triggers the import function', () => {
+    statefulT.hasResourceProperties('AWS::Lambda::Function', { Description: 'Load an uploaded directory JSONL into the directory table', Timeout: 900 });
+    const notifications = Object.values(statefulResources).filter((r: any) => r.Type === 'Custom::S3BucketNotifications');
+    const prefixes = JSON.stringify(notifications);
+    expect(prefixes).toContain('directory/directory.jsonl.gz');
+    expect(prefixes).toContain('inbound/');
+  });
+});

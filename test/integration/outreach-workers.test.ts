@@ -103,3 +103,36 @@ test('a sender disconnected after approval fails the send with a clear error', a
   expect(e!.status).toBe('failed');
   expect(e!.error).toEqual({ code: 'sender_unavailable', message: expect.any(String) });
 });
+
+test('raw inbound MIME (as SES receiving stores it) is parsed, matched by In-Reply-To and recorded as the lead replying', async () => {
+  const { buildMime } = await import('../../shared/outreach/mime.js');
+  const { receiveRawInbound } = await import('../../shared/outreach/inbound-mail.js');
+  const t = await tenant();
+  const { id } = await createEmail(t.accountId, body('ada6@prospect.test'));
+  const sched = recordingScheduler();
+  await draftEmail(t.accountId, id, null, { scheduler: sched });
+  await approveEmail(t.accountId, id, { schedule: 'now' }, { scheduler: sched });
+  await sendEmail(t.accountId, id);
+  const sent = await getEmail(t.accountId, id);
+  const raw = await buildMime({
+    messageId: '<reply-1@prospect.test>',
+    from: { email: 'ada6@prospect.test', name: 'Ada' },
+    to: { email: t.ea.email },
+    cc: [],
+    bcc: [],
+    subject: `Re: ${sent!.subject}`,
+    text: 'Happy to talk on Thursday.',
+    html: '<p>Happy to talk on Thursday.</p>',
+    headers: {},
+    date: new Date(),
+    inReplyTo: sent!.message_id!,
+    references: [sent!.message_id!],
+  });
+  const outcome = await receiveRawInbound(raw);
+  expect(outcome).toEqual({ matched: true, classification: 'reply', email_id: id, counted_as_lead_reply: true });
+  const replied = await getEmail(t.accountId, id);
+  expect(replied!.status).toBe('replied');
+  expect(replied!.replied_at).not.toBeNull();
+  const stranger = await receiveRawInbound(Buffer.from('From: x@y.test\r\nTo: z@w.test\r\nSubject: hello\r\n\r\nno thread\r\n'));
+  expect(stranger.matched).toBe(false);
+});
