@@ -171,9 +171,16 @@ export async function getCharge(accountId: string, chargeId: string): Promise<Ch
   return out.Item ? toCharge(out.Item) : null;
 }
 
-async function settleAs(accountId: string, chargeId: string, status: Exclude<ChargeStatus, 'pending'>, charge: number, clock: Clock): Promise<ChargeRecord> {
+/**
+ * `ref` is the charge id, or the record a caller has just reserved (then it is known to be pending and the
+ * read is skipped; the transaction's condition still guards against a concurrent settle).
+ */
+type ChargeRef = string | ChargeRecord;
+
+async function settleAs(accountId: string, ref: ChargeRef, status: Exclude<ChargeStatus, 'pending'>, charge: number, clock: Clock): Promise<ChargeRecord> {
   const table = tableName('accounts');
-  const current = await getCharge(accountId, chargeId);
+  const chargeId = typeof ref === 'string' ? ref : ref.id;
+  const current = typeof ref === 'string' ? await getCharge(accountId, chargeId) : ref;
   if (!current) throw new NotFoundError('Charge not found.');
   if (current.charge_status !== 'pending') return current; // already settled: never twice
   if (!Number.isInteger(charge) || charge < 0 || charge > current.reserved) {
@@ -217,7 +224,7 @@ async function settleAs(accountId: string, chargeId: string, status: Exclude<Cha
 }
 
 /** Keep `amount` (≤ reserved) and return the rest. An amount of 0 is a `zero_result`. */
-export function settleCharged(accountId: string, chargeId: string, amount: number, clock: Clock = serviceClock): Promise<ChargeRecord> {
+export function settleCharged(accountId: string, chargeId: ChargeRef, amount: number, clock: Clock = serviceClock): Promise<ChargeRecord> {
   return settleAs(accountId, chargeId, amount === 0 ? 'zero_result' : 'charged', amount, clock);
 }
 
@@ -227,14 +234,14 @@ export function settleZeroResult(accountId: string, chargeId: string, clock: Clo
 }
 
 /** Validation reject, upstream error, dispatch failure: nothing is charged. */
-export function release(accountId: string, chargeId: string, clock: Clock = serviceClock): Promise<ChargeRecord> {
+export function release(accountId: string, chargeId: ChargeRef, clock: Clock = serviceClock): Promise<ChargeRecord> {
   return settleAs(accountId, chargeId, 'released', 0, clock);
 }
 
 /** Reserve and keep the full amount at once (sync calls that complete in the same request). */
 export async function chargeNow(input: ReserveInput, clock: Clock = serviceClock): Promise<ChargeRecord> {
   const r = await reserve(input, clock);
-  return settleCharged(input.accountId, r.id, input.amount, clock);
+  return settleCharged(input.accountId, r, input.amount, clock);
 }
 
 /** Console top-up: a `topup` ledger entry and the balance, together. */

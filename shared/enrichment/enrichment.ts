@@ -74,10 +74,10 @@ async function charged<T>(accountId: string, operation: keyof typeof PRICES, ref
     found = await lookup();
   } catch (e) {
     logger.error('enrichment lookup failed', { operation, error: e as Error });
-    await release(accountId, r.id);
+    await release(accountId, r);
     throw new UpstreamError();
   }
-  await settleCharged(accountId, r.id, amount);
+  await settleCharged(accountId, r, amount);
   if (found === null) throw new NotFoundError('No match.');
   return found;
 }
