@@ -7,9 +7,10 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { ApiStack, resourcePath, usagePlanName } from '../../lib/api-stack.js';
+import { resourcePath, usagePlanName } from '../../lib/api-stack.js';
+import { createServiceStacks } from '../../lib/service.js';
 import { REPO_ROOT, TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS, type ServiceFunction } from '../../lib/constructs/service-function.js';
-import { StatefulStack, pascal } from '../../lib/stateful-stack.js';
+import { pascal } from '../../lib/stateful-stack.js';
 import type { Bindings } from '../../shared/catalog/bindings.js';
 import { QUEUE_LIST } from '../../shared/catalog/queues.js';
 import { ROUTES, ratePerSecond, type RouteDef } from '../../shared/catalog/routes.js';
@@ -21,23 +22,10 @@ const STAGE = 'test';
 const PREFIX = `people-outreach-${STAGE}`;
 const CDK_CONTEXT: Json = JSON.parse(readFileSync(join(REPO_ROOT, 'cdk.json'), 'utf8')).context;
 
-/** The same wiring as bin/app.ts, with bundling skipped so no handler source or esbuild run is needed. */
+/** The same wiring as bin/app.ts (lib/service.ts), with bundling skipped so no esbuild run is needed. */
 function buildApp() {
   const app = new App({ context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
-  const stateful = new StatefulStack(app, `${PREFIX}-stateful`, { prefix: PREFIX });
-  const api = new ApiStack(app, `${PREFIX}-api`, {
-    prefix: PREFIX,
-    stage: STAGE,
-    serviceName: 'people-outreach',
-    tables: stateful.tables,
-    queues: stateful.queues,
-    secretBoxKey: stateful.secretBoxKey,
-    directoryBucket: stateful.directoryImportBucket,
-    scheduleGroup: stateful.scheduleGroup,
-    schedulerRole: stateful.schedulerRole,
-  });
-  api.addStackDependency(stateful);
-  return { app, stateful, api };
+  return { app, ...createServiceStacks(app, { stage: STAGE }) };
 }
 
 const { app, stateful, api } = buildApp();

@@ -1,0 +1,46 @@
+import type { App } from 'aws-cdk-lib';
+import { ApiStack } from './api-stack.js';
+import { StatefulStack } from './stateful-stack.js';
+
+/**
+ * The whole service on one CDK app: the stateful stack, and the API stack that receives its resources as
+ * props and deploys after it. bin/app.ts and the infrastructure tests build exactly this.
+ */
+export const SERVICE = 'people-outreach';
+
+export interface ServiceOptions {
+  stage: string;
+  logLevel?: string;
+  bedrockModelId?: string;
+  smtpRelay?: string;
+  inboundRecipients?: string[];
+}
+
+export function createServiceStacks(app: App, opts: ServiceOptions): { stateful: StatefulStack; api: ApiStack; prefix: string } {
+  if (!/^[a-z][a-z0-9-]{0,15}$/.test(opts.stage)) throw new Error(`Invalid stage "${opts.stage}": lowercase letters, digits and dashes, at most 16`);
+  const prefix = `${SERVICE}-${opts.stage}`;
+  const stateful = new StatefulStack(app, `${prefix}-stateful`, {
+    prefix,
+    stage: opts.stage,
+    serviceName: SERVICE,
+    inboundRecipients: opts.inboundRecipients,
+    description: `${SERVICE} (${opts.stage}): tables, queues, keys, inbound mail`,
+  });
+  const api = new ApiStack(app, `${prefix}-api`, {
+    prefix,
+    stage: opts.stage,
+    serviceName: SERVICE,
+    logLevel: opts.logLevel,
+    description: `${SERVICE} (${opts.stage}): REST API, handlers and workers`,
+    tables: stateful.tables,
+    queues: stateful.queues,
+    secretBoxKey: stateful.secretBoxKey,
+    directoryBucket: stateful.directoryImportBucket,
+    scheduleGroup: stateful.scheduleGroup,
+    schedulerRole: stateful.schedulerRole,
+    bedrockModelId: opts.bedrockModelId,
+    smtpRelay: opts.smtpRelay,
+  });
+  api.addStackDependency(stateful);
+  return { stateful, api, prefix };
+}
