@@ -7,6 +7,7 @@ import { QUEUES } from '../catalog/queues.js';
 import { awsScheduler, scheduleName, type Scheduler } from '../adapters/scheduler.js';
 import { BedrockDrafter, ComposerDrafter, DraftFailedError, type Drafter } from './drafter.js';
 import { getEmail, transition } from './emails.repository.js';
+import type { EmailRecord } from './model.js';
 import { DRAFT_PRICE } from './create-email.js';
 import { scheduleSend } from './sending-schedule.js';
 import { logger } from '../core/logger.js';
@@ -35,17 +36,22 @@ export function defaultDrafter(): Drafter {
 
 export const reviewScheduleName = (emailId: string) => scheduleName('review', emailId);
 
+/**
+ * The email left `drafting` without this delivery: a concurrent delivery wrote the draft (it keeps its
+ * charge: `drafted_at` is set in the same write as the status), or it was cancelled mid-draft (released).
+ * Both settles are conditional, so whichever delivery gets here first decides, once.
+ */
+async function settleMovedOn(email: EmailRecord, clock: Clock): Promise<void> {
+  if (email.drafted_at) await settleCharged(email.account_id, email.charge_id, DRAFT_PRICE, clock);
+  else await release(email.account_id, email.charge_id, clock);
+}
+
 export async function draftEmail(accountId: string, emailId: string, record: SQSRecord | null, deps: { clock?: Clock; drafter?: Drafter; scheduler?: Scheduler } = {}): Promise<void> {
   const clock = deps.clock ?? serviceClock;
   const scheduler = deps.scheduler ?? awsScheduler;
   const email = await getEmail(accountId, emailId);
   if (!email) return;
-  if (email.status !== 'drafting') {
-    // Already moved on. A draft that was written keeps its charge; one cancelled mid-draft is released.
-    if (email.drafted_at) await settleCharged(accountId, email.charge_id, DRAFT_PRICE, clock);
-    else await release(accountId, email.charge_id, clock);
-    return;
-  }
+  if (email.status !== 'drafting') return settleMovedOn(email, clock);
 
   let draft;
   try {
@@ -72,14 +78,14 @@ export async function draftEmail(accountId: string, emailId: string, record: SQS
   const base = { subject: draft.subject, body_plain: draft.body_plain, body_html: draft.body_html, drafted_at: now.toISOString(), updated_at: now.toISOString() };
   if (email.review === 'none') {
     const moved = await transition(accountId, emailId, ['drafting'], { ...base, status: 'queued' });
-    if (!moved) return void (await release(accountId, email.charge_id, clock));
+    if (!moved) return settleMovedOn((await getEmail(accountId, emailId))!, clock);
     await settleCharged(accountId, email.charge_id, DRAFT_PRICE, clock);
     await scheduleSend(moved, 'best_time', undefined, { clock, scheduler });
     return;
   }
   const expires = new Date(now.getTime() + REVIEW_WINDOW_MS);
   const moved = await transition(accountId, emailId, ['drafting'], { ...base, status: 'pending_review', review_expires_at: expires.toISOString() });
-  if (!moved) return void (await release(accountId, email.charge_id, clock));
+  if (!moved) return settleMovedOn((await getEmail(accountId, emailId))!, clock);
   await settleCharged(accountId, email.charge_id, DRAFT_PRICE, clock);
   await scheduler.scheduleAt(reviewScheduleName(emailId), expires, { kind: 'review_expired', account_id: accountId, email_id: emailId });
 }
