@@ -12,8 +12,24 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = resolve(root, process.env.DATA_DIR ?? '.data');
 const t0 = Date.now();
 
+// Signals are handled from the first moment, so Ctrl-C during start-up also stops what has started.
+let stopping = false;
+let shutdown: () => Promise<void> = async () => process.exit(130);
+const onSignal = () => {
+  if (stopping) return;
+  stopping = true;
+  console.log('stopping…');
+  void shutdown();
+};
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+
 const stack = await startLocalStack({ root, dataDir, port: Number(process.env.PORT ?? 3000), gated: true });
 console.log(`gateway listening on http://localhost:${stack.port}/ (public API answers 503 until the directory is ready)`);
+shutdown = async () => {
+  await stack.stop();
+  process.exit(0);
+};
 const services = await startServices({ root, stack, dataDir, log: (m) => console.log(m) });
 
 // The demo account is made once; its key is kept in DATA_DIR only so the banner can show it again.
@@ -46,14 +62,9 @@ Try:
 Ctrl-C stops everything.
 `);
 
-let stopping = false;
-const shutdown = async () => {
-  if (stopping) return;
-  stopping = true;
-  console.log('stopping…');
+shutdown = async () => {
   await services.stop();
   await stack.stop();
   process.exit(0);
 };
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);
+if (stopping) await shutdown();

@@ -47,6 +47,9 @@ export async function startDynamoLocal(opts: { root: string; dbPath: string | nu
     args.push('-inMemory');
   }
   const child = spawn('java', args, { stdio: ['ignore', 'ignore', 'pipe'], cwd: dir });
+  // However this process ends (Ctrl-C during start-up included), the JVM goes with it.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
   let stderr = '';
   child.stderr?.on('data', (d) => (stderr += String(d)));
   const endpoint = `http://127.0.0.1:${port}`;
@@ -69,6 +72,7 @@ export async function startDynamoLocal(opts: { root: string; dbPath: string | nu
     process: child,
     stop: () =>
       new Promise<void>((r) => {
+        process.removeListener('exit', killOnExit);
         if (child.exitCode !== null) return r();
         child.once('exit', () => r());
         child.kill('SIGTERM');
