@@ -5,6 +5,7 @@ import { serviceClock, type Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { NotFoundError } from '../core/errors.js';
 import { accountPk, type SendingAccount } from './model.js';
+import { setClauses } from '../adapters/update-expression.js';
 
 /**
  * Sending accounts live in their owner's partition (ACCOUNT#<id> / EA#<ea_id>), so an account's list is one
@@ -106,13 +107,7 @@ export async function updateSendingAccount(
 ): Promise<SendingAccount> {
   const owner = await ownerOfSendingAccount(eaId);
   if (!owner) throw new NotFoundError('Sending account not found.');
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const sets = Object.entries(patch).map(([k, v], i) => {
-    names[`#f${i}`] = k;
-    values[`:v${i}`] = v;
-    return `#f${i} = :v${i}`;
-  });
+  const { clauses: sets, names, values } = setClauses(patch);
   const out = await documentClient().send(
     new UpdateCommand({
       TableName: tableName('accounts'),

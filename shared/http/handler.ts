@@ -73,13 +73,16 @@ function json(status: number, body: unknown, requestId: string, headers: Record<
   };
 }
 
+/** SPEC.md's error envelope (DESIGN.md §3): `{"error": {"code", "message", "details"?}}`. */
+export function errorEnvelope(err: AppError): { error: Record<string, unknown> } {
+  const error: Record<string, unknown> = { code: err.code, message: err.message };
+  if (err.details?.length) error.details = err.details;
+  return { error };
+}
+
 export function errorResponse(err: unknown, requestId: string): APIGatewayProxyResult {
   if (err instanceof GatewayError) return json(err.statusCode, { message: err.gatewayMessage }, requestId);
-  if (err instanceof AppError) {
-    const error: Record<string, unknown> = { code: err.code, message: err.message };
-    if (err.details?.length) error.details = err.details;
-    return json(err.statusCode, { error }, requestId);
-  }
+  if (err instanceof AppError) return json(err.statusCode, errorEnvelope(err), requestId);
   logger.error('unhandled error', { requestId, error: err as Error });
   return json(500, { error: { code: 'internal_error', message: 'Internal error.' } }, requestId);
 }

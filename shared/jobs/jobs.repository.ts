@@ -2,6 +2,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../adapters/aws.js';
 import { tableName } from '../core/env.js';
 import { jobKey, type Job, type JobError, type WebhookAttempt } from './model.js';
+import { setClauses } from '../adapters/update-expression.js';
 
 /** Reads and guarded state changes of a job. Every transition's condition is the state machine's guard. */
 export async function getJob(id: string): Promise<Job | null> {
@@ -52,12 +53,10 @@ export async function finishJob(
     ':pending': 'pending',
     ':running': 'running',
   };
-  const sets = ['#s = :st', 'updated_at = :now', 'completed_at = :now', '#r = :r', '#e = :e', 'leads_returned = :n', 'event_type = :et'];
-  Object.entries(outcome.extra ?? {}).forEach(([k, v], i) => {
-    names[`#x${i}`] = k;
-    values[`:x${i}`] = v;
-    sets.push(`#x${i} = :x${i}`);
-  });
+  const extra = setClauses(outcome.extra ?? {}, 'x');
+  Object.assign(names, extra.names);
+  Object.assign(values, extra.values);
+  const sets = ['#s = :st', 'updated_at = :now', 'completed_at = :now', '#r = :r', '#e = :e', 'leads_returned = :n', 'event_type = :et', ...extra.clauses];
   try {
     await documentClient().send(
       new UpdateCommand({

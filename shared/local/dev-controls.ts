@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { z } from 'zod';
-import { zodDetails } from '../http/handler.js';
+import { errorEnvelope, zodDetails } from '../http/handler.js';
+import { ValidationError, type ErrorDetail } from '../core/errors.js';
 import { advanceServiceClock, serviceClockOffset } from '../core/clock.js';
 import { sameSecret, type ExtraRoute } from './gateway.js';
 import type { LocalStack } from './stack.js';
@@ -21,8 +22,8 @@ function tokenOk(req: IncomingMessage, adminToken: string): boolean {
   return typeof t === 'string' && sameSecret(t, adminToken);
 }
 
-function invalid(message: string, details?: unknown) {
-  return { status: 400, body: { error: { code: 'invalid_request', message, ...(details ? { details } : {}) } } };
+function invalid(message: string, details?: ErrorDetail[]) {
+  return { status: 400, body: errorEnvelope(new ValidationError(message, details)) };
 }
 
 function parseJson(body: string): { ok: true; value: unknown } | { ok: false } {

@@ -1,5 +1,6 @@
 import { simpleParser, type AddressObject } from 'mailparser';
 import type { CapturedSend } from './ses-capture.js';
+import { headerMap } from '../outreach/inbound-mail.js';
 
 /**
  * `GET /api/console/v1/dev/mailbox/`: what was sent through SES (as captured on its way to the SES
@@ -29,8 +30,7 @@ export async function localMailbox(sends: CapturedSend[]): Promise<MailboxMessag
     const d = s.destination;
     if (s.raw) {
       const m = await simpleParser(s.raw);
-      const headers: Record<string, string> = {};
-      for (const l of m.headerLines) headers[l.key] = l.line.slice(l.line.indexOf(':') + 1).trim();
+      const headers = headerMap(m);
       const to = d.ToAddresses ?? addrs(m.to);
       const cc = d.CcAddresses ?? addrs(m.cc);
       const visible = new Set([...to, ...cc].map((a) => a.toLowerCase()));

@@ -10,7 +10,7 @@ import { peopleIndex, resetPeopleIndex } from '../search/index-source.js';
 import { installInboundHandler } from './inbound-hook.js';
 import { resumeInFlight } from './resume.js';
 import { InboundSchema, receiveInbound } from '../outreach/inbound-mail.js';
-import { parseWith } from '../http/handler.js';
+import { errorEnvelope, parseWith } from '../http/handler.js';
 import { AppError } from '../core/errors.js';
 
 /**
@@ -75,7 +75,7 @@ export async function startServices(opts: { root: string; stack: LocalStack; dat
     try {
       return { status: 202, body: await receiveInbound(parseWith(InboundSchema, body)) };
     } catch (e) {
-      if (e instanceof AppError) return { status: e.statusCode, body: { error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) } } };
+      if (e instanceof AppError) return { status: e.statusCode, body: errorEnvelope(e) };
       throw e;
     }
   });

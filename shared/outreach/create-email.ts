@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
-import { reserveWith } from '../accounts/ledger.js';
+import { release, reserveWith } from '../accounts/ledger.js';
 import { listSendingAccounts } from '../accounts/sending-accounts.repository.js';
 import type { SendingAccount } from '../accounts/model.js';
 import { sendMessage } from '../adapters/queue.js';
@@ -102,7 +102,6 @@ export async function createEmail(accountId: string, body: z.output<typeof Creat
   } catch (e) {
     // Could not hand it to the drafter: fail it, nothing charged.
     logger.error('draft dispatch failed', { emailId: id, error: e as Error });
-    const { release } = await import('../accounts/ledger.js');
     await release(accountId, chargeId, clock);
     await transition(accountId, id, ['drafting'], { status: 'failed', updated_at: clock.now().toISOString(), error: { code: 'dispatch_failed', message: 'The draft could not be started; nothing was charged.' } });
   }

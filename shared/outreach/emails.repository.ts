@@ -2,6 +2,7 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/li
 import { documentClient } from '../adapters/aws.js';
 import { tableName } from '../core/env.js';
 import { emailKey, type EmailRecord, type EmailStatus } from './model.js';
+import { setClauses } from '../adapters/update-expression.js';
 
 /** Email records and their guarded transitions: each condition is the state machine's guard. */
 export async function getEmail(accountId: string, id: string): Promise<EmailRecord | null> {
@@ -14,13 +15,8 @@ export async function getEmail(accountId: string, id: string): Promise<EmailReco
  * record, or null when the email was not in one of those states (someone else moved it first).
  */
 export async function transition(accountId: string, id: string, from: EmailStatus[], set: Partial<EmailRecord> & Record<string, unknown>, remove: string[] = []): Promise<EmailRecord | null> {
-  const names: Record<string, string> = { '#s': 'status' };
-  const values: Record<string, unknown> = {};
-  const sets = Object.entries(set).map(([k, v], i) => {
-    names[`#f${i}`] = k;
-    values[`:v${i}`] = v;
-    return `#f${i} = :v${i}`;
-  });
+  const { clauses: sets, names, values } = setClauses(set);
+  names['#s'] = 'status';
   from.forEach((s, i) => (values[`:from${i}`] = s));
   const removes = remove.map((k, i) => {
     names[`#r${i}`] = k;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { simpleParser } from 'mailparser';
+import { simpleParser, type ParsedMail } from 'mailparser';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
@@ -84,14 +84,20 @@ export async function receiveInbound(msg: z.output<typeof InboundSchema>, clock:
   return { matched: true, classification, email_id: emailId, counted_as_lead_reply: counted };
 }
 
+/** Every header of a parsed message as sent (lower-case name → raw value). */
+export function headerMap(m: ParsedMail): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const l of m.headerLines) headers[l.key] = l.line.slice(l.line.indexOf(':') + 1).trim();
+  return headers;
+}
+
 /**
  * A received message as raw MIME (SES receiving stores each one in S3): parsed with mailparser into the
  * same shape `dev/inbound` takes, then matched and classified the same way.
  */
 export async function receiveRawInbound(raw: Buffer, clock: Clock = serviceClock): Promise<InboundOutcome> {
   const m = await simpleParser(raw);
-  const headers: Record<string, string> = {};
-  for (const l of m.headerLines) headers[l.key] = l.line.slice(l.line.indexOf(':') + 1).trim();
+  const headers = headerMap(m);
   const text = (a: typeof m.from | typeof m.to) => (Array.isArray(a) ? a.map((x) => x.text).join(', ') : (a?.text ?? ''));
   return receiveInbound(
     InboundSchema.parse({

@@ -2,6 +2,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../adapters/aws.js';
 import { tableName } from '../core/env.js';
 import type { Contact } from './model.js';
+import { setClauses } from '../adapters/update-expression.js';
 
 /**
  * Leads in the caller's workspace, keyed by email (the identity), and the workspace's suppression list.
@@ -27,13 +28,8 @@ export interface Lead {
 export async function upsertLead(accountId: string, contact: Contact, now: string): Promise<void> {
   const fields: Record<string, unknown> = { email: contact.email.toLowerCase(), updated_at: now };
   for (const k of ['first_name', 'last_name', 'company_name', 'professional_url', 'context'] as const) if (contact[k] !== undefined) fields[k] = contact[k];
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':now': now };
-  const sets = Object.entries(fields).map(([k, v], i) => {
-    names[`#f${i}`] = k;
-    values[`:v${i}`] = v;
-    return `#f${i} = :v${i}`;
-  });
+  const { clauses: sets, names, values } = setClauses(fields);
+  values[':now'] = now;
   await documentClient().send(
     new UpdateCommand({
       TableName: tableName('outreach'),
