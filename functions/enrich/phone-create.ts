@@ -13,8 +13,6 @@ export const handler = publicRoute({ body: PhoneEnrichSchema }, async ({ account
     request: body,
     reserve: PRICES.phone,
     idempotencyKey: parseIdempotencyKey(headers),
-    queue: 'search',
-    messageKind: 'phone_enrich',
     failedEvent: 'phone_enrich.failed',
     failedMessage: FAILURE_MESSAGES.phone_enrich.error,
   });

@@ -1,5 +1,5 @@
 import type { S3Event } from 'aws-lambda';
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { readObjectBytes } from '../../shared/adapters/object-store.js';
 import { receiveRawInbound } from '../../shared/outreach/inbound-mail.js';
 import { logger } from '../../shared/core/logger.js';
 
@@ -7,14 +7,10 @@ import { logger } from '../../shared/core/logger.js';
  * The Inbox port in AWS: SES receiving writes each inbound message to the inbound bucket; this worker
  * reads it and hands it to the same matching and classification as `dev/inbound` locally.
  */
-const s3 = new S3Client({});
-
 export const handler = async (event: S3Event): Promise<void> => {
   for (const r of event.Records) {
     const key = decodeURIComponent(r.s3.object.key.replace(/\+/g, ' '));
-    const out = await s3.send(new GetObjectCommand({ Bucket: r.s3.bucket.name, Key: key }));
-    const raw = Buffer.from(await out.Body!.transformToByteArray());
-    const outcome = await receiveRawInbound(raw);
+    const outcome = await receiveRawInbound(await readObjectBytes(r.s3.bucket.name, key));
     logger.info('inbound message', { key, matched: outcome.matched, classification: outcome.classification });
   }
 };
