@@ -3,7 +3,7 @@ import { documentClient } from '../adapters/aws.js';
 import { tableName } from '../core/env.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
-import { ConflictError, InsufficientCreditsError, NotFoundError, ValidationError } from '../core/errors.js';
+import { ConflictError, ContentionError, InsufficientCreditsError, NotFoundError, ValidationError } from '../core/errors.js';
 import { toCharge, type ChargeRecord, type ChargeStatus } from './model.js';
 import { accountsKeys as K } from './accounts.keys.js';
 import { cancellationReasons, isTransactionCanceled, itemOfConditionFailure } from '../adapters/dynamodb-errors.js';
@@ -20,7 +20,9 @@ import { cancellationReasons, isTransactionCanceled, itemOfConditionFailure } fr
  * With `auto_recharge` an account that cannot cover a reservation buys exactly the shortfall (a
  * `purchase` ledger entry) in the same transaction as the reservation.
  */
-const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 10;
+const BACKOFF_BASE_MS = 10;
+const BACKOFF_CAP_MS = 400;
 
 export interface ReserveInput {
   accountId: string;
@@ -44,19 +46,38 @@ export class ExtraItemConditionFailed extends Error {
   }
 }
 
-function reservationItems(input: ReserveInput, record: ChargeRecord): TransactItem[] {
+/**
+ * The balance update and the pending audit record. With `purchase` (auto-recharge) the shortfall is bought
+ * in the same transaction: a `purchase` ledger entry, and the balance moves by `purchase − amount`,
+ * conditioned on the balance being exactly what was seen, so a purchase can never be left unused.
+ */
+function reservationItems(input: ReserveInput, record: ChargeRecord, purchase?: { seenBalance: number; amount: number; entryId: string }): TransactItem[] {
   const table = tableName('accounts');
+  const secret = input.requireWebhookSecret ? ' AND active_webhook_secrets > :zero' : '';
+  const secretValues = input.requireWebhookSecret ? { ':zero': 0 } : {};
+  const balanceUpdate: TransactItem = purchase
+    ? {
+        Update: {
+          TableName: table,
+          Key: K.account(input.accountId),
+          UpdateExpression: 'SET balance = balance + :delta',
+          ConditionExpression: `attribute_exists(pk) AND balance = :seen AND auto_recharge = :t${secret}`,
+          ExpressionAttributeValues: { ':delta': purchase.amount - input.amount, ':seen': purchase.seenBalance, ':t': true, ...secretValues },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      }
+    : {
+        Update: {
+          TableName: table,
+          Key: K.account(input.accountId),
+          UpdateExpression: 'SET balance = balance - :amt',
+          ConditionExpression: `attribute_exists(pk) AND balance >= :amt${secret}`,
+          ExpressionAttributeValues: { ':amt': input.amount, ...secretValues },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      };
   return [
-    {
-      Update: {
-        TableName: table,
-        Key: K.account(input.accountId),
-        UpdateExpression: 'SET balance = balance - :amt',
-        ConditionExpression: `attribute_exists(pk) AND balance >= :amt${input.requireWebhookSecret ? ' AND active_webhook_secrets > :zero' : ''}`,
-        ExpressionAttributeValues: { ':amt': input.amount, ...(input.requireWebhookSecret ? { ':zero': 0 } : {}) },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      },
-    },
+    balanceUpdate,
     {
       Put: {
         TableName: table,
@@ -64,6 +85,17 @@ function reservationItems(input: ReserveInput, record: ChargeRecord): TransactIt
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
+    ...(purchase
+      ? [
+          {
+            Put: {
+              TableName: table,
+              Item: { ...K.ledgerEntry(input.accountId, purchase.entryId), id: purchase.entryId, type: 'purchase', reference: input.reference, amount: purchase.amount, created_at: record.created_at },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          } satisfies TransactItem,
+        ]
+      : []),
   ];
 }
 
@@ -71,9 +103,14 @@ export async function reserve(input: ReserveInput, clock: Clock = serviceClock):
   return reserveWith(input, [], clock);
 }
 
+/** Full jitter: a random wait up to an exponentially growing cap, so racing writers spread out. */
+const backoff = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt)));
+
 /**
  * Reserve credits and write the caller's `extra` items in the same transaction, so that accepting a job
  * is one transaction: the balance, the pending audit record, the job and its idempotency key together.
+ * A transaction that loses to a concurrent writer is tried again after a jittered backoff; one that still
+ * loses after MAX_ATTEMPTS answers 503 `contention` (retryable), never 402.
  */
 export async function reserveWith(input: ReserveInput, extra: TransactItem[], clock: Clock = serviceClock): Promise<ChargeRecord> {
   if (!Number.isInteger(input.amount) || input.amount < 0) throw new ValidationError('amount must be a non-negative integer');
@@ -89,51 +126,44 @@ export async function reserveWith(input: ReserveInput, extra: TransactItem[], cl
     settled_at: null,
   };
 
+  let purchase: { seenBalance: number; amount: number; entryId: string } | undefined;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     try {
-      await documentClient().send(new TransactWriteCommand({ TransactItems: [...reservationItems(input, record), ...extra] }));
+      await documentClient().send(new TransactWriteCommand({ TransactItems: [...reservationItems(input, record, purchase), ...extra] }));
       return record;
     } catch (e) {
       if (!isTransactionCanceled(e)) throw e;
       const reasons = cancellationReasons(e);
       const [acct, charge] = reasons;
-      const extraFailed = reasons.slice(2).findIndex((r) => r.Code === 'ConditionalCheckFailed');
+      const extraFailed = reasons.slice(purchase ? 3 : 2).findIndex((r) => r.Code === 'ConditionalCheckFailed');
       if (extraFailed >= 0) throw new ExtraItemConditionFailed(extraFailed);
       if (charge?.Code === 'ConditionalCheckFailed') {
         // Same charge id already reserved: an idempotent retry.
         const existing = await getCharge(input.accountId, id);
         if (existing) return existing;
       }
-      if (reasons.some((r) => r.Code === 'TransactionConflict')) continue;
-      if (acct?.Code !== 'ConditionalCheckFailed') throw e;
+      if (acct?.Code !== 'ConditionalCheckFailed') {
+        if (!reasons.some((r) => r.Code === 'TransactionConflict')) throw e;
+        await backoff(attempt);
+        continue;
+      }
       const current = itemOfConditionFailure<{ balance?: number; auto_recharge?: boolean; active_webhook_secrets?: number }>(acct);
       if (!current) throw new NotFoundError('Account not found.');
       if (input.requireWebhookSecret && (current.active_webhook_secrets ?? 0) <= 0) {
         throw new ConflictError('An active webhook signing secret is required; create one in the web console.');
       }
-      if (current.auto_recharge !== true) throw new InsufficientCreditsError();
-      await purchaseShortfall(input, current.balance ?? 0, clock);
+      const balance = current.balance ?? 0;
+      if (balance >= input.amount) {
+        // Enough now (a purchase attempt lost to a top-up or a release): reserve plainly next time.
+        purchase = undefined;
+      } else {
+        if (current.auto_recharge !== true) throw new InsufficientCreditsError();
+        purchase = { seenBalance: balance, amount: input.amount - balance, entryId: newId('chg', clock.now().getTime()) };
+      }
+      if (attempt > 0) await backoff(attempt);
     }
   }
-  throw new InsufficientCreditsError('Could not reserve credits under contention; try again.');
-}
-
-/**
- * Auto-recharge: buy exactly what the reservation lacks (a `purchase` ledger entry), conditioned on the
- * balance we saw, then the caller retries the reservation, which lands the balance on zero.
- */
-async function purchaseShortfall(input: ReserveInput, seenBalance: number, clock: Clock): Promise<void> {
-  const shortfall = input.amount - seenBalance;
-  if (shortfall <= 0) return;
-  try {
-    await creditBalance(input.accountId, shortfall, { type: 'purchase', reference: input.reference }, clock, {
-      expression: 'balance = :seen AND auto_recharge = :t',
-      values: { ':seen': seenBalance, ':t': true },
-    });
-  } catch (e) {
-    // The balance moved under us: the caller's next attempt looks again.
-    if (!(isTransactionCanceled(e))) throw e;
-  }
+  throw new ContentionError();
 }
 
 /** Add credits and their ledger entry (`topup` from the console, `purchase` by auto-recharge) together. */

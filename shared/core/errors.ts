@@ -40,6 +40,17 @@ export class InsufficientCreditsError extends AppError {
   }
 }
 
+/**
+ * A reservation that kept losing to concurrent writers on the same balance (DESIGN.md §3 "contention"):
+ * retryable, never a 402.
+ */
+export class ContentionError extends AppError {
+  readonly retryAfterSeconds = 1;
+  constructor(message = 'The balance is being changed by concurrent requests; retry shortly.') {
+    super(503, 'contention', message);
+  }
+}
+
 export class PermissionDeniedError extends AppError {
   constructor(message = 'This account is not eligible for the public API.') {
     super(403, 'permission_denied', message);

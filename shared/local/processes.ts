@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess, execFileSync } from 'node:child_process';
-import { readdirSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
@@ -21,6 +21,38 @@ function dynamoLocalDir(root: string): string {
   const dir = readdirSync(base).find((d) => d.startsWith('dynamodb_local_'));
   if (!dir) throw new Error(`DynamoDB Local jar not found under ${base}; run npm install`);
   return join(base, dir);
+}
+
+/**
+ * A DynamoDB Local left running on this data directory by a process that was killed (SIGKILL runs no exit
+ * handler) is stopped before a new one opens the same files. Only a process whose command line is
+ * DynamoDB Local's own jar is touched.
+ */
+function stopStaleJvm(pidFile: string, jarDir: string): void {
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').trim());
+  rmSync(pidFile, { force: true });
+  if (!Number.isInteger(pid) || pid <= 1) return;
+  let cmdline = '';
+  try {
+    cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return; // not running (or no /proc): nothing to stop
+  }
+  if (!cmdline.includes(join(jarDir, 'DynamoDBLocal.jar'))) return;
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    return;
+  }
+  for (const deadline = Date.now() + 5000; Date.now() < deadline; ) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    execFileSync('sleep', ['0.1']);
+  }
 }
 
 export interface DynamoLocal {
@@ -46,10 +78,18 @@ export async function startDynamoLocal(opts: { root: string; dbPath: string | nu
   } else {
     args.push('-inMemory');
   }
+  const pidFile = opts.dbPath ? join(opts.dbPath, 'dynamodb-local.pid') : null;
+  if (pidFile) stopStaleJvm(pidFile, dir);
   const child = spawn('java', args, { stdio: ['ignore', 'ignore', 'pipe'], cwd: dir });
+  if (pidFile && child.pid) writeFileSync(pidFile, String(child.pid));
   // However this process ends (Ctrl-C during start-up included), the JVM goes with it.
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
+  // A SIGKILL of this process runs no exit handler: a watchdog outside it ends the JVM when it is gone.
+  const watchdog = child.pid
+    ? spawn('sh', ['-c', `while kill -0 ${process.pid} 2>/dev/null && kill -0 ${child.pid} 2>/dev/null; do sleep 1; done; kill -9 ${child.pid} 2>/dev/null`], { stdio: 'ignore', detached: true })
+    : null;
+  watchdog?.unref();
   let stderr = '';
   child.stderr?.on('data', (d) => (stderr += String(d)));
   const endpoint = `http://127.0.0.1:${port}`;
@@ -73,6 +113,8 @@ export async function startDynamoLocal(opts: { root: string; dbPath: string | nu
     stop: () =>
       new Promise<void>((r) => {
         process.removeListener('exit', killOnExit);
+        watchdog?.kill('SIGKILL');
+        if (pidFile) rmSync(pidFile, { force: true });
         if (child.exitCode !== null) return r();
         child.once('exit', () => r());
         child.kill('SIGTERM');

@@ -243,7 +243,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       return false;
     };
 
-    const adminToken = opts.adminToken ?? process.env.ADMIN_TOKEN ?? randomBytes(24).toString('base64url');
+    // An empty token is no token: it would let an empty x-admin-token header in.
+    const adminToken = opts.adminToken || process.env.ADMIN_TOKEN || randomBytes(24).toString('base64url');
     let ready = !opts.gated;
     const stack: LocalStack = {
       isReady: () => ready,

@@ -57,6 +57,31 @@ export async function transition(accountId: string, id: string, from: EmailStatu
 }
 
 /**
+ * A transition out of `sending` made only by the attempt that holds the claim (`send_attempt`): a lost
+ * claim writes nothing. Returns the updated email, or null when the claim is no longer this attempt's.
+ */
+export async function transitionClaimed(accountId: string, id: string, claim: { ':attempt': string }, set: Partial<EmailRecord> & Record<string, unknown>): Promise<EmailRecord | null> {
+  const { clauses: sets, names, values } = setClauses(set);
+  try {
+    const out = await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName('outreach'),
+        Key: K.email(accountId, id),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: '#s = :sending AND send_attempt = :attempt',
+        ExpressionAttributeNames: { ...names, '#s': 'status' },
+        ExpressionAttributeValues: { ...values, ':sending': 'sending', ...claim },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return out.Attributes as EmailRecord;
+  } catch (e) {
+    if (isConditionFailed(e)) return null;
+    throw e;
+  }
+}
+
+/**
  * The writes that record a new email and its tracking pointer, to ride in the caller's transaction (the
  * credit reservation).
  */

@@ -18,7 +18,8 @@ import { markLead } from './leads.repository.js';
 export const InboundSchema = z.strictObject({
   from: z.string().min(3).max(400),
   to: z.string().min(3).max(400),
-  subject: z.string().max(1000).default(''),
+  // A subject of any length is matched (threading uses the headers); only its first 1,000 characters are kept.
+  subject: z.string().max(200_000).default('').transform((s) => s.slice(0, 1000)),
   text: z.string().max(200_000).default(''),
   in_reply_to: z.string().max(1000).nullable().optional(),
   headers: z.record(z.string(), z.string()).default({}),

@@ -138,10 +138,15 @@ export function classifyInbound(msg: InboundMessage): InboundClassification {
 }
 
 /** The `<…>` message ids in an In-Reply-To or References value, in order, without duplicates. */
+/** RFC 5322 bounds a line at 998 characters; our own Message-IDs are far shorter. */
+const MAX_MESSAGE_ID_LENGTH = 998;
+
 export function extractMessageIds(headerValue: string | null | undefined): string[] {
   if (!headerValue) return [];
   const ids: string[] = [];
   for (const match of headerValue.matchAll(/<[^<>\s]+>/g)) {
+    // Longer than any id we send (and than a DynamoDB key may hold): it cannot name one of our emails.
+    if (match[0].length > MAX_MESSAGE_ID_LENGTH) continue;
     if (!ids.includes(match[0])) ids.push(match[0]);
   }
   return ids;

@@ -53,6 +53,9 @@ export interface EmailRecord {
   /** The sending account's local day whose capacity this email booked. */
   slot_day?: string;
   provider_message_id?: string;
+  /** The claim of the one send attempt, and until when (wall clock, ms) it counts as live. */
+  send_attempt?: string;
+  send_lease_until_ms?: number;
   /** Created through the public API (GET /emails/ lists only these). */
   api_created?: boolean;
 }

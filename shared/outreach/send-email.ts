@@ -3,12 +3,14 @@ import { serviceClock, type Clock } from '../core/clock.js';
 import { optionalEnv } from '../core/env.js';
 import { mailerFor, type Mailer } from '../adapters/mailer.js';
 import { sendMessage } from '../adapters/queue.js';
-import { getEmail, putMessageIdPointer, transition } from './emails.repository.js';
+import { getEmail, putMessageIdPointer, transition, transitionClaimed } from './emails.repository.js';
 import { messages } from '../catalog/messages.js';
 import { getLead, isSuppressed } from './leads.repository.js';
 import { appendUnsubscribeFooter, buildMime, envelopeFor, unsubscribeHeaders } from './mime.js';
 import { releaseSlot } from './slots.js';
 import { logger } from '../core/logger.js';
+import { QUEUES } from '../catalog/queues.js';
+import { randomUUID } from 'node:crypto';
 
 /**
  * The send worker. At the slot it re-checks everything (still queued, the recipient has not replied,
@@ -19,6 +21,14 @@ import { logger } from '../core/logger.js';
  * A redelivered message never sends twice: only the claim's winner sends, and an email found already in
  * `sending` (a crash between claim and record) is marked failed as "may have been sent", never resent.
  */
+/** A redelivery found the email mid-send, inside the live attempt's lease: retried later, never sent twice. */
+export class SendInProgressError extends Error {
+  constructor(emailId: string) {
+    super(`email ${emailId} is being sent by a live attempt`);
+    this.name = 'SendInProgressError';
+  }
+}
+
 export function publicBaseUrl(): string {
   return (optionalEnv('PUBLIC_BASE_URL') ?? 'http://localhost:3000').replace(/\/$/, '');
 }
@@ -31,12 +41,21 @@ export async function sendDue(accountId: string, emailId: string): Promise<void>
   await sendMessage('sending', messages.sendEmail(accountId, emailId));
 }
 
-export async function sendEmail(accountId: string, emailId: string, deps: { clock?: Clock; mailer?: Mailer } = {}): Promise<void> {
+/**
+ * How long a claimed send may take before a redelivery may judge it dead: the sending worker's timeout plus
+ * a margin. A redelivery inside the lease leaves the live attempt alone (and is retried after the queue's
+ * visibility timeout); one after it fails the email as "may have been sent", never resending it.
+ */
+export const SEND_LEASE_MS = (QUEUES.sending.worker.timeoutSeconds + 5) * 1000;
+
+export async function sendEmail(accountId: string, emailId: string, deps: { clock?: Clock; mailer?: Mailer; nowMs?: () => number } = {}): Promise<void> {
   const clock = deps.clock ?? serviceClock;
+  const wallNow = deps.nowMs ?? Date.now;
   const email = await getEmail(accountId, emailId);
   if (!email) return;
   const nowIso = () => clock.now().toISOString();
   if (email.status === 'sending') {
+    if ((email.send_lease_until_ms ?? 0) > wallNow()) throw new SendInProgressError(emailId);
     await transition(accountId, emailId, ['sending'], { status: 'failed', updated_at: nowIso(), error: { code: 'send_interrupted', message: 'The send was interrupted; the email may have been sent, so it is not retried.' } });
     return;
   }
@@ -56,36 +75,48 @@ export async function sendEmail(accountId: string, emailId: string, deps: { cloc
     return fail('sender_unavailable', 'The sending account is not connected or not enabled for sending.');
   }
 
-  const claimed = await transition(accountId, emailId, ['queued'], { status: 'sending', updated_at: nowIso() });
+  // The claim returns the record as claimed: what is sent is what was queued at the claim, never an older
+  // read (a PATCH that landed before the claim is in it; none can land after, edits need `queued`).
+  const attemptId = randomUUID();
+  const claimed = await transition(accountId, emailId, ['queued'], { status: 'sending', updated_at: nowIso(), send_attempt: attemptId, send_lease_until_ms: wallNow() + SEND_LEASE_MS });
   if (!claimed) return;
 
-  const domain = email.from_email.split('@')[1] ?? 'localhost';
-  const messageId = `<${emailId}.${email.track_token.slice(0, 8)}@${domain}>`;
-  const unsub = unsubscribeUrl(email.track_token);
-  const body = appendUnsubscribeFooter({ text: email.body_plain, html: email.body_html }, unsub);
-  const html = `${body.html}\n<img src="${openPixelUrl(email.track_token)}" width="1" height="1" alt="" style="display:none">`;
+  const domain = claimed.from_email.split('@')[1] ?? 'localhost';
+  const messageId = `<${emailId}.${claimed.track_token.slice(0, 8)}@${domain}>`;
+  const unsub = unsubscribeUrl(claimed.track_token);
+  const body = appendUnsubscribeFooter({ text: claimed.body_plain, html: claimed.body_html }, unsub);
+  const html = `${body.html}\n<img src="${openPixelUrl(claimed.track_token)}" width="1" height="1" alt="" style="display:none">`;
+  // Only the attempt that holds the claim may record its outcome.
+  const ours = { ':attempt': attemptId };
+  let out: { providerMessageId: string };
   try {
     const raw = await buildMime({
       messageId,
-      from: { email: email.from_email },
-      to: { email: email.to.email, name: email.to.name },
-      cc: email.cc,
-      bcc: email.bcc,
-      replyTo: email.reply_to ?? undefined,
-      subject: email.subject,
+      from: { email: claimed.from_email },
+      to: { email: claimed.to.email, name: claimed.to.name },
+      cc: claimed.cc,
+      bcc: claimed.bcc,
+      replyTo: claimed.reply_to ?? undefined,
+      subject: claimed.subject,
       text: body.text,
       html,
       headers: unsubscribeHeaders(unsub),
       date: clock.now(),
     });
-    const env = envelopeFor({ from: { email: email.from_email }, to: { email: email.to.email }, cc: email.cc, bcc: email.bcc });
-    const out = await (deps.mailer ?? mailerFor(account.type)).send({ raw, from: env.from, to: [email.to.email], cc: email.cc, bcc: email.bcc });
-    await transition(accountId, emailId, ['sending'], { status: 'sent', sent_at: nowIso(), updated_at: nowIso(), message_id: messageId, provider_message_id: out.providerMessageId });
-    await recordSend(accountId, email.from_account, account.timezone, clock);
-    await putMessageIdPointer(messageId, { account_id: accountId, email_id: emailId });
-    if (out.providerMessageId) await putMessageIdPointer(`<${out.providerMessageId}>`, { account_id: accountId, email_id: emailId });
+    const env = envelopeFor({ from: { email: claimed.from_email }, to: { email: claimed.to.email }, cc: claimed.cc, bcc: claimed.bcc });
+    out = await (deps.mailer ?? mailerFor(account.type)).send({ raw, from: env.from, to: [claimed.to.email], cc: claimed.cc, bcc: claimed.bcc });
   } catch (e) {
     logger.error('send failed', { emailId, error: e as Error });
-    await transition(accountId, emailId, ['sending'], { status: 'failed', updated_at: nowIso(), error: { code: 'send_failed', message: 'The mailbox provider did not accept the email.' } });
+    await transitionClaimed(accountId, emailId, ours, { status: 'failed', updated_at: nowIso(), error: { code: 'send_failed', message: 'The mailbox provider did not accept the email.' } });
+    return;
   }
+  const sent = await transitionClaimed(accountId, emailId, ours, { status: 'sent', sent_at: nowIso(), updated_at: nowIso(), message_id: messageId, provider_message_id: out.providerMessageId });
+  if (!sent) {
+    // The claim was taken from this attempt (judged dead after its lease): its outcome is not ours to write.
+    logger.error('a send completed after its claim was lost; nothing recorded', { emailId });
+    return;
+  }
+  await recordSend(accountId, claimed.from_account, account.timezone, clock);
+  await putMessageIdPointer(messageId, { account_id: accountId, email_id: emailId });
+  if (out.providerMessageId) await putMessageIdPointer(`<${out.providerMessageId}>`, { account_id: accountId, email_id: emailId });
 }

@@ -4,7 +4,7 @@ import type { LocalStack } from '../../shared/local/stack.js';
 import { startTestStack } from '../support/local.js';
 import { createAccount, getAccount, listCharges } from '../../shared/accounts/accounts.repository.js';
 import { release, reserve, settleCharged, settleZeroResult, chargeNow, getCharge } from '../../shared/accounts/ledger.repository.js';
-import { InsufficientCreditsError } from '../../shared/core/errors.js';
+import { ContentionError, InsufficientCreditsError } from '../../shared/core/errors.js';
 import { documentClient } from '../../shared/adapters/aws.js';
 
 let stack: LocalStack;
@@ -129,5 +129,22 @@ describe('credit ledger against DynamoDB Local', () => {
       }),
       { numRuns: 25 },
     );
+  });
+
+  test('auto-recharge under contention: 40 concurrent reservations on an empty account buy exactly what they use, and none is refused with 402', async () => {
+    const a = await newAccount(0, true);
+    const results = await Promise.allSettled(
+      Array.from({ length: 40 }, (_, i) => reserve({ accountId: a.id, operation: 'email_enrich', reference: `call-${i}`, amount: 5 })),
+    );
+    const refused = results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason);
+    // Whatever could not be resolved is the retryable 503, never "insufficient credits".
+    for (const e of refused) expect(e).toBeInstanceOf(ContentionError);
+    expect(refused.some((e) => e instanceof InsufficientCreditsError)).toBe(false);
+    const reserved = results.filter((r) => r.status === 'fulfilled').length * 5;
+    expect(reserved).toBeGreaterThan(0);
+    // Every purchase rode in the transaction of the reservation it paid for: nothing bought goes unused.
+    expect(await purchases(a.id)).toBe(reserved);
+    expect((await getAccount(a.id))!.balance).toBe(0);
+    expect((await listCharges(a.id)).filter((c) => c.charge_status === 'pending')).toHaveLength(reserved / 5);
   });
 });

@@ -5,7 +5,7 @@ import { createSendingAccount } from '../../shared/accounts/sending-accounts.rep
 import { createEmail } from '../../shared/outreach/create-email.js';
 import { draftEmail } from '../../shared/outreach/drafting.js';
 import { approveEmail, cancelEmail } from '../../shared/outreach/review.js';
-import { sendEmail } from '../../shared/outreach/send-email.js';
+import { SEND_LEASE_MS, SendInProgressError, sendEmail } from '../../shared/outreach/send-email.js';
 import { getEmail, transition } from '../../shared/outreach/emails.repository.js';
 import type { Scheduler, TimerMessage } from '../../shared/adapters/scheduler.js';
 
@@ -67,7 +67,9 @@ test('a redelivered send message never sends twice', async () => {
   await draftEmail(t.accountId, id, null, { scheduler: sched });
   await approveEmail(t.accountId, id, { schedule: 'now' }, { scheduler: sched });
   const before = stack.sentMail.length;
-  await Promise.all([sendEmail(t.accountId, id), sendEmail(t.accountId, id), sendEmail(t.accountId, id)]);
+  const concurrent = await Promise.allSettled([sendEmail(t.accountId, id), sendEmail(t.accountId, id), sendEmail(t.accountId, id)]);
+  // A delivery that reads the email after another claimed it stands back until the claim's lease ends.
+  for (const r of concurrent) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(SendInProgressError);
   await sendEmail(t.accountId, id);
   expect(stack.sentMail.length - before).toBe(1);
   const e = await getEmail(t.accountId, id);
@@ -88,6 +90,40 @@ test('an email found mid-send after a crash is failed as "may have been sent", n
   const e = await getEmail(t.accountId, id);
   expect(e!.status).toBe('failed');
   expect(e!.error!.code).toBe('send_interrupted');
+});
+
+test('a redelivery inside a live send lease leaves the attempt alone; after the lease it fails the email, and the late attempt writes nothing', async () => {
+  const t = await tenant();
+  const { id } = await createEmail(t.accountId, body('ada7@prospect.test'));
+  const sched = recordingScheduler();
+  await draftEmail(t.accountId, id, null, { scheduler: sched });
+  await approveEmail(t.accountId, id, { schedule: 'now' }, { scheduler: sched });
+  const before = stack.sentMail.length;
+  let redelivered: Promise<void> | null = null;
+  let insideLease: unknown = null;
+  // The provider is slow: while it holds the message, two redeliveries arrive, one inside the lease and
+  // one (by its clock) after it.
+  const slowMailer = {
+    async send() {
+      insideLease = await sendEmail(t.accountId, id).catch((e: unknown) => e);
+      redelivered = sendEmail(t.accountId, id, { nowMs: () => Date.now() + SEND_LEASE_MS + 1000 });
+      await redelivered;
+      return { providerMessageId: 'provider-late-1' };
+    },
+  };
+  await sendEmail(t.accountId, id, { mailer: slowMailer });
+  expect(insideLease).toBeInstanceOf(SendInProgressError);
+  expect(redelivered).not.toBeNull();
+  const e = await getEmail(t.accountId, id);
+  // The redelivery after the lease judged the attempt dead ("may have been sent"); the late attempt's
+  // outcome, pointers and daily count are not written over it.
+  expect(e!.status).toBe('failed');
+  expect(e!.error!.code).toBe('send_interrupted');
+  expect(e!.sent_at).toBeNull();
+  expect(e!.message_id).toBeNull();
+  const { findByMessageId } = await import('../../shared/outreach/emails.repository.js');
+  expect(await findByMessageId('<provider-late-1>')).toBeNull();
+  expect(stack.sentMail.length).toBe(before);
 });
 
 test('a sender disconnected after approval fails the send with a clear error', async () => {
@@ -135,4 +171,27 @@ test('raw inbound MIME (as SES receiving stores it) is parsed, matched by In-Rep
   expect(replied!.replied_at).not.toBeNull();
   const stranger = await receiveRawInbound(Buffer.from('From: x@y.test\r\nTo: z@w.test\r\nSubject: hello\r\n\r\nno thread\r\n'));
   expect(stranger.matched).toBe(false);
+});
+
+test('a reply with a very long subject and an over-long References id is still matched, and nothing fails on key size', async () => {
+  const { receiveInbound, InboundSchema } = await import('../../shared/outreach/inbound-mail.js');
+  const t = await tenant();
+  const { id } = await createEmail(t.accountId, body('ada8@prospect.test'));
+  const sched = recordingScheduler();
+  await draftEmail(t.accountId, id, null, { scheduler: sched });
+  await approveEmail(t.accountId, id, { schedule: 'now' }, { scheduler: sched });
+  await sendEmail(t.accountId, id);
+  const sent = await getEmail(t.accountId, id);
+  const huge = `<${'x'.repeat(3000)}@spam.test>`;
+  const outcome = await receiveInbound(
+    InboundSchema.parse({
+      from: 'Ada <ada8@prospect.test>',
+      to: t.ea.email,
+      subject: `Re: ${'long subject '.repeat(120)}`,
+      text: 'Yes, Thursday works.',
+      headers: { References: `${huge} ${sent!.message_id}` },
+    }),
+  );
+  expect(outcome).toEqual({ matched: true, classification: 'reply', email_id: id, counted_as_lead_reply: true });
+  expect((await getEmail(t.accountId, id))!.status).toBe('replied');
 });

@@ -142,3 +142,10 @@ describe('bouncedRecipient', () => {
     expect(bouncedRecipient('Mailbox full, try later.', {})).toBeNull();
   });
 });
+
+describe('message ids in threading headers', () => {
+  it('skips an id longer than a header line may be, keeping the others in order', () => {
+    const long = `<${'a'.repeat(1200)}@x.test>`;
+    expect(extractMessageIds(`<one@x.test> ${long} <two@x.test> <one@x.test>`)).toEqual(['<one@x.test>', '<two@x.test>']);
+  });
+});
