@@ -9,7 +9,7 @@ import { BedrockDrafter, ComposerDrafter, DraftFailedError, type Drafter } from 
 import { getEmail, transition } from './emails.repository.js';
 import type { EmailRecord } from './model.js';
 import { DRAFT_PRICE } from './create-email.js';
-import { scheduleSend } from './sending-schedule.js';
+import { scheduleSend } from './schedule-send.js';
 import { logger } from '../core/logger.js';
 
 /**

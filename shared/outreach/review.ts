@@ -6,8 +6,8 @@ import { awsScheduler, type Scheduler } from '../adapters/scheduler.js';
 import { getEmail, transition } from './emails.repository.js';
 import { htmlToPlain, plainToHtml, sanitizeEmailHtml } from './html.js';
 import { REVIEW_WINDOW_MS, reviewScheduleName } from './drafting.js';
-import { scheduleSend, sendScheduleName } from './sending-schedule.js';
-import { releaseSlot } from './slots.js';
+import { scheduleSend, sendScheduleName } from './schedule-send.js';
+import { releaseSlot } from './send-slots.repository.js';
 import type { ApproveEmailSchema, EmailRecord, EmailStatus, PatchEmailSchema } from './model.js';
 
 /**

@@ -6,7 +6,7 @@ import { sendMessage } from '../adapters/queue.js';
 import { getEmail, putPointer, transition } from './emails.repository.js';
 import { getLead, isSuppressed } from './leads.repository.js';
 import { appendUnsubscribeFooter, buildMime, envelopeFor, unsubscribeHeaders } from './mime.js';
-import { releaseSlot } from './slots.js';
+import { releaseSlot } from './send-slots.repository.js';
 import { logger } from '../core/logger.js';
 
 /**

@@ -3,8 +3,8 @@ import { serviceClock, type Clock } from '../core/clock.js';
 import { ConflictError, ValidationError } from '../core/errors.js';
 import { sendMessage } from '../adapters/queue.js';
 import { awsScheduler, scheduleName, type Scheduler } from '../adapters/scheduler.js';
-import { bestSendTime, nextSlotNow, timeZoneForLocation } from './schedule.js';
-import { bookSlot } from './slots.js';
+import { bestSendTime, nextSlotNow, timeZoneForLocation } from './send-time.js';
+import { bookSlot } from './send-slots.repository.js';
 import { transition } from './emails.repository.js';
 import type { EmailRecord } from './model.js';
 

@@ -1,7 +1,7 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../adapters/aws.js';
 import { tableName } from '../core/env.js';
-import { allocateSlot, localDay } from './schedule.js';
+import { allocateSlot, localDay } from './send-time.js';
 
 /**
  * Daily send capacity per sending account: one counter per local day (SLOTS#<ea_id> / <YYYY-MM-DD>).
