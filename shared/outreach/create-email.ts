@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { release, reserveWith } from '../accounts/ledger.js';
+import { PRICES } from '../accounts/prices.js';
 import { listSendingAccounts } from '../accounts/sending-accounts.repository.js';
 import type { SendingAccount } from '../accounts/model.js';
 import { sendMessage } from '../adapters/queue.js';
@@ -23,7 +24,6 @@ import { logger } from '../core/logger.js';
  * 3. One transaction: reserve 2 credits and write the email as `drafting`.
  * 4. One message to the drafting queue.
  */
-export const DRAFT_PRICE = 2;
 
 export const usable = (a: SendingAccount) => a.connected && a.sending_enabled && a.daily_limit > 0;
 
@@ -93,7 +93,7 @@ export async function createEmail(accountId: string, body: z.output<typeof Creat
     track_token: randomBytes(24).toString('base64url'),
     timezone: sender.timezone,
   };
-  await reserveWith({ accountId, operation: 'outreach_email', reference: id, amount: DRAFT_PRICE, chargeId }, [
+  await reserveWith({ accountId, operation: 'outreach_email', reference: id, amount: PRICES.outreach_email, chargeId }, [
     { Put: { TableName: tableName('outreach'), Item: { ...emailKey(accountId, id), ...record, api_created: true }, ConditionExpression: 'attribute_not_exists(pk)' } },
     { Put: { TableName: tableName('outreach'), Item: { pk: `TRACK#${record.track_token}`, sk: 'PTR', account_id: accountId, email_id: id, recipient: body.to.email.toLowerCase() } } },
   ]);

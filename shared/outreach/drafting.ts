@@ -1,5 +1,6 @@
 import type { SQSRecord } from 'aws-lambda';
 import { release, settleCharged } from '../accounts/ledger.js';
+import { PRICES } from '../accounts/prices.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { optionalEnv, requireEnv } from '../core/env.js';
 import { BedrockRuntimeClient, ConverseCommand, type ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
@@ -7,8 +8,7 @@ import { QUEUES } from '../catalog/queues.js';
 import { awsScheduler, scheduleName, type Scheduler } from '../adapters/scheduler.js';
 import { BedrockDrafter, ComposerDrafter, DraftFailedError, type Drafter } from './drafter.js';
 import { getEmail, transition } from './emails.repository.js';
-import type { EmailRecord } from './model.js';
-import { DRAFT_PRICE } from './create-email.js';
+import { REVIEW_WINDOW_MS, type EmailRecord } from './model.js';
 import { scheduleSend } from './schedule-send.js';
 import { logger } from '../core/logger.js';
 
@@ -18,7 +18,6 @@ import { logger } from '../core/logger.js';
  * 2 credits are kept only when a draft succeeds; a failed draft, or a cancel while drafting, costs nothing.
  * Redelivery is safe: the transition out of `drafting` happens once, and settling is conditional.
  */
-export const REVIEW_WINDOW_MS = 7 * 24 * 3600 * 1000;
 
 let drafter: Drafter | undefined;
 /** The built-in composer by default; Amazon Bedrock (Converse API) with DRAFTER=bedrock and BEDROCK_MODEL_ID. */
@@ -42,7 +41,7 @@ export const reviewScheduleName = (emailId: string) => scheduleName('review', em
  * Both settles are conditional, so whichever delivery gets here first decides, once.
  */
 async function settleMovedOn(email: EmailRecord, clock: Clock): Promise<void> {
-  if (email.drafted_at) await settleCharged(email.account_id, email.charge_id, DRAFT_PRICE, clock);
+  if (email.drafted_at) await settleCharged(email.account_id, email.charge_id, PRICES.outreach_email, clock);
   else await release(email.account_id, email.charge_id, clock);
 }
 
@@ -79,13 +78,13 @@ export async function draftEmail(accountId: string, emailId: string, record: SQS
   if (email.review === 'none') {
     const moved = await transition(accountId, emailId, ['drafting'], { ...base, status: 'queued' });
     if (!moved) return settleMovedOn((await getEmail(accountId, emailId))!, clock);
-    await settleCharged(accountId, email.charge_id, DRAFT_PRICE, clock);
+    await settleCharged(accountId, email.charge_id, PRICES.outreach_email, clock);
     await scheduleSend(moved, 'best_time', undefined, { clock, scheduler });
     return;
   }
   const expires = new Date(now.getTime() + REVIEW_WINDOW_MS);
   const moved = await transition(accountId, emailId, ['drafting'], { ...base, status: 'pending_review', review_expires_at: expires.toISOString() });
   if (!moved) return settleMovedOn((await getEmail(accountId, emailId))!, clock);
-  await settleCharged(accountId, email.charge_id, DRAFT_PRICE, clock);
+  await settleCharged(accountId, email.charge_id, PRICES.outreach_email, clock);
   await scheduler.scheduleAt(reviewScheduleName(emailId), expires, { kind: 'review_expired', account_id: accountId, email_id: emailId });
 }
