@@ -3,10 +3,11 @@ import { release, settleCharged } from '../accounts/ledger.js';
 import { PRICES } from '../accounts/prices.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { optionalEnv, requireEnv } from '../core/env.js';
-import { BedrockRuntimeClient, ConverseCommand, type ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
 import { QUEUES } from '../catalog/queues.js';
 import { awsScheduler, scheduleName, type Scheduler } from '../adapters/scheduler.js';
-import { BedrockDrafter, ComposerDrafter, DraftFailedError, type Drafter } from './drafter.js';
+import { bedrockDrafter } from '../adapters/bedrock-drafter.js';
+import { ComposerDrafter } from './composer/composer-drafter.js';
+import { DraftFailedError, type Drafter } from './drafter.js';
 import { getEmail, transition } from './emails.repository.js';
 import { REVIEW_WINDOW_MS, type EmailRecord } from './model.js';
 import { scheduleSend } from './schedule-send.js';
@@ -22,14 +23,7 @@ import { logger } from '../core/logger.js';
 let drafter: Drafter | undefined;
 /** The built-in composer by default; Amazon Bedrock (Converse API) with DRAFTER=bedrock and BEDROCK_MODEL_ID. */
 export function defaultDrafter(): Drafter {
-  if (!drafter) {
-    if (optionalEnv('DRAFTER') === 'bedrock') {
-      const client = new BedrockRuntimeClient({});
-      drafter = new BedrockDrafter({ modelId: requireEnv('BEDROCK_MODEL_ID'), send: (input) => client.send(new ConverseCommand(input as ConverseCommandInput)) as never });
-    } else {
-      drafter = new ComposerDrafter();
-    }
-  }
+  drafter ??= optionalEnv('DRAFTER') === 'bedrock' ? bedrockDrafter(requireEnv('BEDROCK_MODEL_ID')) : new ComposerDrafter();
   return drafter;
 }
 
