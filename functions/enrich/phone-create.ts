@@ -1,6 +1,7 @@
 import { publicRoute } from '../../shared/http/handler.js';
 import { acceptJob, parseIdempotencyKey } from '../../shared/jobs/accept-job.js';
-import { PhoneEnrichSchema, PRICES } from '../../shared/enrichment/enrichment.js';
+import { PhoneEnrichSchema } from '../../shared/enrichment/enrichment.js';
+import { PRICES } from '../../shared/accounts/prices.js';
 import { FAILURE_MESSAGES } from '../../shared/webhooks/events.js';
 
 /** POST /enrich/phone/: accept a phone lookup (202); 50 credits reserved, kept only on a hit. */
@@ -11,7 +12,7 @@ export const handler = publicRoute({ body: PhoneEnrichSchema }, async ({ account
     tier: 'phone_enrich',
     operation: 'phone_enrich',
     request: body,
-    reserve: PRICES.phone,
+    reserve: PRICES.phone_enrich,
     idempotencyKey: parseIdempotencyKey(headers),
     failedEvent: 'phone_enrich.failed',
     failedMessage: FAILURE_MESSAGES.phone_enrich.error,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { reserve, release, settleCharged } from '../accounts/ledger.repository.js';
+import { PRICES } from '../accounts/prices.js';
 import { NotFoundError, UpstreamError } from '../core/errors.js';
 import { logger } from '../core/logger.js';
 import { normalizeProfessionalUrl } from '../directory/urls.js';
@@ -11,7 +12,6 @@ import { commonIdentityIssues, findContact, hasNames, identityFields, nameCompan
  * Synchronous enrichment (SPEC.md): found → 200 at full price; no match → 404 at full price; invalid input
  * → 400 free (zod, before any reservation); upstream failure → 502 free (the reservation is released).
  */
-export const PRICES = { email: 5, professional_url: 3, professional_profile: 2, phone: 50 } as const;
 
 function addIssues(v: IdentityInput, ctx: z.RefinementCtx, extra: { path: string; message: string }[] = []) {
   for (const i of [...commonIdentityIssues(v), ...extra]) ctx.addIssue({ code: 'custom', path: [i.path], message: i.message });
@@ -66,8 +66,8 @@ export const PhoneEnrichSchema = z
   });
 
 /** Reserve the price, look up, keep the price whether or not there is a match; release on upstream failure. */
-async function charged<T>(accountId: string, operation: keyof typeof PRICES, reference: string, lookup: () => Promise<T | null>): Promise<T> {
-  const amount = PRICES[operation];
+async function charged<T>(accountId: string, operation: 'email' | 'professional_url' | 'professional_profile', reference: string, lookup: () => Promise<T | null>): Promise<T> {
+  const amount = PRICES[`${operation}_enrich`];
   const r = await reserve({ accountId, operation: `${operation}_enrich`, reference, amount });
   let found: T | null;
   try {

@@ -3,7 +3,7 @@ import { QUEUES } from '../catalog/queues.js';
 import { FAILURE_MESSAGES } from '../webhooks/events.js';
 import { runJob } from '../jobs/run-job.js';
 import { findContact, type IdentityInput } from './identity.js';
-import { PRICES } from './enrichment.js';
+import { PRICES } from '../accounts/prices.js';
 
 /** Phone enrichment worker: 50 credits on a hit, 0 on a miss (a clean completion with `phone: null`). */
 export function runPhoneEnrichJob(jobId: string, record: SQSRecord | null): Promise<void> {
@@ -13,7 +13,7 @@ export function runPhoneEnrichJob(jobId: string, record: SQSRecord | null): Prom
     async (job) => {
       const hit = await findContact(job.request as IdentityInput, ['url', 'email', 'namedomain', 'namecompany']);
       const phone = hit?.phone ?? null;
-      return { status: 'completed', event_type: 'phone_enrich.completed', result: { phone }, leads_returned: null, charge: phone ? PRICES.phone : 0 };
+      return { status: 'completed', event_type: 'phone_enrich.completed', result: { phone }, leads_returned: null, charge: phone ? PRICES.phone_enrich : 0 };
     },
     () => ({ status: 'failed', event_type: 'phone_enrich.failed', code: 'error', message: FAILURE_MESSAGES.phone_enrich.error }),
     { maxReceiveCount: QUEUES.search.maxReceiveCount },

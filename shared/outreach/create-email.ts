@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { release, reserveWith } from '../accounts/ledger.repository.js';
+import { PRICES } from '../accounts/prices.js';
 import { listSendingAccounts } from '../accounts/sending-accounts.repository.js';
 import type { SendingAccount } from '../accounts/model.js';
 import { sendMessage } from '../adapters/queue.js';
@@ -23,7 +24,6 @@ import { logger } from '../core/logger.js';
  * 3. One transaction: reserve 2 credits and write the email as `drafting`.
  * 4. One message to the drafting queue.
  */
-export const DRAFT_PRICE = 2;
 
 export const usable = (a: SendingAccount) => a.connected && a.sending_enabled && a.daily_limit > 0;
 
@@ -94,7 +94,7 @@ export async function createEmail(accountId: string, body: z.output<typeof Creat
     timezone: sender.timezone,
     api_created: true,
   };
-  await reserveWith({ accountId, operation: 'outreach_email', reference: id, amount: DRAFT_PRICE, chargeId }, newEmailWrites(record));
+  await reserveWith({ accountId, operation: 'outreach_email', reference: id, amount: PRICES.outreach_email, chargeId }, newEmailWrites(record));
   try {
     await sendMessage('drafting', messages.draftEmail(accountId, id));
   } catch (e) {

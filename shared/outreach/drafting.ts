@@ -1,15 +1,16 @@
 import type { SQSRecord } from 'aws-lambda';
 import { release, settleCharged } from '../accounts/ledger.repository.js';
+import { PRICES } from '../accounts/prices.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { optionalEnv, requireEnv } from '../core/env.js';
-import { BedrockRuntimeClient, ConverseCommand, type ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
 import { QUEUES } from '../catalog/queues.js';
 import { awsScheduler, scheduleName, type Scheduler } from '../adapters/scheduler.js';
-import { BedrockDrafter, ComposerDrafter, DraftFailedError, type Drafter } from './drafter.js';
+import { bedrockDrafter } from '../adapters/bedrock-drafter.js';
+import { ComposerDrafter } from './composer/composer-drafter.js';
+import { DraftFailedError, type Drafter } from './drafter.js';
 import { getEmail, transition, transitionOrCurrent } from './emails.repository.js';
-import type { EmailRecord } from './model.js';
-import { DRAFT_PRICE } from './create-email.js';
-import { scheduleSend } from './sending-schedule.js';
+import { REVIEW_WINDOW_MS, type EmailRecord } from './model.js';
+import { scheduleSend } from './schedule-send.js';
 import { logger } from '../core/logger.js';
 import { messages } from '../catalog/messages.js';
 
@@ -19,19 +20,11 @@ import { messages } from '../catalog/messages.js';
  * 2 credits are kept only when a draft succeeds; a failed draft, or a cancel while drafting, costs nothing.
  * Redelivery is safe: the transition out of `drafting` happens once, and settling is conditional.
  */
-export const REVIEW_WINDOW_MS = 7 * 24 * 3600 * 1000;
 
 let drafter: Drafter | undefined;
 /** The built-in composer by default; Amazon Bedrock (Converse API) with DRAFTER=bedrock and BEDROCK_MODEL_ID. */
 export function defaultDrafter(): Drafter {
-  if (!drafter) {
-    if (optionalEnv('DRAFTER') === 'bedrock') {
-      const client = new BedrockRuntimeClient({});
-      drafter = new BedrockDrafter({ modelId: requireEnv('BEDROCK_MODEL_ID'), send: (input) => client.send(new ConverseCommand(input as ConverseCommandInput)) as never });
-    } else {
-      drafter = new ComposerDrafter();
-    }
-  }
+  drafter ??= optionalEnv('DRAFTER') === 'bedrock' ? bedrockDrafter(requireEnv('BEDROCK_MODEL_ID')) : new ComposerDrafter();
   return drafter;
 }
 
@@ -43,7 +36,7 @@ export const reviewScheduleName = (emailId: string) => scheduleName('review', em
  * Both settles are conditional, so whichever delivery gets here first decides, once.
  */
 async function settleMovedOn(email: EmailRecord, clock: Clock): Promise<void> {
-  if (email.drafted_at) await settleCharged(email.account_id, email.charge_id, DRAFT_PRICE, clock);
+  if (email.drafted_at) await settleCharged(email.account_id, email.charge_id, PRICES.outreach_email, clock);
   else await release(email.account_id, email.charge_id, clock);
 }
 
@@ -80,13 +73,13 @@ export async function draftEmail(accountId: string, emailId: string, record: SQS
   if (email.review === 'none') {
     const r = await transitionOrCurrent(accountId, emailId, ['drafting'], { ...base, status: 'queued' });
     if (!r.moved) return r.current ? settleMovedOn(r.current, clock) : undefined;
-    await settleCharged(accountId, email.charge_id, DRAFT_PRICE, clock);
+    await settleCharged(accountId, email.charge_id, PRICES.outreach_email, clock);
     await scheduleSend(r.email, 'best_time', undefined, { clock, scheduler });
     return;
   }
   const expires = new Date(now.getTime() + REVIEW_WINDOW_MS);
   const r = await transitionOrCurrent(accountId, emailId, ['drafting'], { ...base, status: 'pending_review', review_expires_at: expires.toISOString() });
   if (!r.moved) return r.current ? settleMovedOn(r.current, clock) : undefined;
-  await settleCharged(accountId, email.charge_id, DRAFT_PRICE, clock);
+  await settleCharged(accountId, email.charge_id, PRICES.outreach_email, clock);
   await scheduler.scheduleAt(reviewScheduleName(emailId), expires, messages.reviewExpired(accountId, emailId));
 }

@@ -9,6 +9,9 @@ import { normalizeProfessionalUrl } from '../directory/urls.js';
 export const EMAIL_STATUSES = ['drafting', 'pending_review', 'queued', 'sending', 'sent', 'replied', 'failed', 'cancelled'] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 
+/** How long a draft waits in `pending_review` for approval; an edit during review starts it again. */
+export const REVIEW_WINDOW_MS = 7 * 24 * 3600 * 1000;
+
 export interface Contact {
   email: string;
   first_name: string;

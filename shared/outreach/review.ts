@@ -5,11 +5,11 @@ import { ConflictError, NotFoundError, ValidationError } from '../core/errors.js
 import { awsScheduler, type Scheduler } from '../adapters/scheduler.js';
 import { getEmail, transition, transitionOrCurrent } from './emails.repository.js';
 import { htmlToPlain, plainToHtml, sanitizeEmailHtml } from './html.js';
-import { REVIEW_WINDOW_MS, reviewScheduleName } from './drafting.js';
-import { scheduleSend, sendScheduleName } from './sending-schedule.js';
-import { releaseSlot } from './slots.js';
+import { reviewScheduleName } from './drafting.js';
+import { scheduleSend, sendScheduleName } from './schedule-send.js';
+import { releaseSlot } from './send-slots.repository.js';
 import { messages } from '../catalog/messages.js';
-import type { ApproveEmailSchema, EmailRecord, EmailStatus, PatchEmailSchema } from './model.js';
+import { REVIEW_WINDOW_MS, type ApproveEmailSchema, type EmailRecord, type EmailStatus, type PatchEmailSchema } from './model.js';
 
 /**
  * Review, edit, approve and cancel (SPEC.md "States and transitions → Outreach email"). A wrong state is

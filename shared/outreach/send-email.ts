@@ -7,7 +7,7 @@ import { getEmail, putMessageIdPointer, transition, transitionClaimed } from './
 import { messages } from '../catalog/messages.js';
 import { getLead, isSuppressed } from './leads.repository.js';
 import { appendUnsubscribeFooter, buildMime, envelopeFor, unsubscribeHeaders } from './mime.js';
-import { releaseSlot } from './slots.js';
+import { releaseSlot } from './send-slots.repository.js';
 import { logger } from '../core/logger.js';
 import { QUEUES } from '../catalog/queues.js';
 import { randomUUID } from 'node:crypto';

@@ -3,6 +3,7 @@ import type { SQSRecord } from 'aws-lambda';
 import { QUEUES } from '../catalog/queues.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
 import { FAILURE_MESSAGES } from '../webhooks/events.js';
+import { PRICES } from '../accounts/prices.js';
 import { acceptJob } from '../jobs/accept-job.js';
 import { getJob, getOwnJob } from '../jobs/jobs.repository.js';
 import { runJob } from '../jobs/run-job.js';
@@ -45,7 +46,7 @@ export async function acceptPeopleSearch(
     tier: 'people_search',
     operation: 'people_search',
     request: body as Record<string, unknown> & { webhook_url: string },
-    reserve: body.max_results,
+    reserve: body.max_results * PRICES.people_search_per_lead,
     idempotencyKey,
     extra: extra as never,
     failedEvent: 'search.failed',
@@ -94,7 +95,7 @@ export function runPeopleSearchJob(jobId: string, record: SQSRecord | null): Pro
         event_type: 'search.completed',
         result: { results, total_returned: results.length },
         leads_returned: results.length,
-        charge: results.length,
+        charge: results.length * PRICES.people_search_per_lead,
         extra: { returned_ids: [...earlier, ...hits.map((h) => h.person.id)], parsed_query: parsed },
       };
     },

@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
+import http2 from 'node:http2';
+import type { AddressInfo } from 'node:net';
 import {
   BedrockDrafter,
-  DraftFailedError,
-  FAIL_DRAFT_MARKER,
+  bedrockDrafter,
   parseModelDraft,
   type ConverseLikeInput,
   type ConverseLikeOutput,
-  type DraftInput,
-} from '../../../shared/outreach/drafter.js';
+} from '../../../shared/adapters/bedrock-drafter.js';
+import { DraftFailedError, FAIL_DRAFT_MARKER, type DraftInput } from '../../../shared/outreach/drafter.js';
 
 const recorded = JSON.parse(
   readFileSync(new URL('./fixtures/bedrock-converse-response.json', import.meta.url), 'utf8'),
@@ -136,5 +137,49 @@ describe('BedrockDrafter failures', () => {
     const error = await drafter.draft(input).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ThrottlingException);
     expect(error).not.toBeInstanceOf(DraftFailedError);
+  });
+});
+
+describe('bedrockDrafter on the SDK client', () => {
+  const saved = { ...process.env };
+  // The Bedrock Runtime client speaks HTTP/2; a plain-text HTTP/2 server on loopback stands in for the service.
+  let server: http2.Http2Server;
+  const received: { method?: string; url?: string; body: string }[] = [];
+
+  beforeAll(async () => {
+    server = http2.createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => {
+        received.push({ method: req.method, url: req.url, body });
+        const { $metadata: _metadata, ...payload } = recorded as ConverseLikeOutput & { $metadata?: unknown };
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(payload));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    Object.assign(process.env, {
+      AWS_ENDPOINT_URL_BEDROCK_RUNTIME: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+    });
+  });
+
+  afterAll(async () => {
+    process.env = saved;
+    await new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));
+  });
+
+  it('sends the Converse request to the configured endpoint and drafts from the answer', async () => {
+    const draft = await bedrockDrafter('anthropic.claude-3-5-haiku-20241022-v1:0').draft(input);
+    expect(draft.subject).toBe('Jane, SOC 2 without the spreadsheet marathon at Acme?');
+    expect(received).toHaveLength(1);
+    expect(received[0]!.method).toBe('POST');
+    expect(decodeURIComponent(received[0]!.url!)).toBe('/model/anthropic.claude-3-5-haiku-20241022-v1:0/converse');
+    const sent = JSON.parse(received[0]!.body);
+    expect(sent.system[0].text).toMatch(/never quote/);
+    expect(sent.messages[0].content[0].text).toContain('<request>');
+    expect(sent.inferenceConfig).toEqual({ maxTokens: 1200, temperature: 0.4 });
   });
 });

@@ -1,11 +1,7 @@
 import fc from 'fast-check';
-import {
-  ComposerDrafter,
-  DraftFailedError,
-  FAIL_DRAFT_MARKER,
-  analyzeInstructions,
-  type DraftInput,
-} from '../../../shared/outreach/drafter.js';
+import { ComposerDrafter } from '../../../shared/outreach/composer/composer-drafter.js';
+import { analyzeInstructions } from '../../../shared/outreach/composer/instructions.js';
+import { DraftFailedError, FAIL_DRAFT_MARKER, type DraftInput } from '../../../shared/outreach/drafter.js';
 
 const drafter = new ComposerDrafter();
 

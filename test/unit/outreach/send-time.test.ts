@@ -12,7 +12,7 @@ import {
   spreadMinutes,
   timeZoneForLocation,
   zonedParts,
-} from '../../../shared/outreach/schedule.js';
+} from '../../../shared/outreach/send-time.js';
 
 const ZONES = [
   'America/New_York',

@@ -1,7 +1,7 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../adapters/aws.js';
 import { tableName } from '../core/env.js';
-import { allocateSlot, localDay } from './schedule.js';
+import { allocateSlot, localDay } from './send-time.js';
 import { outreachKeys as K } from './outreach.keys.js';
 import { isConditionFailed } from '../adapters/dynamodb-errors.js';
 
