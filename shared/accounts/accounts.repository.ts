@@ -13,7 +13,7 @@ import { accountPk, toAccount, type Account, type ChargeRecord, toCharge } from 
  * Accounts, API keys and webhook signing secrets in the accounts table.
  *   ACCOUNT#<id> / META             the account and its balance
  *   ACCOUNT#<id> / KEY#<key_id>     an API key's metadata (hash only)
- *   APIKEY#<sha256> / APIKEY        lookup from a presented key to its account
+ *   APIKEY#<sha256> / APIKEY        lookup from a presented key to its account (caller.repository.ts)
  *   ACCOUNT#<id> / WHSEC#<id>       a webhook signing secret, sealed by the secret box
  *   ACCOUNT#<id> / CHARGE#<id>      charge audit records (ledger.ts)
  *   PILOTS / COUNTER                how many accounts hold the pilot flag
@@ -94,28 +94,38 @@ export async function requireAccount(accountId: string): Promise<Account> {
   return a;
 }
 
-export interface ApiKeyRecord {
-  key_id: string;
-  account_id: string;
-  revoked_at: string | null;
-}
-
 export async function createApiKey(accountId: string, clock: Clock = serviceClock): Promise<{ id: string; key: string; hash: string }> {
-  await requireAccount(accountId);
+  const account = await requireAccount(accountId);
   // The raw key leaves this function once, in the console's 201 answer; only its hash is stored.
   const key = generateApiKey();
   const hash = hashApiKey(key);
   const id = newId('key', clock.now().getTime());
   const created_at = clock.now().toISOString();
   const table = tableName('accounts');
-  await documentClient().send(
-    new TransactWriteCommand({
-      TransactItems: [
-        { Put: { TableName: table, Item: { pk: `APIKEY#${hash}`, sk: 'APIKEY', key_id: id, account_id: accountId, created_at }, ConditionExpression: 'attribute_not_exists(pk)' } },
-        { Put: { TableName: table, Item: { pk: accountPk(accountId), sk: `KEY#${id}`, key_id: id, hash, created_at } } },
-      ],
-    }),
-  );
+  // The key record carries the account's public_api flag (caller.repository.ts); bumping keys_version
+  // tells a concurrent setAccountFlags that its list of keys to update is stale.
+  try {
+    await documentClient().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: table, Item: { pk: `APIKEY#${hash}`, sk: 'APIKEY', key_id: id, account_id: accountId, public_api: account.public_api, created_at }, ConditionExpression: 'attribute_not_exists(pk)' } },
+          { Put: { TableName: table, Item: { pk: accountPk(accountId), sk: `KEY#${id}`, key_id: id, hash, created_at } } },
+          {
+            Update: {
+              TableName: table,
+              Key: { pk: accountPk(accountId), sk: META },
+              UpdateExpression: 'ADD keys_version :one',
+              ConditionExpression: 'public_api = :pa',
+              ExpressionAttributeValues: { ':one': 1, ':pa': account.public_api },
+            },
+          },
+        ],
+      }),
+    );
+  } catch (e) {
+    if (e instanceof TransactionCanceledException) throw new ConflictError('The account changed while the key was being created; try again.');
+    throw e;
+  }
   const gatewayKeyId = await apiKeyRegistry().register(id, key);
   if (gatewayKeyId) {
     await documentClient().send(
@@ -123,15 +133,6 @@ export async function createApiKey(accountId: string, clock: Clock = serviceCloc
     );
   }
   return { id, key, hash };
-}
-
-/** Resolve a presented key. Strongly consistent, so a revocation takes effect at the very next request. */
-export async function findApiKey(raw: string): Promise<ApiKeyRecord | null> {
-  const out = await documentClient().send(
-    new GetCommand({ TableName: tableName('accounts'), Key: { pk: `APIKEY#${hashApiKey(raw)}`, sk: 'APIKEY' }, ConsistentRead: true }),
-  );
-  if (!out.Item) return null;
-  return { key_id: out.Item.key_id, account_id: out.Item.account_id, revoked_at: out.Item.revoked_at ?? null };
 }
 
 export async function revokeApiKey(accountId: string, keyId: string, clock: Clock = serviceClock): Promise<{ hash: string }> {
