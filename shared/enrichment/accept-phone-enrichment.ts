@@ -1,0 +1,30 @@
+import type { z } from 'zod';
+import { acceptJob } from '../jobs/accept-job.js';
+import { FAILURE_MESSAGES } from '../webhooks/events.js';
+import { PRICES, type PhoneEnrichSchema } from './enrichment.js';
+
+/**
+ * Accept a phone lookup (POST /enrich/phone/).
+ *
+ * Input: the caller, the validated request, an optional Idempotency-Key.
+ * Output: the acceptance body `{id, status, created_at}`.
+ *
+ * 1. Reserve the phone price (50 credits), kept only on a hit, in the job's own transaction.
+ * 2. Queue the lookup on the search queue; its failure event and message are the phone enrichment's.
+ */
+export async function acceptPhoneEnrichment(caller: { accountId: string; keyId: string }, body: z.output<typeof PhoneEnrichSchema>, idempotencyKey: string | undefined) {
+  const { body: accepted } = await acceptJob({
+    accountId: caller.accountId,
+    keyId: caller.keyId,
+    tier: 'phone_enrich',
+    operation: 'phone_enrich',
+    request: body,
+    reserve: PRICES.phone,
+    idempotencyKey,
+    queue: 'search',
+    messageKind: 'phone_enrich',
+    failedEvent: 'phone_enrich.failed',
+    failedMessage: FAILURE_MESSAGES.phone_enrich.error,
+  });
+  return accepted;
+}
