@@ -15,9 +15,15 @@ import { parseQuery } from '../shared/search/query.js';
 import { startLocalStack } from '../shared/local/stack.js';
 import { startServices } from '../shared/local/services.js';
 import { readDirectoryFile, writeDirectoryFile } from '../shared/directory/file.js';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { Worker } from 'node:worker_threads';
 import { documentClient } from '../shared/adapters/aws.js';
 import { importDirectory } from '../shared/directory/directory.repository.js';
+
+
+/** What one load-generator worker does (bench-load.mjs). */
+type LoadSpec =
+  | { kind: 'http'; url: string; headers: Record<string, string>; concurrency: number; ms: number }
+  | { kind: 'get-item'; table: string; key: Record<string, string>; concurrency: number; ms: number };
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({ options: { people: { type: 'string', default: '100000' }, 'import-people': { type: 'string', default: '20000' }, emails: { type: 'string', default: '100' }, 'round-ms': { type: 'string', default: '4000' } } });
@@ -169,41 +175,26 @@ try {
   for (const o of operations) log(`calls: ${o.operation}: ${o.request.length} (${byKind(o.request)})${o.until_idle ? ` | until idle ${o.until_idle.length}` : ''}`);
 
   // Poll throughput through the whole local stack (HTTP → local gateway → handler → DynamoDB Local)
-  // beside raw GetItem of the same job item on the same DynamoDB Local, at the same concurrency,
-  // alternated in rounds so that neither side gets a warmer machine.
+  // beside raw GetItem of the same job item on the same DynamoDB Local, at the same concurrency, each
+  // load generated from a worker thread (a client outside the stack's event loop), alternated in rounds
+  // so that neither side gets a warmer machine.
   const CONCURRENCY = 16;
   const ROUND_MS = Number(values['round-ms']);
-  const rate = async (op: () => Promise<void>, ms: number) => {
-    let n = 0;
-    const t0 = performance.now();
-    const end = t0 + ms;
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (performance.now() < end) {
-          await op();
-          n++;
-        }
-      }),
-    );
-    return n / ((performance.now() - t0) / 1000);
-  };
-  const pollOnce = async () => {
-    const r = await api('GET', `search/${job.id}/`);
-    if (r.status !== 200) throw new Error(`poll answered ${r.status}`);
-    await r.arrayBuffer();
-  };
-  const jobsTable = process.env.JOBS_TABLE_NAME!;
-  const getItemOnce = async () => {
-    const out = await documentClient().send(new GetCommand({ TableName: jobsTable, Key: { pk: `JOB#${job.id}`, sk: 'JOB' }, ConsistentRead: true }));
-    if (!out.Item) throw new Error('job item missing');
-  };
-  await rate(pollOnce, 1000);
-  await rate(getItemOnce, 1000);
+  const rate = (spec: LoadSpec) =>
+    new Promise<number>((resolvePromise, reject) => {
+      const worker = new Worker(new URL('./bench-load.mjs', import.meta.url), { workerData: spec });
+      worker.once('message', (m: { done: number; seconds: number }) => resolvePromise(m.done / m.seconds));
+      worker.once('error', reject);
+    });
+  const pollLoad = (ms: number): LoadSpec => ({ kind: 'http', url: `${stack.baseUrl}search/${job.id}/`, headers: { 'x-api-key': key }, concurrency: CONCURRENCY, ms });
+  const getItemLoad = (ms: number): LoadSpec => ({ kind: 'get-item', table: process.env.JOBS_TABLE_NAME!, key: { pk: `JOB#${job.id}`, sk: 'JOB' }, concurrency: CONCURRENCY, ms });
+  await rate(pollLoad(1000));
+  await rate(getItemLoad(1000));
   const polls: number[] = [];
   const gets: number[] = [];
   for (let round = 0; round < 3; round++) {
-    gets.push(await rate(getItemOnce, ROUND_MS));
-    polls.push(await rate(pollOnce, ROUND_MS));
+    gets.push(await rate(getItemLoad(ROUND_MS)));
+    polls.push(await rate(pollLoad(ROUND_MS)));
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   results.poll_throughput = {
