@@ -1,9 +1,6 @@
 import type { S3Event } from 'aws-lambda';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { importDirectory } from '../../shared/directory/directory.repository.js';
+import { importDirectory, recordImport } from '../../shared/directory/directory.repository.js';
 import { readDirectory } from '../../shared/search/index-source.js';
-import { documentClient } from '../../shared/adapters/aws.js';
-import { tableName } from '../../shared/core/env.js';
 import { logger } from '../../shared/core/logger.js';
 
 /**
@@ -15,6 +12,6 @@ export const handler = async (event: S3Event): Promise<void> => {
   const t0 = Date.now();
   const r = await importDirectory(await readDirectory(), { concurrency: 16, onProgress: (n) => logger.info('directory import progress', { people: n }) });
   const version = event.Records.map((x) => `${x.s3.object.key}:${x.s3.object.eTag}`).join(',');
-  await documentClient().send(new PutCommand({ TableName: tableName('directory'), Item: { pk: 'META', sk: 'IMPORT', version, people: r.people, imported_at: new Date().toISOString() } }));
+  await recordImport({ version, people: r.people, imported_at: new Date().toISOString() });
   logger.info('directory imported', { people: r.people, companies: r.companies, ms: Date.now() - t0 });
 };

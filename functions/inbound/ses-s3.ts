@@ -1,8 +1,7 @@
 import type { S3Event } from 'aws-lambda';
-import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { readObjectBytes } from '../../shared/adapters/object-store.js';
 import { receiveRawInbound } from '../../shared/outreach/inbound-mail.js';
 import { logger } from '../../shared/core/logger.js';
-import { s3Client } from '../../shared/adapters/s3-client.js';
 
 /**
  * The Inbox port in AWS: SES receiving writes each inbound message to the inbound bucket; this worker
@@ -11,9 +10,7 @@ import { s3Client } from '../../shared/adapters/s3-client.js';
 export const handler = async (event: S3Event): Promise<void> => {
   for (const r of event.Records) {
     const key = decodeURIComponent(r.s3.object.key.replace(/\+/g, ' '));
-    const out = await s3Client().send(new GetObjectCommand({ Bucket: r.s3.bucket.name, Key: key }));
-    const raw = Buffer.from(await out.Body!.transformToByteArray());
-    const outcome = await receiveRawInbound(raw);
+    const outcome = await receiveRawInbound(await readObjectBytes(r.s3.bucket.name, key));
     logger.info('inbound message', { key, matched: outcome.matched, classification: outcome.classification });
   }
 };

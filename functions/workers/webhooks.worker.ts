@@ -1,4 +1,4 @@
 import { queueWorker } from '../../shared/workers/dispatch.js';
 import { webhooksHandlers } from '../../shared/workers/webhooks.handlers.js';
 
-export const handler = queueWorker(webhooksHandlers);
+export const handler = queueWorker('webhooks', webhooksHandlers);

@@ -1,5 +1,4 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { createHash, randomBytes } from 'node:crypto';
 import { documentClient } from '../adapters/aws.js';
 import { tableName } from '../core/env.js';
@@ -7,18 +6,11 @@ import { serviceClock, type Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { ConflictError, NotFoundError } from '../core/errors.js';
 import { apiKeyRegistry } from '../adapters/api-key-registry.js';
-import { accountPk, toAccount, type Account, type ChargeRecord, toCharge } from './model.js';
+import { toAccount, type Account, type ChargeRecord, toCharge } from './model.js';
+import { accountsKeys as K } from './accounts.keys.js';
+import { isTransactionCanceled } from '../adapters/dynamodb-errors.js';
 
-/**
- * Accounts, API keys and webhook signing secrets in the accounts table.
- *   ACCOUNT#<id> / META             the account and its balance
- *   ACCOUNT#<id> / KEY#<key_id>     an API key's metadata (hash only)
- *   APIKEY#<sha256> / APIKEY        lookup from a presented key to its account (caller.repository.ts)
- *   ACCOUNT#<id> / WHSEC#<id>       a webhook signing secret, sealed by the secret box
- *   ACCOUNT#<id> / CHARGE#<id>      charge audit records (ledger.ts)
- *   PILOTS / COUNTER                how many accounts hold the pilot flag
- */
-const META = 'META';
+/** Accounts, API keys and webhook signing secrets in the accounts table (keys: accounts.keys.ts). */
 
 export function hashApiKey(raw: string): string {
   // API keys carry 256 bits of randomness, so a plain SHA-256 cannot be brute-forced; a slow KDF would
@@ -48,7 +40,7 @@ export async function createAccount(
   };
   const table = tableName('accounts');
   const put = {
-    Put: { TableName: table, Item: { pk: accountPk(id), sk: META, ...account }, ConditionExpression: 'attribute_not_exists(pk)' },
+    Put: { TableName: table, Item: { ...K.account(id), ...account }, ConditionExpression: 'attribute_not_exists(pk)' },
   };
   if (!input.pilot) {
     await documentClient().send(new TransactWriteCommand({ TransactItems: [put] }));
@@ -62,7 +54,7 @@ export async function createAccount(
           {
             Update: {
               TableName: table,
-              Key: { pk: 'PILOTS', sk: 'COUNTER' },
+              Key: K.pilots(),
               UpdateExpression: 'ADD #n :one',
               ConditionExpression: 'attribute_not_exists(#n) OR #n < :limit',
               ExpressionAttributeNames: { '#n': 'count' },
@@ -73,7 +65,7 @@ export async function createAccount(
       }),
     );
   } catch (e) {
-    if (e instanceof TransactionCanceledException) {
+    if (isTransactionCanceled(e)) {
       throw new ConflictError(`At most ${opts.pilotLimit} accounts may hold the pilot flag.`);
     }
     throw e;
@@ -83,7 +75,7 @@ export async function createAccount(
 
 export async function getAccount(accountId: string): Promise<Account | null> {
   const out = await documentClient().send(
-    new GetCommand({ TableName: tableName('accounts'), Key: { pk: accountPk(accountId), sk: META }, ConsistentRead: true }),
+    new GetCommand({ TableName: tableName('accounts'), Key: K.account(accountId), ConsistentRead: true }),
   );
   return out.Item ? toAccount(out.Item) : null;
 }
@@ -108,12 +100,12 @@ export async function createApiKey(accountId: string, clock: Clock = serviceCloc
     await documentClient().send(
       new TransactWriteCommand({
         TransactItems: [
-          { Put: { TableName: table, Item: { pk: `APIKEY#${hash}`, sk: 'APIKEY', key_id: id, account_id: accountId, public_api: account.public_api, created_at }, ConditionExpression: 'attribute_not_exists(pk)' } },
-          { Put: { TableName: table, Item: { pk: accountPk(accountId), sk: `KEY#${id}`, key_id: id, hash, created_at } } },
+          { Put: { TableName: table, Item: { ...K.apiKeyLookup(hash), key_id: id, account_id: accountId, public_api: account.public_api, created_at }, ConditionExpression: 'attribute_not_exists(pk)' } },
+          { Put: { TableName: table, Item: { ...K.apiKeyMeta(accountId, id), key_id: id, hash, created_at } } },
           {
             Update: {
               TableName: table,
-              Key: { pk: accountPk(accountId), sk: META },
+              Key: K.account(accountId),
               UpdateExpression: 'ADD keys_version :one',
               ConditionExpression: 'public_api = :pa',
               ExpressionAttributeValues: { ':one': 1, ':pa': account.public_api },
@@ -123,13 +115,13 @@ export async function createApiKey(accountId: string, clock: Clock = serviceCloc
       }),
     );
   } catch (e) {
-    if (e instanceof TransactionCanceledException) throw new ConflictError('The account changed while the key was being created; try again.');
+    if (isTransactionCanceled(e)) throw new ConflictError('The account changed while the key was being created; try again.');
     throw e;
   }
   const gatewayKeyId = await apiKeyRegistry().register(id, key);
   if (gatewayKeyId) {
     await documentClient().send(
-      new UpdateCommand({ TableName: table, Key: { pk: accountPk(accountId), sk: `KEY#${id}` }, UpdateExpression: 'SET gateway_key_id = :g', ExpressionAttributeValues: { ':g': gatewayKeyId } }),
+      new UpdateCommand({ TableName: table, Key: K.apiKeyMeta(accountId, id), UpdateExpression: 'SET gateway_key_id = :g', ExpressionAttributeValues: { ':g': gatewayKeyId } }),
     );
   }
   return { id, key, hash };
@@ -137,14 +129,14 @@ export async function createApiKey(accountId: string, clock: Clock = serviceCloc
 
 export async function revokeApiKey(accountId: string, keyId: string, clock: Clock = serviceClock): Promise<{ hash: string }> {
   const table = tableName('accounts');
-  const meta = await documentClient().send(new GetCommand({ TableName: table, Key: { pk: accountPk(accountId), sk: `KEY#${keyId}` }, ConsistentRead: true }));
+  const meta = await documentClient().send(new GetCommand({ TableName: table, Key: K.apiKeyMeta(accountId, keyId), ConsistentRead: true }));
   if (!meta.Item) throw new NotFoundError('API key not found.');
   const now = clock.now().toISOString();
   await documentClient().send(
     new TransactWriteCommand({
       TransactItems: [
-        { Update: { TableName: table, Key: { pk: accountPk(accountId), sk: `KEY#${keyId}` }, UpdateExpression: 'SET revoked_at = if_not_exists(revoked_at, :now)', ExpressionAttributeValues: { ':now': now } } },
-        { Update: { TableName: table, Key: { pk: `APIKEY#${meta.Item.hash}`, sk: 'APIKEY' }, UpdateExpression: 'SET revoked_at = if_not_exists(revoked_at, :now)', ExpressionAttributeValues: { ':now': now } } },
+        { Update: { TableName: table, Key: K.apiKeyMeta(accountId, keyId), UpdateExpression: 'SET revoked_at = if_not_exists(revoked_at, :now)', ExpressionAttributeValues: { ':now': now } } },
+        { Update: { TableName: table, Key: K.apiKeyLookup(meta.Item.hash as string), UpdateExpression: 'SET revoked_at = if_not_exists(revoked_at, :now)', ExpressionAttributeValues: { ':now': now } } },
       ],
     }),
   );
@@ -164,11 +156,11 @@ export async function createWebhookSecretRecord(accountId: string, sealed: strin
     await documentClient().send(
       new TransactWriteCommand({
         TransactItems: [
-          { Put: { TableName: table, Item: { pk: accountPk(accountId), sk: `WHSEC#${id}`, id, sealed, created_at: clock.now().toISOString() } } },
+          { Put: { TableName: table, Item: { ...K.webhookSecret(accountId, id), id, sealed, created_at: clock.now().toISOString() } } },
           {
             Update: {
               TableName: table,
-              Key: { pk: accountPk(accountId), sk: META },
+              Key: K.account(accountId),
               UpdateExpression: 'ADD active_webhook_secrets :one',
               ConditionExpression: 'attribute_exists(pk)',
               ExpressionAttributeValues: { ':one': 1 },
@@ -178,7 +170,7 @@ export async function createWebhookSecretRecord(accountId: string, sealed: strin
       }),
     );
   } catch (e) {
-    if (e instanceof TransactionCanceledException) throw new NotFoundError('Account not found.');
+    if (isTransactionCanceled(e)) throw new NotFoundError('Account not found.');
     throw e;
   }
   return { id };
@@ -186,7 +178,7 @@ export async function createWebhookSecretRecord(accountId: string, sealed: strin
 
 export async function revokeWebhookSecret(accountId: string, secretId: string, clock: Clock = serviceClock): Promise<void> {
   const table = tableName('accounts');
-  const key = { pk: accountPk(accountId), sk: `WHSEC#${secretId}` };
+  const key = K.webhookSecret(accountId, secretId);
   const current = await documentClient().send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }));
   if (!current.Item) throw new NotFoundError('Webhook signing secret not found.');
   if (current.Item.revoked_at) return; // already revoked: idempotent
@@ -203,13 +195,13 @@ export async function revokeWebhookSecret(accountId: string, secretId: string, c
               ExpressionAttributeValues: { ':now': clock.now().toISOString() },
             },
           },
-          { Update: { TableName: table, Key: { pk: accountPk(accountId), sk: META }, UpdateExpression: 'ADD active_webhook_secrets :minus', ExpressionAttributeValues: { ':minus': -1 } } },
+          { Update: { TableName: table, Key: K.account(accountId), UpdateExpression: 'ADD active_webhook_secrets :minus', ExpressionAttributeValues: { ':minus': -1 } } },
         ],
       }),
     );
   } catch (e) {
     // A concurrent revocation won: the count was decremented once, by it.
-    if (!(e instanceof TransactionCanceledException)) throw e;
+    if (!(isTransactionCanceled(e))) throw e;
   }
 }
 
@@ -220,7 +212,7 @@ export async function activeWebhookSecrets(accountId: string): Promise<{ id: str
       TableName: tableName('accounts'),
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
       FilterExpression: 'attribute_not_exists(revoked_at)',
-      ExpressionAttributeValues: { ':pk': accountPk(accountId), ':p': 'WHSEC#' },
+      ExpressionAttributeValues: { ':pk': K.accountPk(accountId), ':p': K.webhookSecretPrefix },
       ConsistentRead: true,
     }),
   );
@@ -232,7 +224,7 @@ export async function listCharges(accountId: string, limit = 200): Promise<Charg
     new QueryCommand({
       TableName: tableName('accounts'),
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-      ExpressionAttributeValues: { ':pk': accountPk(accountId), ':p': 'CHARGE#' },
+      ExpressionAttributeValues: { ':pk': K.accountPk(accountId), ':p': K.chargePrefix },
       ScanIndexForward: false,
       Limit: limit,
       ConsistentRead: true,

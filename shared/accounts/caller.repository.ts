@@ -1,12 +1,15 @@
 import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { documentClient } from '../adapters/aws.js';
 import { tableName } from '../core/env.js';
 import type { TableKey } from '../catalog/tables.js';
 import { ConflictError, NotFoundError } from '../core/errors.js';
-import { jobKey, type Job } from '../jobs/model.js';
-import { emailKey, type EmailRecord } from '../outreach/model.js';
-import { accountPk, toAccount, type Account } from './model.js';
+import { isTransactionCanceled } from '../adapters/dynamodb-errors.js';
+import type { Job } from '../jobs/model.js';
+import { jobsKeys } from '../jobs/jobs.keys.js';
+import type { EmailRecord } from '../outreach/model.js';
+import { outreachKeys } from '../outreach/outreach.keys.js';
+import { toAccount, type Account } from './model.js';
+import { accountsKeys as K } from './accounts.keys.js';
 
 /**
  * The caller behind a presented API key, read the way an authenticated request needs it, in one round
@@ -30,16 +33,14 @@ export interface Companion<T> {
   decode(item: Record<string, unknown>): T;
 }
 
-export const jobCompanion = (jobId: string): Companion<Job> => ({ table: 'jobs', key: jobKey(jobId), decode: (item) => item as unknown as Job });
+export const jobCompanion = (jobId: string): Companion<Job> => ({ table: 'jobs', key: jobsKeys.job(jobId), decode: (item) => item as unknown as Job });
 
 export const emailCompanion = (accountId: string, emailId: string): Companion<EmailRecord> => ({
   table: 'outreach',
-  key: emailKey(accountId, emailId),
+  key: outreachKeys.email(accountId, emailId),
   decode: (item) => item as unknown as EmailRecord,
 });
 
-const apiKeyItemKey = (hash: string) => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' });
-const META = { sk: 'META' };
 /** The account flags a key record carries. */
 const KEY_RECORD_FLAGS = ['public_api'] as const;
 
@@ -51,7 +52,7 @@ const sameKey = (a: Record<string, unknown>, b: Record<string, string>) => Objec
  * load are asked for again.
  */
 export async function readCaller<T>(keyHash: string, companion: Companion<T> | null): Promise<{ key: CallerKey | null; item: T | null }> {
-  const keyRef = { table: tableName('accounts'), key: apiKeyItemKey(keyHash) };
+  const keyRef: { table: string; key: Record<string, string> } = { table: tableName('accounts'), key: { ...K.apiKeyLookup(keyHash) } };
   const companionRef = companion ? { table: tableName(companion.table), key: companion.key } : null;
   const found: { table: string; item: Record<string, unknown> }[] = [];
   let pending: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead: boolean }> = {};
@@ -87,7 +88,7 @@ export type AccountFlags = Pick<Account, 'public_api' | 'agentic_search' | 'auto
  */
 export async function setAccountFlags(accountId: string, flags: Partial<AccountFlags>): Promise<Account> {
   const table = tableName('accounts');
-  const metaKey = { pk: accountPk(accountId), ...META };
+  const metaKey = K.account(accountId);
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const sets: string[] = [];
@@ -121,7 +122,7 @@ export async function setAccountFlags(accountId: string, flags: Partial<AccountF
             ...keys.map((hash) => ({
               Update: {
                 TableName: table,
-                Key: apiKeyItemKey(hash),
+                Key: K.apiKeyLookup(hash),
                 UpdateExpression: `SET ${keyCopies.map((_, i) => `#k${i} = :k${i}`).join(', ')}`,
                 ExpressionAttributeNames: Object.fromEntries(keyCopies.map((f, i) => [`#k${i}`, f])),
                 ExpressionAttributeValues: Object.fromEntries(keyCopies.map((f, i) => [`:k${i}`, flags[f]])),
@@ -132,7 +133,7 @@ export async function setAccountFlags(accountId: string, flags: Partial<AccountF
       );
       return toAccount({ ...meta, ...flags });
     } catch (e) {
-      if (!(e instanceof TransactionCanceledException)) throw e;
+      if (!isTransactionCanceled(e)) throw e;
     }
   }
   throw new ConflictError('The account changed while its flags were being updated; try again.');
@@ -147,7 +148,7 @@ async function liveKeyHashes(accountId: string): Promise<string[]> {
         TableName: tableName('accounts'),
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
         FilterExpression: 'attribute_not_exists(revoked_at)',
-        ExpressionAttributeValues: { ':pk': accountPk(accountId), ':p': 'KEY#' },
+        ExpressionAttributeValues: { ':pk': K.accountPk(accountId), ':p': K.apiKeyMetaPrefix },
         ConsistentRead: true,
         ExclusiveStartKey: start,
       }),

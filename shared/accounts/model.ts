@@ -1,6 +1,5 @@
 import { z } from 'zod';
 
-export const accountPk = (accountId: string) => `ACCOUNT#${accountId}`;
 
 export interface Account {
   id: string;

@@ -4,7 +4,9 @@ import { tableName } from '../core/env.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { NotFoundError } from '../core/errors.js';
-import { accountPk, type SendingAccount } from './model.js';
+import type { SendingAccount } from './model.js';
+import { accountsKeys as K } from './accounts.keys.js';
+import { isConditionFailed, isTransactionCanceled } from '../adapters/dynamodb-errors.js';
 import { setClauses } from '../adapters/update-expression.js';
 
 /**
@@ -63,13 +65,13 @@ export async function createSendingAccount(
   await documentClient().send(
     new TransactWriteCommand({
       TransactItems: [
-        { ConditionCheck: { TableName: table, Key: { pk: accountPk(accountId), sk: 'META' }, ConditionExpression: 'attribute_exists(pk)' } },
-        { Put: { TableName: table, Item: { pk: accountPk(accountId), sk: `EA#${id}`, ...item } } },
-        { Put: { TableName: table, Item: { pk: `EA#${id}`, sk: 'EA', account_id: accountId } } },
+        { ConditionCheck: { TableName: table, Key: K.account(accountId), ConditionExpression: 'attribute_exists(pk)' } },
+        { Put: { TableName: table, Item: { ...K.sendingAccount(accountId, id), ...item } } },
+        { Put: { TableName: table, Item: { ...K.sendingAccountOwner(id), account_id: accountId } } },
       ],
     }),
-  ).catch((e: Error) => {
-    if (e.name === 'TransactionCanceledException') throw new NotFoundError('Account not found.');
+  ).catch((e: unknown) => {
+    if (isTransactionCanceled(e)) throw new NotFoundError('Account not found.');
     throw e;
   });
   return toSendingAccount(item, clock);
@@ -80,7 +82,7 @@ export async function listSendingAccounts(accountId: string, clock: Clock = serv
     new QueryCommand({
       TableName: tableName('accounts'),
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-      ExpressionAttributeValues: { ':pk': accountPk(accountId), ':p': 'EA#' },
+      ExpressionAttributeValues: { ':pk': K.accountPk(accountId), ':p': K.sendingAccountPrefix },
       ConsistentRead: true,
     }),
   );
@@ -90,13 +92,13 @@ export async function listSendingAccounts(accountId: string, clock: Clock = serv
 /** Tenant-scoped read: another account's id is simply not found. */
 export async function getSendingAccount(accountId: string, eaId: string, clock: Clock = serviceClock): Promise<SendingAccount | null> {
   const out = await documentClient().send(
-    new GetCommand({ TableName: tableName('accounts'), Key: { pk: accountPk(accountId), sk: `EA#${eaId}` }, ConsistentRead: true }),
+    new GetCommand({ TableName: tableName('accounts'), Key: K.sendingAccount(accountId, eaId), ConsistentRead: true }),
   );
   return out.Item ? toSendingAccount(out.Item, clock) : null;
 }
 
 export async function ownerOfSendingAccount(eaId: string): Promise<string | null> {
-  const out = await documentClient().send(new GetCommand({ TableName: tableName('accounts'), Key: { pk: `EA#${eaId}`, sk: 'EA' }, ConsistentRead: true }));
+  const out = await documentClient().send(new GetCommand({ TableName: tableName('accounts'), Key: K.sendingAccountOwner(eaId), ConsistentRead: true }));
   return (out.Item?.account_id as string | undefined) ?? null;
 }
 
@@ -111,7 +113,7 @@ export async function updateSendingAccount(
   const out = await documentClient().send(
     new UpdateCommand({
       TableName: tableName('accounts'),
-      Key: { pk: accountPk(owner), sk: `EA#${eaId}` },
+      Key: K.sendingAccount(owner, eaId),
       UpdateExpression: `SET ${sets.join(', ')}`,
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeNames: names,
@@ -125,14 +127,14 @@ export async function updateSendingAccount(
 /** Count one real send against the account's local day (resets when the local day changes). */
 export async function recordSend(accountId: string, eaId: string, timeZone: string, clock: Clock = serviceClock): Promise<void> {
   const day = localDayOf(clock.now(), timeZone);
-  const key = { pk: accountPk(accountId), sk: `EA#${eaId}` };
+  const key = K.sendingAccount(accountId, eaId);
   const table = tableName('accounts');
   try {
     await documentClient().send(
       new UpdateCommand({ TableName: table, Key: key, UpdateExpression: 'ADD sent_count :one', ConditionExpression: 'sent_day = :d', ExpressionAttributeValues: { ':one': 1, ':d': day } }),
     );
   } catch (e) {
-    if ((e as Error).name !== 'ConditionalCheckFailedException') throw e;
+    if (!isConditionFailed(e)) throw e;
     await documentClient().send(
       new UpdateCommand({
         TableName: table,
@@ -141,9 +143,9 @@ export async function recordSend(accountId: string, eaId: string, timeZone: stri
         ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(sent_day) OR sent_day <> :d)',
         ExpressionAttributeValues: { ':one': 1, ':d': day },
       }),
-    ).catch(async (err: Error) => {
+    ).catch(async (err: unknown) => {
       // Another send started the day first: count on top of it.
-      if (err.name !== 'ConditionalCheckFailedException') throw err;
+      if (!isConditionFailed(err)) throw err;
       await documentClient().send(new UpdateCommand({ TableName: table, Key: key, UpdateExpression: 'ADD sent_count :one', ExpressionAttributeValues: { ':one': 1 } }));
     });
   }

@@ -1,16 +1,14 @@
 import { ConflictException, CreateScheduleCommand, DeleteScheduleCommand, ResourceNotFoundException, UpdateScheduleCommand } from '@aws-sdk/client-scheduler';
 import { schedulerClient } from './scheduler-client.js';
 import { requireEnv } from '../core/env.js';
+import { QUEUE_MESSAGES, type TimerMessage } from '../catalog/messages.js';
 
 /**
  * One-time schedules (EventBridge Scheduler `at()`), each delivering a timer message to the timers queue.
  * Used for send slots, review-window expiry, follow-ups, long webhook retries and test-email timeouts.
  * Locally `AWS_ENDPOINT_URL_SCHEDULER` points the same client at the in-repo emulator.
  */
-export interface TimerMessage {
-  kind: string;
-  [k: string]: unknown;
-}
+export type { TimerMessage };
 
 export interface Scheduler {
   /** Create or replace the schedule `name` to deliver `message` at `at`. */
@@ -37,7 +35,7 @@ export const awsScheduler: Scheduler = {
       ScheduleExpressionTimezone: 'UTC',
       FlexibleTimeWindow: { Mode: 'OFF' as const },
       ActionAfterCompletion: 'DELETE' as const,
-      Target: { Arn: requireEnv('TIMERS_QUEUE_ARN'), RoleArn: requireEnv('SCHEDULER_ROLE_ARN'), Input: JSON.stringify(message) },
+      Target: { Arn: requireEnv('TIMERS_QUEUE_ARN'), RoleArn: requireEnv('SCHEDULER_ROLE_ARN'), Input: JSON.stringify(QUEUE_MESSAGES.timers.parse(message)) },
     };
     try {
       await schedulerClient().send(new CreateScheduleCommand(input));

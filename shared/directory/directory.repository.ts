@@ -1,4 +1,4 @@
-import { BatchWriteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../adapters/aws.js';
 import { tableName } from '../core/env.js';
 import type { Company, DirectoryRecord, Person } from './types.js';
@@ -120,3 +120,21 @@ async function findByIndex(index: 'gsi1' | 'gsi2' | 'gsi3', key: string): Promis
 export const findByEmail = (key: string) => findByIndex('gsi1', key);
 export const findByNameAndDomain = (key: string) => findByIndex('gsi2', key);
 export const findByNameAndCompany = (key: string) => findByIndex('gsi3', key);
+
+/** Which directory version the table holds: written after a complete import, read to skip a re-import. */
+const IMPORT_MARKER = { pk: 'META', sk: 'IMPORT' };
+
+export interface ImportMarker {
+  version: string;
+  people: number;
+  imported_at: string;
+}
+
+export async function getImportMarker(): Promise<ImportMarker | null> {
+  const out = await documentClient().send(new GetCommand({ TableName: tableName('directory'), Key: IMPORT_MARKER, ConsistentRead: true }));
+  return out.Item ? { version: out.Item.version as string, people: out.Item.people as number, imported_at: out.Item.imported_at as string } : null;
+}
+
+export async function recordImport(marker: ImportMarker): Promise<void> {
+  await documentClient().send(new PutCommand({ TableName: tableName('directory'), Item: { ...IMPORT_MARKER, ...marker } }));
+}

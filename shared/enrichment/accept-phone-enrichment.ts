@@ -10,7 +10,7 @@ import { PRICES, type PhoneEnrichSchema } from './enrichment.js';
  * Output: the acceptance body `{id, status, created_at}`.
  *
  * 1. Reserve the phone price (50 credits), kept only on a hit, in the job's own transaction.
- * 2. Queue the lookup on the search queue; its failure event and message are the phone enrichment's.
+ * 2. Queue the lookup; its failure event and message are the phone enrichment's.
  */
 export async function acceptPhoneEnrichment(caller: { accountId: string; keyId: string }, body: z.output<typeof PhoneEnrichSchema>, idempotencyKey: string | undefined) {
   const { body: accepted } = await acceptJob({
@@ -21,8 +21,6 @@ export async function acceptPhoneEnrichment(caller: { accountId: string; keyId: 
     request: body,
     reserve: PRICES.phone,
     idempotencyKey,
-    queue: 'search',
-    messageKind: 'phone_enrich',
     failedEvent: 'phone_enrich.failed',
     failedMessage: FAILURE_MESSAGES.phone_enrich.error,
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { reserve, release, settleCharged } from '../accounts/ledger.js';
+import { reserve, release, settleCharged } from '../accounts/ledger.repository.js';
 import { NotFoundError, UpstreamError } from '../core/errors.js';
 import { logger } from '../core/logger.js';
 import { normalizeProfessionalUrl } from '../directory/urls.js';

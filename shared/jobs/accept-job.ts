@@ -1,18 +1,15 @@
 import { createHash } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from '../adapters/aws.js';
-import { tableName } from '../core/env.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { AppError, ConflictError, ValidationError } from '../core/errors.js';
-import { ExtraItemConditionFailed, release, reserveWith } from '../accounts/ledger.js';
+import { ExtraItemConditionFailed, release, reserveWith } from '../accounts/ledger.repository.js';
 import { sendMessage } from '../adapters/queue.js';
 import { validateWebhookUrl } from '../webhooks/target.js';
-import { webhookResolver, webhookAllowLoopback } from '../webhooks/resolver.js';
+import { webhookTargetPolicy } from '../adapters/webhook-targets.js';
 import { logger } from '../core/logger.js';
-import type { QueueKey } from '../catalog/queues.js';
-import { acceptanceView, jobKey, type Job, type JobTier } from './model.js';
-import { finishJob, getJob } from './jobs.repository.js';
+import { messages, type SearchJobKind } from '../catalog/messages.js';
+import { acceptanceView, type Job } from './model.js';
+import { finishJob, getIdempotencyRecord, getJob, newJobWrites } from './jobs.repository.js';
 
 /**
  * Accept an asynchronous job (people search, phone enrichment…).
@@ -30,13 +27,12 @@ import { finishJob, getJob } from './jobs.repository.js';
 export interface AcceptJobInput {
   accountId: string;
   keyId: string;
-  tier: JobTier;
+  /** The job's tier, which is also the kind of the search-queue message that runs it. */
+  tier: SearchJobKind;
   operation: string;
   request: Record<string, unknown> & { webhook_url: string };
   reserve: number;
   idempotencyKey?: string;
-  queue: QueueKey;
-  messageKind: string;
   extra?: Partial<Job>;
   /** Event type of the failure webhook, for a dispatch failure. */
   failedEvent: string;
@@ -56,21 +52,26 @@ export function parseIdempotencyKey(headers: Record<string, string>): string | u
   return key;
 }
 
-function bodyHash(request: Record<string, unknown>): string {
-  const canonical = JSON.stringify(request, Object.keys(request).sort());
-  return createHash('sha256').update(canonical).digest('hex');
+/** JSON with every object's keys sorted, at every depth, so equal bodies hash equally whatever their key order. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
 }
 
-const idemKey = (accountId: string, tier: string, key: string) => ({ pk: `IDEM#${accountId}#${tier}#${key}`, sk: 'IDEM' });
+function bodyHash(request: Record<string, unknown>): string {
+  return createHash('sha256').update(canonicalJson(request)).digest('hex');
+}
 
 async function replay(input: AcceptJobInput, hash: string): Promise<ReturnType<typeof acceptanceView> | null> {
   if (!input.idempotencyKey) return null;
-  const out = await documentClient().send(
-    new GetCommand({ TableName: tableName('jobs'), Key: idemKey(input.accountId, input.tier, input.idempotencyKey), ConsistentRead: true }),
-  );
-  if (!out.Item) return null;
-  if (out.Item.body_hash !== hash) throw new ConflictError('Idempotency-Key was already used with a different request body.');
-  const job = await getJob(out.Item.job_id as string);
+  const record = await getIdempotencyRecord(input.accountId, input.tier, input.idempotencyKey);
+  if (!record) return null;
+  if (record.body_hash !== hash) throw new ConflictError('Idempotency-Key was already used with a different request body.');
+  const job = await getJob(record.job_id);
   if (!job) return null;
   return acceptanceView(job);
 }
@@ -80,7 +81,8 @@ export async function acceptJob(input: AcceptJobInput, clock: Clock = serviceClo
   const existing = await replay(input, hash);
   if (existing) return { replayed: true, body: existing };
 
-  await validateWebhookUrl(input.request.webhook_url, { resolver: webhookResolver(), allowLoopback: webhookAllowLoopback() });
+  const targets = webhookTargetPolicy();
+  await validateWebhookUrl(input.request.webhook_url, { resolver: targets.resolver, allowLoopback: targets.allowLoopback });
 
   const now = clock.now();
   const id = newId('dj', now.getTime());
@@ -101,13 +103,7 @@ export async function acceptJob(input: AcceptJobInput, clock: Clock = serviceClo
     charge_id: chargeId,
     ...input.extra,
   };
-  const table = tableName('jobs');
-  const extraItems = [
-    { Put: { TableName: table, Item: { ...jobKey(id), ...job, gsi1pk: `ACCOUNT#${input.accountId}`, gsi1sk: `JOB#${id}` }, ConditionExpression: 'attribute_not_exists(pk)' } },
-    ...(input.idempotencyKey
-      ? [{ Put: { TableName: table, Item: { ...idemKey(input.accountId, input.tier, input.idempotencyKey), job_id: id, body_hash: hash, created_at: job.created_at }, ConditionExpression: 'attribute_not_exists(pk)' } }]
-      : []),
-  ];
+  const extraItems = newJobWrites(job, input.idempotencyKey ? { scope: input.tier, key: input.idempotencyKey, bodyHash: hash } : undefined);
   try {
     // The signing-secret precondition rides on the reservation's own condition: one transaction in all.
     await reserveWith({ accountId: input.accountId, operation: input.operation, reference: id, amount: input.reserve, chargeId, requireWebhookSecret: true }, extraItems, clock);
@@ -121,7 +117,7 @@ export async function acceptJob(input: AcceptJobInput, clock: Clock = serviceClo
   }
 
   try {
-    await sendMessage(input.queue, { kind: input.messageKind, job_id: id });
+    await sendMessage('search', messages.job(input.tier, id));
   } catch (e) {
     logger.error('job dispatch failed; releasing the reservation', { jobId: id, error: e as Error });
     await release(input.accountId, chargeId, clock);

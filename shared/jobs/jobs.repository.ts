@@ -1,12 +1,15 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../adapters/aws.js';
 import { tableName } from '../core/env.js';
-import { jobKey, type Job, type JobError, type WebhookAttempt } from './model.js';
+import type { Job, JobError, WebhookAttempt } from './model.js';
+import { jobsKeys as K } from './jobs.keys.js';
+import { isConditionFailed } from '../adapters/dynamodb-errors.js';
+import type { TransactItem } from '../accounts/ledger.repository.js';
 import { setClauses } from '../adapters/update-expression.js';
 
 /** Reads and guarded state changes of a job. Every transition's condition is the state machine's guard. */
 export async function getJob(id: string): Promise<Job | null> {
-  const out = await documentClient().send(new GetCommand({ TableName: tableName('jobs'), Key: jobKey(id), ConsistentRead: true }));
+  const out = await documentClient().send(new GetCommand({ TableName: tableName('jobs'), Key: K.job(id), ConsistentRead: true }));
   return (out.Item as Job | undefined) ?? null;
 }
 
@@ -16,14 +19,12 @@ export async function getOwnJob(accountId: string, id: string, tier: Job['tier']
   return job && job.account_id === accountId && job.tier === tier ? job : null;
 }
 
-const isConditionFailure = (e: unknown) => (e as Error).name === 'ConditionalCheckFailedException';
-
 export async function markRunning(id: string, now: string): Promise<boolean> {
   try {
     await documentClient().send(
       new UpdateCommand({
         TableName: tableName('jobs'),
-        Key: jobKey(id),
+        Key: K.job(id),
         UpdateExpression: 'SET #s = :running, updated_at = :now',
         ConditionExpression: '#s = :pending',
         ExpressionAttributeNames: { '#s': 'status' },
@@ -32,7 +33,7 @@ export async function markRunning(id: string, now: string): Promise<boolean> {
     );
     return true;
   } catch (e) {
-    if (isConditionFailure(e)) return false;
+    if (isConditionFailed(e)) return false;
     throw e;
   }
 }
@@ -61,7 +62,7 @@ export async function finishJob(
     await documentClient().send(
       new UpdateCommand({
         TableName: tableName('jobs'),
-        Key: jobKey(id),
+        Key: K.job(id),
         UpdateExpression: `SET ${sets.join(', ')}`,
         ConditionExpression: '#s IN (:pending, :running)',
         ExpressionAttributeNames: names,
@@ -70,7 +71,7 @@ export async function finishJob(
     );
     return true;
   } catch (e) {
-    if (isConditionFailure(e)) return false;
+    if (isConditionFailed(e)) return false;
     throw e;
   }
 }
@@ -81,7 +82,7 @@ export async function claimWebhookQueue(id: string): Promise<boolean> {
     await documentClient().send(
       new UpdateCommand({
         TableName: tableName('jobs'),
-        Key: jobKey(id),
+        Key: K.job(id),
         UpdateExpression: 'SET webhook_status = :q',
         ConditionExpression: 'attribute_not_exists(webhook_status)',
         ExpressionAttributeValues: { ':q': 'queued' },
@@ -89,13 +90,13 @@ export async function claimWebhookQueue(id: string): Promise<boolean> {
     );
     return true;
   } catch (e) {
-    if (isConditionFailure(e)) return false;
+    if (isConditionFailed(e)) return false;
     throw e;
   }
 }
 
 export async function unclaimWebhookQueue(id: string): Promise<void> {
-  await documentClient().send(new UpdateCommand({ TableName: tableName('jobs'), Key: jobKey(id), UpdateExpression: 'REMOVE webhook_status' }));
+  await documentClient().send(new UpdateCommand({ TableName: tableName('jobs'), Key: K.job(id), UpdateExpression: 'REMOVE webhook_status' }));
 }
 
 /**
@@ -107,7 +108,7 @@ export async function leaseWebhookAttempt(id: string, attempt: number, nowMs: nu
     await documentClient().send(
       new UpdateCommand({
         TableName: tableName('jobs'),
-        Key: jobKey(id),
+        Key: K.job(id),
         UpdateExpression: 'SET webhook_lease = :lease',
         ConditionExpression: 'attribute_not_exists(webhook_lease) OR webhook_lease.attempt <> :n OR webhook_lease.until_ms < :now',
         ExpressionAttributeValues: { ':lease': { attempt, until_ms: nowMs + leaseMs }, ':n': attempt, ':now': nowMs },
@@ -115,7 +116,7 @@ export async function leaseWebhookAttempt(id: string, attempt: number, nowMs: nu
     );
     return true;
   } catch (e) {
-    if (isConditionFailure(e)) return false;
+    if (isConditionFailed(e)) return false;
     throw e;
   }
 }
@@ -129,7 +130,7 @@ export async function recordWebhookAttempt(id: string, attempt: WebhookAttempt, 
     await documentClient().send(
       new UpdateCommand({
         TableName: tableName('jobs'),
-        Key: jobKey(id),
+        Key: K.job(id),
         UpdateExpression: 'SET webhook_attempts = list_append(if_not_exists(webhook_attempts, :empty), :a), webhook_status = :ws',
         ConditionExpression: attempt.attempt === 1 ? 'attribute_not_exists(webhook_attempts) OR size(webhook_attempts) = :zero' : 'size(webhook_attempts) = :prev',
         ExpressionAttributeValues: {
@@ -142,7 +143,53 @@ export async function recordWebhookAttempt(id: string, attempt: WebhookAttempt, 
     );
     return true;
   } catch (e) {
-    if (isConditionFailure(e)) return false;
+    if (isConditionFailed(e)) return false;
     throw e;
   }
+}
+
+/** What an Idempotency-Key remembers: the job it created and a hash of the body that created it. */
+export interface IdempotencyRecord {
+  job_id: string;
+  body_hash: string;
+}
+
+export async function getIdempotencyRecord(accountId: string, scope: string, key: string): Promise<IdempotencyRecord | null> {
+  const out = await documentClient().send(new GetCommand({ TableName: tableName('jobs'), Key: K.idempotency(accountId, scope, key), ConsistentRead: true }));
+  return out.Item ? { job_id: out.Item.job_id as string, body_hash: out.Item.body_hash as string } : null;
+}
+
+/**
+ * The writes that record a new job (and its Idempotency-Key), to ride in the caller's transaction (the
+ * credit reservation). Each is conditioned on not existing yet, so a concurrent twin loses cleanly.
+ */
+export function newJobWrites(job: Job, idempotency?: { scope: string; key: string; bodyHash: string }): TransactItem[] {
+  const table = tableName('jobs');
+  return [
+    { Put: { TableName: table, Item: { ...K.job(job.id), ...job, ...K.jobByAccount(job.account_id, job.id) }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    ...(idempotency
+      ? [{ Put: { TableName: table, Item: { ...K.idempotency(job.account_id, idempotency.scope, idempotency.key), job_id: job.id, body_hash: idempotency.bodyHash, created_at: job.created_at }, ConditionExpression: 'attribute_not_exists(pk)' } }]
+      : []),
+  ];
+}
+
+/** Jobs not yet finished (local restart resume; a full scan is fine for the one-machine twin's sizes). */
+export async function scanUnfinishedOrUndelivered(): Promise<Job[]> {
+  const items: Job[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await documentClient().send(
+      new ScanCommand({
+        TableName: tableName('jobs'),
+        FilterExpression: 'begins_with(pk, :p) AND (#s IN (:pending, :running) OR webhook_status = :queued)',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':p': K.jobPrefix, ':pending': 'pending', ':running': 'running', ':queued': 'queued' },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...((out.Items ?? []) as Job[]));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return items;
 }

@@ -45,7 +45,6 @@ export interface Job {
 
 export const TERMINAL: JobStatus[] = ['completed', 'failed', 'cancelled'];
 
-export const jobKey = (id: string) => ({ pk: `JOB#${id}`, sk: 'JOB' });
 
 /** The polling envelope (DESIGN.md §3) plus, for people search, the parsed constraints for debugging. */
 export function pollingView(job: Job): Record<string, unknown> {

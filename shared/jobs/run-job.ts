@@ -1,6 +1,6 @@
 import type { SQSRecord } from 'aws-lambda';
 import { serviceClock, type Clock } from '../core/clock.js';
-import { release, settleCharged } from '../accounts/ledger.js';
+import { release, settleCharged } from '../accounts/ledger.repository.js';
 import { enqueueJobWebhook } from '../webhooks/job-webhooks.js';
 import { finishJob, getJob, markRunning } from './jobs.repository.js';
 import { TERMINAL, type Job } from './model.js';

@@ -7,7 +7,7 @@ import { advanceServiceClock, serviceClockOffset } from '../core/clock.js';
 import { sameSecret, type ExtraRoute } from './gateway.js';
 import type { LocalStack } from './stack.js';
 import { localMailbox } from './mailbox.js';
-import { localInbound } from './inbound-hook.js';
+import type { InboundDelivery } from './dev-inbound.js';
 
 /**
  * Local-only endpoints (absent in AWS): readiness and the dev controls of DESIGN.md §2, behind the
@@ -35,7 +35,7 @@ function parseJson(body: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
-export function devControls(opts: { stack: LocalStack; clockFile: string | null; adminToken: string }): ExtraRoute {
+export function devControls(opts: { stack: LocalStack; clockFile: string | null; adminToken: string; inbound: InboundDelivery }): ExtraRoute {
   return async (req, body, url) => {
     if (url.pathname === '/healthz' && req.method === 'GET') {
       return opts.stack.isReady() ? { status: 200, body: { status: 'ok' } } : { status: 503, body: { status: 'starting' } };
@@ -67,7 +67,7 @@ export function devControls(opts: { stack: LocalStack; clockFile: string | null;
       case 'GET mailbox/':
         return { status: 200, body: { messages: await localMailbox(opts.stack.sentMail) } };
       case 'POST inbound/':
-        return localInbound(parsed.value);
+        return opts.inbound(parsed.value);
       default:
         return null;
     }

@@ -1,17 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { LocalStack } from './stack.js';
 import { writeDirectoryFile, readDirectoryFile } from '../directory/file.js';
-import { importDirectory } from '../directory/directory.repository.js';
-import { documentClient } from '../adapters/aws.js';
-import { tableName } from '../core/env.js';
+import { getImportMarker, importDirectory, recordImport } from '../directory/directory.repository.js';
 import { peopleIndex, resetPeopleIndex } from '../search/index-source.js';
-import { installInboundHandler } from './inbound-hook.js';
 import { resumeInFlight } from './resume.js';
-import { InboundSchema, receiveInbound } from '../outreach/inbound-mail.js';
-import { errorEnvelope, parseWith } from '../http/handler.js';
-import { AppError } from '../core/errors.js';
 
 /**
  * What the running service adds on top of the bare stack: the people directory (generated on first run,
@@ -56,12 +49,12 @@ export async function prepareDirectory(opts: { file: string; people: number; see
   resetPeopleIndex();
   const st = statSync(opts.file);
   const version = `${opts.file}:${st.size}:${st.mtimeMs}`;
-  const marker = await documentClient().send(new GetCommand({ TableName: tableName('directory'), Key: { pk: 'META', sk: 'IMPORT' }, ConsistentRead: true }));
-  if (marker.Item?.version !== version) {
+  const marker = await getImportMarker();
+  if (marker?.version !== version) {
     const t0 = Date.now();
     log('importing the directory into the directory table…');
     const r = await importDirectory(readDirectoryFile(opts.file), { concurrency: 8 });
-    await documentClient().send(new PutCommand({ TableName: tableName('directory'), Item: { pk: 'META', sk: 'IMPORT', version, people: r.people, imported_at: new Date().toISOString() } }));
+    await recordImport({ version, people: r.people, imported_at: new Date().toISOString() });
     log(`  imported ${r.people.toLocaleString('en-US')} people in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   }
   const t1 = Date.now();
@@ -71,14 +64,6 @@ export async function prepareDirectory(opts: { file: string; people: number; see
 
 export async function startServices(opts: { root: string; stack: LocalStack; dataDir: string | null; directory?: DirectoryOptions; log?: (m: string) => void }): Promise<LocalServices> {
   const { stack } = opts;
-  installInboundHandler(async (body) => {
-    try {
-      return { status: 202, body: await receiveInbound(parseWith(InboundSchema, body)) };
-    } catch (e) {
-      if (e instanceof AppError) return { status: e.statusCode, body: errorEnvelope(e) };
-      throw e;
-    }
-  });
   const file = opts.directory?.file ?? (opts.dataDir ? join(opts.dataDir, 'directory.jsonl') : null);
   if (!file) throw new Error('a directory file (or DATA_DIR) is required');
   await prepareDirectory({

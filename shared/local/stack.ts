@@ -17,6 +17,7 @@ import { startSchedulerEmulator, type SchedulerEmulator } from './scheduler-emul
 import { startEventSourceRunner, type EventSourceRunner } from './event-source-runner.js';
 import { loadHandler, startGateway } from './gateway.js';
 import { devControls } from './dev-controls.js';
+import { deliverDevInbound } from './dev-inbound.js';
 import type { SqsHandler } from './event-source-runner.js';
 import { logger } from '../core/logger.js';
 import { startSesCapture, startSmtpSink, type CapturedSend } from './ses-capture.js';
@@ -274,7 +275,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
         root,
         adminToken,
         throttleMultiplier: opts.throttleMultiplier ?? Number(process.env.LOCAL_THROTTLE_MULTIPLIER ?? 1),
-        extra: devControls({ stack, clockFile, adminToken }),
+        extra: devControls({ stack, clockFile, adminToken, inbound: deliverDevInbound }),
       });
       started.push(gateway);
       stack.port = gateway.port;

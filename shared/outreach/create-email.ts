@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
-import { release, reserveWith } from '../accounts/ledger.js';
+import { release, reserveWith } from '../accounts/ledger.repository.js';
 import { listSendingAccounts } from '../accounts/sending-accounts.repository.js';
 import type { SendingAccount } from '../accounts/model.js';
 import { sendMessage } from '../adapters/queue.js';
-import { tableName } from '../core/env.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { ConflictError, ValidationError } from '../core/errors.js';
-import { emailKey, type CreateEmailSchema, type EmailRecord } from './model.js';
+import type { CreateEmailSchema, EmailRecord } from './model.js';
+import { messages } from '../catalog/messages.js';
 import { isSuppressed, upsertLead } from './leads.repository.js';
-import { transition } from './emails.repository.js';
+import { newEmailWrites, transition } from './emails.repository.js';
 import { logger } from '../core/logger.js';
 
 /**
@@ -92,13 +92,11 @@ export async function createEmail(accountId: string, body: z.output<typeof Creat
     message_id: null,
     track_token: randomBytes(24).toString('base64url'),
     timezone: sender.timezone,
+    api_created: true,
   };
-  await reserveWith({ accountId, operation: 'outreach_email', reference: id, amount: DRAFT_PRICE, chargeId }, [
-    { Put: { TableName: tableName('outreach'), Item: { ...emailKey(accountId, id), ...record, api_created: true }, ConditionExpression: 'attribute_not_exists(pk)' } },
-    { Put: { TableName: tableName('outreach'), Item: { pk: `TRACK#${record.track_token}`, sk: 'PTR', account_id: accountId, email_id: id, recipient: body.to.email.toLowerCase() } } },
-  ]);
+  await reserveWith({ accountId, operation: 'outreach_email', reference: id, amount: DRAFT_PRICE, chargeId }, newEmailWrites(record));
   try {
-    await sendMessage('drafting', { kind: 'draft_email', account_id: accountId, email_id: id });
+    await sendMessage('drafting', messages.draftEmail(accountId, id));
   } catch (e) {
     // Could not hand it to the drafter: fail it, nothing charged.
     logger.error('draft dispatch failed', { emailId: id, error: e as Error });

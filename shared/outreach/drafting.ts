@@ -1,16 +1,17 @@
 import type { SQSRecord } from 'aws-lambda';
-import { release, settleCharged } from '../accounts/ledger.js';
+import { release, settleCharged } from '../accounts/ledger.repository.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { optionalEnv, requireEnv } from '../core/env.js';
 import { BedrockRuntimeClient, ConverseCommand, type ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
 import { QUEUES } from '../catalog/queues.js';
 import { awsScheduler, scheduleName, type Scheduler } from '../adapters/scheduler.js';
 import { BedrockDrafter, ComposerDrafter, DraftFailedError, type Drafter } from './drafter.js';
-import { getEmail, transition } from './emails.repository.js';
+import { getEmail, transition, transitionOrCurrent } from './emails.repository.js';
 import type { EmailRecord } from './model.js';
 import { DRAFT_PRICE } from './create-email.js';
 import { scheduleSend } from './sending-schedule.js';
 import { logger } from '../core/logger.js';
+import { messages } from '../catalog/messages.js';
 
 /**
  * The drafting worker: write the copy, then `drafting` → `pending_review` (review window 7 days, its
@@ -77,15 +78,15 @@ export async function draftEmail(accountId: string, emailId: string, record: SQS
   const now = clock.now();
   const base = { subject: draft.subject, body_plain: draft.body_plain, body_html: draft.body_html, drafted_at: now.toISOString(), updated_at: now.toISOString() };
   if (email.review === 'none') {
-    const moved = await transition(accountId, emailId, ['drafting'], { ...base, status: 'queued' });
-    if (!moved) return settleMovedOn((await getEmail(accountId, emailId))!, clock);
+    const r = await transitionOrCurrent(accountId, emailId, ['drafting'], { ...base, status: 'queued' });
+    if (!r.moved) return r.current ? settleMovedOn(r.current, clock) : undefined;
     await settleCharged(accountId, email.charge_id, DRAFT_PRICE, clock);
-    await scheduleSend(moved, 'best_time', undefined, { clock, scheduler });
+    await scheduleSend(r.email, 'best_time', undefined, { clock, scheduler });
     return;
   }
   const expires = new Date(now.getTime() + REVIEW_WINDOW_MS);
-  const moved = await transition(accountId, emailId, ['drafting'], { ...base, status: 'pending_review', review_expires_at: expires.toISOString() });
-  if (!moved) return settleMovedOn((await getEmail(accountId, emailId))!, clock);
+  const r = await transitionOrCurrent(accountId, emailId, ['drafting'], { ...base, status: 'pending_review', review_expires_at: expires.toISOString() });
+  if (!r.moved) return r.current ? settleMovedOn(r.current, clock) : undefined;
   await settleCharged(accountId, email.charge_id, DRAFT_PRICE, clock);
-  await scheduler.scheduleAt(reviewScheduleName(emailId), expires, { kind: 'review_expired', account_id: accountId, email_id: emailId });
+  await scheduler.scheduleAt(reviewScheduleName(emailId), expires, messages.reviewExpired(accountId, emailId));
 }

@@ -2,11 +2,8 @@ import { z } from 'zod';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from '../adapters/aws.js';
-import { tableName } from '../core/env.js';
 import { addressOf, classifyInbound, extractMessageIds, type InboundClassification } from './inbound.js';
-import { getEmail, getPointer, transition } from './emails.repository.js';
+import { findByMessageId, getEmail, recordReply, transition, type EmailRef } from './emails.repository.js';
 import { markLead } from './leads.repository.js';
 
 /**
@@ -38,36 +35,29 @@ export async function receiveInbound(msg: z.output<typeof InboundSchema>, clock:
   const classification = classifyInbound({ ...msg, in_reply_to: msg.in_reply_to ?? null });
   const headerValue = (name: string) => Object.entries(msg.headers).find(([k]) => k.toLowerCase() === name)?.[1];
   const ids = [...extractMessageIds(msg.in_reply_to ?? headerValue('in-reply-to')), ...extractMessageIds(headerValue('references'))];
-  let pointer: Record<string, unknown> | null = null;
+  let pointer: EmailRef | null = null;
   for (const id of ids) {
-    pointer = await getPointer(`MSGID#${id.toLowerCase()}`);
+    pointer = await findByMessageId(id);
     if (pointer) break;
   }
   if (!pointer) return { matched: false, classification, email_id: null, counted_as_lead_reply: false };
-  const accountId = pointer.account_id as string;
-  const emailId = pointer.email_id as string;
+  const accountId = pointer.account_id;
+  const emailId = pointer.email_id;
   const email = await getEmail(accountId, emailId);
   if (!email) return { matched: false, classification, email_id: null, counted_as_lead_reply: false };
   const now = clock.now().toISOString();
   const sender = addressOf(msg.from).toLowerCase();
 
-  await documentClient().send(
-    new PutCommand({
-      TableName: tableName('outreach'),
-      Item: {
-        pk: `ACCOUNT#${accountId}`,
-        sk: `REPLY#${newId('em', clock.now().getTime()).slice(3)}`,
-        email_id: emailId,
-        from_email: sender,
-        from_name: msg.from.includes('<') ? msg.from.slice(0, msg.from.indexOf('<')).trim().replace(/^"|"$/g, '') : '',
-        subject: msg.subject,
-        body_plain: msg.text,
-        classification,
-        received_at: now,
-        sequence_id: email.sequence_id,
-      },
-    }),
-  );
+  await recordReply(accountId, newId('em', clock.now().getTime()).slice(3), {
+    email_id: emailId,
+    from_email: sender,
+    from_name: msg.from.includes('<') ? msg.from.slice(0, msg.from.indexOf('<')).trim().replace(/^"|"$/g, '') : '',
+    subject: msg.subject,
+    body_plain: msg.text,
+    classification,
+    received_at: now,
+    sequence_id: email.sequence_id,
+  });
 
   let counted = false;
   if (classification === 'reply') {

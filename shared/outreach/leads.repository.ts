@@ -3,14 +3,13 @@ import { documentClient } from '../adapters/aws.js';
 import { tableName } from '../core/env.js';
 import type { Contact } from './model.js';
 import { setClauses } from '../adapters/update-expression.js';
+import { outreachKeys as K } from './outreach.keys.js';
 
 /**
  * Leads in the caller's workspace, keyed by email (the identity), and the workspace's suppression list.
  * Every outreach recipient becomes or updates a lead; a reply or bounce is recorded on it so later
  * sends to that person stop.
  */
-const leadKey = (accountId: string, email: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `LEAD#${email.toLowerCase()}` });
-const suppressionKey = (accountId: string, email: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `SUPPRESS#${email.toLowerCase()}` });
 
 export interface Lead {
   email: string;
@@ -33,7 +32,7 @@ export async function upsertLead(accountId: string, contact: Contact, now: strin
   await documentClient().send(
     new UpdateCommand({
       TableName: tableName('outreach'),
-      Key: leadKey(accountId, contact.email),
+      Key: K.lead(accountId, contact.email),
       UpdateExpression: `SET ${sets.join(', ')}, created_at = if_not_exists(created_at, :now)`,
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
@@ -42,7 +41,7 @@ export async function upsertLead(accountId: string, contact: Contact, now: strin
 }
 
 export async function getLead(accountId: string, email: string): Promise<Lead | null> {
-  const out = await documentClient().send(new GetCommand({ TableName: tableName('outreach'), Key: leadKey(accountId, email), ConsistentRead: true }));
+  const out = await documentClient().send(new GetCommand({ TableName: tableName('outreach'), Key: K.lead(accountId, email), ConsistentRead: true }));
   return (out.Item as Lead | undefined) ?? null;
 }
 
@@ -50,7 +49,7 @@ export async function markLead(accountId: string, email: string, field: 'replied
   await documentClient().send(
     new UpdateCommand({
       TableName: tableName('outreach'),
-      Key: leadKey(accountId, email),
+      Key: K.lead(accountId, email),
       UpdateExpression: 'SET #f = if_not_exists(#f, :at), email = if_not_exists(email, :e), created_at = if_not_exists(created_at, :at), updated_at = :at',
       ExpressionAttributeNames: { '#f': field },
       ExpressionAttributeValues: { ':at': at, ':e': email.toLowerCase() },
@@ -59,10 +58,10 @@ export async function markLead(accountId: string, email: string, field: 'replied
 }
 
 export async function suppress(accountId: string, email: string, reason: string, at: string): Promise<void> {
-  await documentClient().send(new PutCommand({ TableName: tableName('outreach'), Item: { ...suppressionKey(accountId, email), email: email.toLowerCase(), reason, created_at: at } }));
+  await documentClient().send(new PutCommand({ TableName: tableName('outreach'), Item: { ...K.suppression(accountId, email), email: email.toLowerCase(), reason, created_at: at } }));
 }
 
 export async function isSuppressed(accountId: string, email: string): Promise<boolean> {
-  const out = await documentClient().send(new GetCommand({ TableName: tableName('outreach'), Key: suppressionKey(accountId, email), ConsistentRead: true }));
+  const out = await documentClient().send(new GetCommand({ TableName: tableName('outreach'), Key: K.suppression(accountId, email), ConsistentRead: true }));
   return Boolean(out.Item);
 }

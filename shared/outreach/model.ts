@@ -53,9 +53,10 @@ export interface EmailRecord {
   /** The sending account's local day whose capacity this email booked. */
   slot_day?: string;
   provider_message_id?: string;
+  /** Created through the public API (GET /emails/ lists only these). */
+  api_created?: boolean;
 }
 
-export const emailKey = (accountId: string, id: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `EMAIL#${id}` });
 
 /** The wire record: exactly SPEC.md's fields (plus `step` for sequence steps). */
 export function emailView(e: EmailRecord): Record<string, unknown> {

@@ -1,13 +1,14 @@
 import type { z } from 'zod';
-import { release } from '../accounts/ledger.js';
+import { release } from '../accounts/ledger.repository.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { ConflictError, NotFoundError, ValidationError } from '../core/errors.js';
 import { awsScheduler, type Scheduler } from '../adapters/scheduler.js';
-import { getEmail, transition } from './emails.repository.js';
+import { getEmail, transition, transitionOrCurrent } from './emails.repository.js';
 import { htmlToPlain, plainToHtml, sanitizeEmailHtml } from './html.js';
 import { REVIEW_WINDOW_MS, reviewScheduleName } from './drafting.js';
 import { scheduleSend, sendScheduleName } from './sending-schedule.js';
 import { releaseSlot } from './slots.js';
+import { messages } from '../catalog/messages.js';
 import type { ApproveEmailSchema, EmailRecord, EmailStatus, PatchEmailSchema } from './model.js';
 
 /**
@@ -42,7 +43,7 @@ export async function editEmail(accountId: string, id: string, patch: z.output<t
   const updated = await transition(accountId, id, [email.status], set);
   if (!updated) return editEmail(accountId, id, patch, deps); // the state moved under us: judge again
   if (inReview) {
-    await (deps.scheduler ?? awsScheduler).scheduleAt(reviewScheduleName(id), new Date(updated.review_expires_at!), { kind: 'review_expired', account_id: accountId, email_id: id });
+    await (deps.scheduler ?? awsScheduler).scheduleAt(reviewScheduleName(id), new Date(updated.review_expires_at!), messages.reviewExpired(accountId, id));
   }
   return updated;
 }
@@ -55,8 +56,12 @@ export async function approveEmail(accountId: string, id: string, body: z.output
   if (body.schedule === 'at' && new Date(body.send_at!).getTime() < clock.now().getTime() - 60_000) {
     throw new ValidationError('send_at is in the past.', [{ path: 'send_at', message: 'must not be in the past' }]);
   }
-  const queued = await transition(accountId, id, ['pending_review'], { status: 'queued', updated_at: clock.now().toISOString(), review_expires_at: null });
-  if (!queued) throw conflict('approve', (await requireEmail(accountId, id)).status);
+  const r = await transitionOrCurrent(accountId, id, ['pending_review'], { status: 'queued', updated_at: clock.now().toISOString(), review_expires_at: null });
+  if (!r.moved) {
+    if (!r.current) throw new NotFoundError('Email not found.');
+    throw conflict('approve', r.current.status);
+  }
+  const queued = r.email;
   let scheduled: EmailRecord;
   try {
     scheduled = await scheduleSend(queued, body.schedule, body.send_at, { clock, scheduler });

@@ -3,7 +3,8 @@ import { serviceClock, type Clock } from '../core/clock.js';
 import { optionalEnv } from '../core/env.js';
 import { mailerFor, type Mailer } from '../adapters/mailer.js';
 import { sendMessage } from '../adapters/queue.js';
-import { getEmail, putPointer, transition } from './emails.repository.js';
+import { getEmail, putMessageIdPointer, transition } from './emails.repository.js';
+import { messages } from '../catalog/messages.js';
 import { getLead, isSuppressed } from './leads.repository.js';
 import { appendUnsubscribeFooter, buildMime, envelopeFor, unsubscribeHeaders } from './mime.js';
 import { releaseSlot } from './slots.js';
@@ -27,7 +28,7 @@ export const openPixelUrl = (token: string) => `${publicBaseUrl()}/api/public/v1
 
 /** Timer target: the slot has come; hand the email to the sending queue. */
 export async function sendDue(accountId: string, emailId: string): Promise<void> {
-  await sendMessage('sending', { kind: 'send_email', account_id: accountId, email_id: emailId });
+  await sendMessage('sending', messages.sendEmail(accountId, emailId));
 }
 
 export async function sendEmail(accountId: string, emailId: string, deps: { clock?: Clock; mailer?: Mailer } = {}): Promise<void> {
@@ -81,8 +82,8 @@ export async function sendEmail(accountId: string, emailId: string, deps: { cloc
     const out = await (deps.mailer ?? mailerFor(account.type)).send({ raw, from: env.from, to: [email.to.email], cc: email.cc, bcc: email.bcc });
     await transition(accountId, emailId, ['sending'], { status: 'sent', sent_at: nowIso(), updated_at: nowIso(), message_id: messageId, provider_message_id: out.providerMessageId });
     await recordSend(accountId, email.from_account, account.timezone, clock);
-    await putPointer(`MSGID#${messageId.toLowerCase()}`, { account_id: accountId, email_id: emailId });
-    if (out.providerMessageId) await putPointer(`MSGID#<${out.providerMessageId.toLowerCase()}>`, { account_id: accountId, email_id: emailId });
+    await putMessageIdPointer(messageId, { account_id: accountId, email_id: emailId });
+    if (out.providerMessageId) await putMessageIdPointer(`<${out.providerMessageId}>`, { account_id: accountId, email_id: emailId });
   } catch (e) {
     logger.error('send failed', { emailId, error: e as Error });
     await transition(accountId, emailId, ['sending'], { status: 'failed', updated_at: nowIso(), error: { code: 'send_failed', message: 'The mailbox provider did not accept the email.' } });

@@ -7,6 +7,7 @@ import { bestSendTime, nextSlotNow, timeZoneForLocation } from './schedule.js';
 import { bookSlot } from './slots.js';
 import { transition } from './emails.repository.js';
 import type { EmailRecord } from './model.js';
+import { messages } from '../catalog/messages.js';
 
 /**
  * Give a queued email its send slot: the desired time (best time, now, or a fixed `send_at`), moved to
@@ -34,9 +35,8 @@ export async function scheduleSend(email: EmailRecord, mode: 'best_time' | 'now'
   const slot = await bookSlot({ eaId: account.id, timeZone: account.timezone, dailyLimit: account.daily_limit, desired, seed: email.id, weekdaysOnly: mode === 'best_time' });
   const updated = await transition(email.account_id, email.id, ['queued'], { scheduled_for: slot.at.toISOString(), slot_day: slot.day, updated_at: now.toISOString() });
   if (!updated) return email;
-  const message = { kind: 'send_email', account_id: email.account_id, email_id: email.id };
   const wait = (slot.at.getTime() - now.getTime()) / 1000;
-  if (wait <= 1) await sendMessage('sending', message);
-  else await scheduler.scheduleAt(sendScheduleName(email.id), slot.at, { ...message, kind: 'send_due' });
+  if (wait <= 1) await sendMessage('sending', messages.sendEmail(email.account_id, email.id));
+  else await scheduler.scheduleAt(sendScheduleName(email.id), slot.at, messages.sendDue(email.account_id, email.id));
   return updated;
 }

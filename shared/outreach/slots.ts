@@ -2,6 +2,8 @@ import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../adapters/aws.js';
 import { tableName } from '../core/env.js';
 import { allocateSlot, localDay } from './schedule.js';
+import { outreachKeys as K } from './outreach.keys.js';
+import { isConditionFailed } from '../adapters/dynamodb-errors.js';
 
 /**
  * Daily send capacity per sending account: one counter per local day (SLOTS#<ea_id> / <YYYY-MM-DD>).
@@ -13,7 +15,7 @@ async function bookedCounts(eaId: string, fromDay: string): Promise<Map<string, 
     new QueryCommand({
       TableName: tableName('outreach'),
       KeyConditionExpression: 'pk = :pk AND sk >= :d',
-      ExpressionAttributeValues: { ':pk': `SLOTS#${eaId}`, ':d': fromDay },
+      ExpressionAttributeValues: { ':pk': K.slotsPk(eaId), ':d': fromDay },
       ConsistentRead: true,
     }),
   );
@@ -29,7 +31,7 @@ export async function bookSlot(opts: { eaId: string; timeZone: string; dailyLimi
       await documentClient().send(
         new UpdateCommand({
           TableName: tableName('outreach'),
-          Key: { pk: `SLOTS#${opts.eaId}`, sk: day },
+          Key: K.slots(opts.eaId, day),
           UpdateExpression: 'ADD booked :one',
           ConditionExpression: 'attribute_not_exists(booked) OR booked < :limit',
           ExpressionAttributeValues: { ':one': 1, ':limit': opts.dailyLimit },
@@ -37,7 +39,7 @@ export async function bookSlot(opts: { eaId: string; timeZone: string; dailyLimi
       );
       return { at, day };
     } catch (e) {
-      if ((e as Error).name !== 'ConditionalCheckFailedException') throw e;
+      if (!isConditionFailed(e)) throw e;
     }
   }
   throw new Error('could not book a send slot under contention');
@@ -47,12 +49,12 @@ export async function releaseSlot(eaId: string, day: string): Promise<void> {
   await documentClient().send(
     new UpdateCommand({
       TableName: tableName('outreach'),
-      Key: { pk: `SLOTS#${eaId}`, sk: day },
+      Key: K.slots(eaId, day),
       UpdateExpression: 'ADD booked :minus',
       ConditionExpression: 'booked > :zero',
       ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
     }),
-  ).catch((e: Error) => {
-    if (e.name !== 'ConditionalCheckFailedException') throw e;
+  ).catch((e: unknown) => {
+    if (!isConditionFailed(e)) throw e;
   });
 }

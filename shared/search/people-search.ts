@@ -47,8 +47,6 @@ export async function acceptPeopleSearch(
     request: body as Record<string, unknown> & { webhook_url: string },
     reserve: body.max_results,
     idempotencyKey,
-    queue: 'search',
-    messageKind: 'people_search',
     extra: extra as never,
     failedEvent: 'search.failed',
     failedMessage: FAILURE_MESSAGES.search.error,

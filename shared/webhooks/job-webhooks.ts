@@ -3,14 +3,14 @@ import { secretBox } from '../adapters/secret-box.js';
 import { sendMessage } from '../adapters/queue.js';
 import { awsScheduler, scheduleName, type Scheduler } from '../adapters/scheduler.js';
 import { serviceClock, type Clock } from '../core/clock.js';
-import { isLocalMode } from '../core/env.js';
 import { claimWebhookQueue, getJob, leaseWebhookAttempt, recordWebhookAttempt, unclaimWebhookQueue } from '../jobs/jobs.repository.js';
 import type { Job } from '../jobs/model.js';
 import { deliverWebhook, nextRetryDelaySeconds, type DeliveryResult } from './deliver.js';
-import { isLoopbackAddress, validateWebhookUrl } from './target.js';
+import { validateWebhookUrl } from './target.js';
 import { signWebhook } from './sign.js';
-import { webhookAllowLoopback, webhookResolver } from './resolver.js';
+import { webhookTargetPolicy } from '../adapters/webhook-targets.js';
 import { logger } from '../core/logger.js';
+import { messages } from '../catalog/messages.js';
 
 /**
  * Webhook delivery of a finished job's event (SPEC.md "Events", DESIGN.md §3).
@@ -36,7 +36,7 @@ export async function enqueueJobWebhook(job: Job): Promise<void> {
   if (job.webhook_status) return;
   if (!(await claimWebhookQueue(job.id))) return; // a concurrent finisher queued it
   try {
-    await sendMessage('webhooks', { kind: 'deliver_job_event', job_id: job.id, attempt: 1 });
+    await sendMessage('webhooks', messages.deliverJobEvent(job.id, 1));
   } catch (e) {
     await unclaimWebhookQueue(job.id); // so the redelivered job message queues it again
     throw e;
@@ -46,15 +46,15 @@ export async function enqueueJobWebhook(job: Job): Promise<void> {
 async function attemptDelivery(job: Job, body: string, clock: Clock): Promise<DeliveryResult> {
   const started = Date.now();
   const fail = (error: string): DeliveryResult => ({ ok: false, status: null, error, durationMs: Date.now() - started });
+  const policy = webhookTargetPolicy();
   let target;
   try {
-    target = await validateWebhookUrl(job.request.webhook_url, { resolver: webhookResolver(), allowLoopback: webhookAllowLoopback() });
+    target = await validateWebhookUrl(job.request.webhook_url, { resolver: policy.resolver, allowLoopback: policy.allowLoopback });
   } catch (e) {
     return fail(`webhook_url no longer valid: ${(e as Error).message}`);
   }
-  if (isLocalMode() && !isLoopbackAddress(target.address)) {
-    return fail('the local stack delivers webhooks to loopback addresses only');
-  }
+  const refused = policy.refuseConnection(target.address);
+  if (refused) return fail(refused);
   const sealed = await activeWebhookSecrets(job.account_id);
   if (!sealed.length) return fail('no active webhook signing secret; the delivery was not sent unsigned');
   const box = await secretBox();
@@ -85,12 +85,11 @@ export async function deliverJobEvent(jobId: string, attempt: number, deps: { cl
     if (!result.ok && delay === null) logger.warn('webhook delivery gave up; the result stays pollable', { jobId, attempts: attempt });
     return;
   }
-  const next = { kind: 'deliver_job_event', job_id: jobId, attempt: attempt + 1 };
-  if (delay <= SQS_DELAY_LIMIT_SECONDS) await sendMessage('webhooks', next, delay);
-  else await scheduler.scheduleAt(scheduleName('whretry', jobId, String(attempt + 1)), nextAt, { ...next, kind: 'webhook_retry' });
+  if (delay <= SQS_DELAY_LIMIT_SECONDS) await sendMessage('webhooks', messages.deliverJobEvent(jobId, attempt + 1), delay);
+  else await scheduler.scheduleAt(scheduleName('whretry', jobId, String(attempt + 1)), nextAt, messages.webhookRetry(jobId, attempt + 1));
 }
 
 /** Timer target: a long webhook wait is over; hand the attempt back to the webhooks queue. */
 export async function webhookRetryDue(message: { job_id: string; attempt: number }): Promise<void> {
-  await sendMessage('webhooks', { kind: 'deliver_job_event', job_id: message.job_id, attempt: message.attempt });
+  await sendMessage('webhooks', messages.deliverJobEvent(message.job_id, message.attempt));
 }

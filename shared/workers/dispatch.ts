@@ -1,39 +1,41 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { QueueKey } from '../catalog/queues.js';
+import { MalformedMessageError, parseMessage, type KindOf, type MessageOf } from '../catalog/messages.js';
 import { logger } from '../core/logger.js';
 
 /**
- * Every queue carries JSON messages `{kind, ...}`; a worker is a table from kind to use case. Failures are
- * reported per message (Powertools BatchProcessor → `batchItemFailures`), so one bad message is retried
- * alone and reaches the DLQ after the queue's maxReceiveCount. Use cases must be idempotent: a message
- * can be delivered more than once.
+ * A worker is a table from message kind to use case, typed by its queue's message union
+ * (shared/catalog/messages.ts). Every body is parsed with the queue's schema before any use case runs.
+ * Failures are reported per message (Powertools BatchProcessor → `batchItemFailures`), so a malformed or
+ * failing message is retried alone and reaches the DLQ after the queue's maxReceiveCount; the rest of its
+ * batch completes. Use cases must be idempotent: a message can be delivered more than once.
  */
-export interface QueueMessage {
-  kind: string;
-  [k: string]: unknown;
-}
+export type MessageHandlers<Q extends QueueKey> = {
+  [K in KindOf<Q>]: (message: Extract<MessageOf<Q>, { kind: K }>, record: SQSRecord) => Promise<void>;
+};
 
-export type MessageHandler = (message: QueueMessage, record: SQSRecord) => Promise<void>;
-
-export class UnknownMessageKindError extends Error {
-  constructor(kind: string) {
-    super(`no handler for message kind "${kind}"`);
-    this.name = 'UnknownMessageKindError';
+/** Run one record: parse it as a message of `queue` and hand it to the handler of its kind. */
+export async function handleRecord<Q extends QueueKey>(queue: Q, handlers: MessageHandlers<Q>, r: SQSRecord): Promise<void> {
+  let message: MessageOf<Q>;
+  try {
+    message = parseMessage(queue, r.body);
+  } catch (e) {
+    if (e instanceof MalformedMessageError) {
+      logger.error('malformed message; it fails alone until the DLQ takes it', { queue, kind: e.kind, messageId: r.messageId, issues: e.issues, receiveCount: r.attributes.ApproximateReceiveCount });
+    }
+    throw e;
+  }
+  const handle = handlers[message.kind as KindOf<Q>] as (m: MessageOf<Q>, r: SQSRecord) => Promise<void>;
+  try {
+    await handle(message, r);
+  } catch (e) {
+    logger.warn('message failed; it will be retried', { queue, kind: message.kind, messageId: r.messageId, receiveCount: r.attributes.ApproximateReceiveCount, error: e as Error });
+    throw e;
   }
 }
 
-export function queueWorker(handlers: Record<string, MessageHandler>): (event: SQSEvent, context: Context) => Promise<SQSBatchResponse> {
+export function queueWorker<Q extends QueueKey>(queue: Q, handlers: MessageHandlers<Q>): (event: SQSEvent, context: Context) => Promise<SQSBatchResponse> {
   const processor = new BatchProcessor(EventType.SQS);
-  const record = async (r: SQSRecord) => {
-    const message = JSON.parse(r.body) as QueueMessage;
-    const handle = handlers[message.kind];
-    if (!handle) throw new UnknownMessageKindError(String(message.kind));
-    try {
-      await handle(message, r);
-    } catch (e) {
-      logger.warn('message failed; it will be retried', { kind: message.kind, messageId: r.messageId, receiveCount: r.attributes.ApproximateReceiveCount, error: e as Error });
-      throw e;
-    }
-  };
-  return (event, context) => processPartialResponse(event, record, processor, { context });
+  return (event, context) => processPartialResponse(event, (r: SQSRecord) => handleRecord(queue, handlers, r), processor, { context });
 }

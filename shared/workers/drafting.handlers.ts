@@ -1,7 +1,7 @@
-import type { MessageHandler } from './dispatch.js';
+import type { MessageHandlers } from './dispatch.js';
 import { draftEmail } from '../outreach/drafting.js';
 
 /** The drafting queue: one outreach draft per message. */
-export const draftingHandlers: Record<string, MessageHandler> = {
-  draft_email: (m, r) => draftEmail(m.account_id as string, m.email_id as string, r),
+export const draftingHandlers: MessageHandlers<'drafting'> = {
+  draft_email: (m, r) => draftEmail(m.account_id, m.email_id, r),
 };

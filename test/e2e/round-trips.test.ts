@@ -3,7 +3,9 @@ import type { LocalStack } from '../../shared/local/stack.js';
 import { documentClient } from '../../shared/adapters/aws.js';
 import { hashApiKey } from '../../shared/accounts/accounts.repository.js';
 import { setAccountFlags } from '../../shared/accounts/caller.repository.js';
-import { jobKey, type Job } from '../../shared/jobs/model.js';
+import type { Job } from '../../shared/jobs/model.js';
+import { jobsKeys } from '../../shared/jobs/jobs.keys.js';
+import { accountsKeys } from '../../shared/accounts/accounts.keys.js';
 import { Client, newTenant, startTestStack } from '../support/local.js';
 
 /**
@@ -59,7 +61,7 @@ async function completedJob(accountId: string, keyId: string, tier: Job['tier'] 
     request: {},
     charge_id: 'ch_none',
   };
-  await documentClient().send(new PutCommand({ TableName: process.env.JOBS_TABLE_NAME, Item: { ...jobKey(id), ...job } }));
+  await documentClient().send(new PutCommand({ TableName: process.env.JOBS_TABLE_NAME, Item: { ...jobsKeys.job(id), ...job } }));
   return id;
 }
 
@@ -142,7 +144,7 @@ describe('one DynamoDB round trip per authenticated read', () => {
   test('a key record written before it carried public_api falls back to the account', async () => {
     const t = await newTenant(stack, { public_api: false });
     await documentClient().send(
-      new UpdateCommand({ TableName: process.env.ACCOUNTS_TABLE_NAME, Key: { pk: `APIKEY#${hashApiKey(t.apiKey)}`, sk: 'APIKEY' }, UpdateExpression: 'REMOVE public_api' }),
+      new UpdateCommand({ TableName: process.env.ACCOUNTS_TABLE_NAME, Key: accountsKeys.apiKeyLookup(hashApiKey(t.apiKey)), UpdateExpression: 'REMOVE public_api' }),
     );
     const jobId = await completedJob(t.accountId, t.keyId);
     const r = await callsOf(() => t.client.api('GET', `search/${jobId}/`));

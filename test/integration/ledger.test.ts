@@ -3,7 +3,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { LocalStack } from '../../shared/local/stack.js';
 import { startTestStack } from '../support/local.js';
 import { createAccount, getAccount, listCharges } from '../../shared/accounts/accounts.repository.js';
-import { release, reserve, settleCharged, settleZeroResult, chargeNow, getCharge } from '../../shared/accounts/ledger.js';
+import { release, reserve, settleCharged, settleZeroResult, chargeNow, getCharge } from '../../shared/accounts/ledger.repository.js';
 import { InsufficientCreditsError } from '../../shared/core/errors.js';
 import { documentClient } from '../../shared/adapters/aws.js';
 

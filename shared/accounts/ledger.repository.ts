@@ -1,11 +1,12 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { documentClient } from '../adapters/aws.js';
 import { tableName } from '../core/env.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { ConflictError, InsufficientCreditsError, NotFoundError, ValidationError } from '../core/errors.js';
-import { accountPk, toCharge, type ChargeRecord, type ChargeStatus } from './model.js';
+import { toCharge, type ChargeRecord, type ChargeStatus } from './model.js';
+import { accountsKeys as K } from './accounts.keys.js';
+import { cancellationReasons, isTransactionCanceled, itemOfConditionFailure } from '../adapters/dynamodb-errors.js';
 
 /**
  * The credit ledger. Every paid operation reserves first and then settles:
@@ -49,7 +50,7 @@ function reservationItems(input: ReserveInput, record: ChargeRecord): TransactIt
     {
       Update: {
         TableName: table,
-        Key: { pk: accountPk(input.accountId), sk: 'META' },
+        Key: K.account(input.accountId),
         UpdateExpression: 'SET balance = balance - :amt',
         ConditionExpression: `attribute_exists(pk) AND balance >= :amt${input.requireWebhookSecret ? ' AND active_webhook_secrets > :zero' : ''}`,
         ExpressionAttributeValues: { ':amt': input.amount, ...(input.requireWebhookSecret ? { ':zero': 0 } : {}) },
@@ -59,7 +60,7 @@ function reservationItems(input: ReserveInput, record: ChargeRecord): TransactIt
     {
       Put: {
         TableName: table,
-        Item: { pk: accountPk(input.accountId), sk: `CHARGE#${record.id}`, ...record, settled_at: undefined },
+        Item: { ...K.charge(input.accountId, record.id), ...record, settled_at: undefined },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -93,8 +94,8 @@ export async function reserveWith(input: ReserveInput, extra: TransactItem[], cl
       await documentClient().send(new TransactWriteCommand({ TransactItems: [...reservationItems(input, record), ...extra] }));
       return record;
     } catch (e) {
-      if (!(e instanceof TransactionCanceledException)) throw e;
-      const reasons = e.CancellationReasons ?? [];
+      if (!isTransactionCanceled(e)) throw e;
+      const reasons = cancellationReasons(e);
       const [acct, charge] = reasons;
       const extraFailed = reasons.slice(2).findIndex((r) => r.Code === 'ConditionalCheckFailed');
       if (extraFailed >= 0) throw new ExtraItemConditionFailed(extraFailed);
@@ -105,14 +106,13 @@ export async function reserveWith(input: ReserveInput, extra: TransactItem[], cl
       }
       if (reasons.some((r) => r.Code === 'TransactionConflict')) continue;
       if (acct?.Code !== 'ConditionalCheckFailed') throw e;
-      if (!acct.Item) throw new NotFoundError('Account not found.');
-      if (input.requireWebhookSecret && Number((acct.Item.active_webhook_secrets as { N?: string } | undefined)?.N ?? 0) <= 0) {
+      const current = itemOfConditionFailure<{ balance?: number; auto_recharge?: boolean; active_webhook_secrets?: number }>(acct);
+      if (!current) throw new NotFoundError('Account not found.');
+      if (input.requireWebhookSecret && (current.active_webhook_secrets ?? 0) <= 0) {
         throw new ConflictError('An active webhook signing secret is required; create one in the web console.');
       }
-      const balance = Number((acct.Item.balance as { N?: string })?.N ?? 0);
-      const autoRecharge = (acct.Item.auto_recharge as { BOOL?: boolean })?.BOOL === true;
-      if (!autoRecharge) throw new InsufficientCreditsError();
-      await purchaseShortfall(input, balance, clock);
+      if (current.auto_recharge !== true) throw new InsufficientCreditsError();
+      await purchaseShortfall(input, current.balance ?? 0, clock);
     }
   }
   throw new InsufficientCreditsError('Could not reserve credits under contention; try again.');
@@ -132,7 +132,7 @@ async function purchaseShortfall(input: ReserveInput, seenBalance: number, clock
     });
   } catch (e) {
     // The balance moved under us: the caller's next attempt looks again.
-    if (!(e instanceof TransactionCanceledException)) throw e;
+    if (!(isTransactionCanceled(e))) throw e;
   }
 }
 
@@ -152,13 +152,13 @@ async function creditBalance(
         {
           Update: {
             TableName: table,
-            Key: { pk: accountPk(accountId), sk: 'META' },
+            Key: K.account(accountId),
             UpdateExpression: 'SET balance = balance + :amount',
             ConditionExpression: condition.expression,
             ExpressionAttributeValues: { ':amount': amount, ...condition.values },
           },
         },
-        { Put: { TableName: table, Item: { pk: accountPk(accountId), sk: `LEDGER#${id}`, id, ...entry, amount, created_at: clock.now().toISOString() } } },
+        { Put: { TableName: table, Item: { ...K.ledgerEntry(accountId, id), id, ...entry, amount, created_at: clock.now().toISOString() } } },
       ],
     }),
   );
@@ -166,7 +166,7 @@ async function creditBalance(
 
 export async function getCharge(accountId: string, chargeId: string): Promise<ChargeRecord | null> {
   const out = await documentClient().send(
-    new GetCommand({ TableName: tableName('accounts'), Key: { pk: accountPk(accountId), sk: `CHARGE#${chargeId}` }, ConsistentRead: true }),
+    new GetCommand({ TableName: tableName('accounts'), Key: K.charge(accountId, chargeId), ConsistentRead: true }),
   );
   return out.Item ? toCharge(out.Item) : null;
 }
@@ -195,7 +195,7 @@ async function settleAs(accountId: string, ref: ChargeRef, status: Exclude<Charg
           {
             Update: {
               TableName: table,
-              Key: { pk: accountPk(accountId), sk: `CHARGE#${chargeId}` },
+              Key: K.charge(accountId, chargeId),
               UpdateExpression: 'SET charge_status = :s, charged = :c, settled_at = :at',
               ConditionExpression: 'charge_status = :pending',
               ExpressionAttributeValues: { ':s': status, ':c': charge, ':at': settled_at, ':pending': 'pending' },
@@ -204,7 +204,7 @@ async function settleAs(accountId: string, ref: ChargeRef, status: Exclude<Charg
           {
               Update: {
                 TableName: table,
-                Key: { pk: accountPk(accountId), sk: 'META' },
+                Key: K.account(accountId),
                 UpdateExpression: 'SET balance = balance + :r',
                 ConditionExpression: 'attribute_exists(pk)',
                 ExpressionAttributeValues: { ':r': refund },
@@ -214,7 +214,7 @@ async function settleAs(accountId: string, ref: ChargeRef, status: Exclude<Charg
         }),
       );
   } catch (e) {
-    if (e instanceof TransactionCanceledException) {
+    if (isTransactionCanceled(e)) {
       const again = await getCharge(accountId, chargeId);
       if (again && again.charge_status !== 'pending') return again;
     }
@@ -249,7 +249,7 @@ export async function addCredits(accountId: string, amount: number, clock: Clock
   try {
     await creditBalance(accountId, amount, { type: 'topup' }, clock);
   } catch (e) {
-    if (e instanceof TransactionCanceledException) throw new NotFoundError('Account not found.');
+    if (isTransactionCanceled(e)) throw new NotFoundError('Account not found.');
     throw e;
   }
 }

@@ -1,0 +1,34 @@
+/**
+ * Every key of the accounts table, and nothing else builds one. Only repositories import this.
+ *   ACCOUNT#<id> / META             the account and its balance
+ *   ACCOUNT#<id> / KEY#<key_id>     an API key's metadata (hash only)
+ *   APIKEY#<sha256> / APIKEY        lookup from a presented key to its account, with the account's public_api
+ *   ACCOUNT#<id> / WHSEC#<id>       a webhook signing secret, sealed by the secret box
+ *   ACCOUNT#<id> / CHARGE#<id>      charge audit records
+ *   ACCOUNT#<id> / LEDGER#<id>      top-ups and auto-recharge purchases
+ *   ACCOUNT#<id> / EA#<ea_id>       a sending account;  EA#<ea_id> / EA  its owner, by id alone
+ *   PILOTS / COUNTER                how many accounts hold the pilot flag
+ */
+export interface Key {
+  pk: string;
+  sk: string;
+}
+
+const accountPk = (accountId: string) => `ACCOUNT#${accountId}`;
+
+export const accountsKeys = {
+  accountPk,
+  account: (accountId: string): Key => ({ pk: accountPk(accountId), sk: 'META' }),
+  apiKeyMeta: (accountId: string, keyId: string): Key => ({ pk: accountPk(accountId), sk: `KEY#${keyId}` }),
+  apiKeyMetaPrefix: 'KEY#',
+  apiKeyLookup: (hash: string): Key => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' }),
+  webhookSecret: (accountId: string, secretId: string): Key => ({ pk: accountPk(accountId), sk: `WHSEC#${secretId}` }),
+  webhookSecretPrefix: 'WHSEC#',
+  charge: (accountId: string, chargeId: string): Key => ({ pk: accountPk(accountId), sk: `CHARGE#${chargeId}` }),
+  chargePrefix: 'CHARGE#',
+  ledgerEntry: (accountId: string, entryId: string): Key => ({ pk: accountPk(accountId), sk: `LEDGER#${entryId}` }),
+  sendingAccount: (accountId: string, eaId: string): Key => ({ pk: accountPk(accountId), sk: `EA#${eaId}` }),
+  sendingAccountPrefix: 'EA#',
+  sendingAccountOwner: (eaId: string): Key => ({ pk: `EA#${eaId}`, sk: 'EA' }),
+  pilots: (): Key => ({ pk: 'PILOTS', sk: 'COUNTER' }),
+};

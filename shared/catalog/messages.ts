@@ -1,0 +1,80 @@
+import * as z from 'zod';
+import type { QueueKey } from './queues.js';
+
+/**
+ * The queue message catalogue: one zod schema per message kind, grouped per queue as a discriminated union
+ * on `kind`. Producers build messages through the `messages` builders below (or pass a value the type
+ * checker holds to the queue's union); workers parse every body with the queue's schema, so a message is a
+ * typed value end to end and never `JSON.parse(...) as X`. A timer message is what an EventBridge Scheduler
+ * schedule delivers to the timers queue.
+ */
+const id = (prefix: string) => z.string().regex(new RegExp(`^${prefix}_[0-9a-z]{26}$`), `must be a ${prefix}_ id`);
+const jobId = id('dj');
+const accountId = id('acct');
+const emailId = id('em');
+const attempt = z.number().int().min(1).max(100);
+
+const PeopleSearch = z.strictObject({ kind: z.literal('people_search'), job_id: jobId });
+const PhoneEnrich = z.strictObject({ kind: z.literal('phone_enrich'), job_id: jobId });
+const DraftEmail = z.strictObject({ kind: z.literal('draft_email'), account_id: accountId, email_id: emailId });
+const SendEmail = z.strictObject({ kind: z.literal('send_email'), account_id: accountId, email_id: emailId });
+const DeliverJobEvent = z.strictObject({ kind: z.literal('deliver_job_event'), job_id: jobId, attempt });
+const WebhookRetry = z.strictObject({ kind: z.literal('webhook_retry'), job_id: jobId, attempt });
+const SendDue = z.strictObject({ kind: z.literal('send_due'), account_id: accountId, email_id: emailId });
+const ReviewExpired = z.strictObject({ kind: z.literal('review_expired'), account_id: accountId, email_id: emailId });
+
+export const QUEUE_MESSAGES = {
+  search: z.discriminatedUnion('kind', [PeopleSearch, PhoneEnrich]),
+  drafting: z.discriminatedUnion('kind', [DraftEmail]),
+  sending: z.discriminatedUnion('kind', [SendEmail]),
+  webhooks: z.discriminatedUnion('kind', [DeliverJobEvent]),
+  timers: z.discriminatedUnion('kind', [WebhookRetry, SendDue, ReviewExpired]),
+} satisfies Record<QueueKey, z.ZodType<{ kind: string }>>;
+
+export type MessageOf<Q extends QueueKey> = z.output<(typeof QUEUE_MESSAGES)[Q]>;
+export type KindOf<Q extends QueueKey> = MessageOf<Q>['kind'];
+export type TimerMessage = MessageOf<'timers'>;
+
+/** The asynchronous job kinds the search queue runs (a job's tier names its message kind). */
+export type SearchJobKind = KindOf<'search'>;
+const SEARCH_JOB_KINDS: ReadonlySet<string> = new Set(QUEUE_MESSAGES.search.options.map((o) => o.shape.kind.value));
+export const isSearchJobKind = (tier: string): tier is SearchJobKind => SEARCH_JOB_KINDS.has(tier);
+
+/** Builders: the one place a message literal is written. */
+export const messages = {
+  job: (kind: SearchJobKind, jobId: string): MessageOf<'search'> => ({ kind, job_id: jobId }),
+  draftEmail: (accountId: string, emailId: string): MessageOf<'drafting'> => ({ kind: 'draft_email', account_id: accountId, email_id: emailId }),
+  sendEmail: (accountId: string, emailId: string): MessageOf<'sending'> => ({ kind: 'send_email', account_id: accountId, email_id: emailId }),
+  deliverJobEvent: (jobId: string, n: number): MessageOf<'webhooks'> => ({ kind: 'deliver_job_event', job_id: jobId, attempt: n }),
+  webhookRetry: (jobId: string, n: number): TimerMessage => ({ kind: 'webhook_retry', job_id: jobId, attempt: n }),
+  sendDue: (accountId: string, emailId: string): TimerMessage => ({ kind: 'send_due', account_id: accountId, email_id: emailId }),
+  reviewExpired: (accountId: string, emailId: string): TimerMessage => ({ kind: 'review_expired', account_id: accountId, email_id: emailId }),
+};
+
+/** Why a queue body is not a message of its queue: the kind it claimed (if any) and zod's first issues. */
+export class MalformedMessageError extends Error {
+  constructor(
+    readonly queue: QueueKey,
+    readonly kind: string | null,
+    readonly issues: string,
+  ) {
+    super(`malformed ${queue} message${kind ? ` of kind "${kind}"` : ''}: ${issues}`);
+    this.name = 'MalformedMessageError';
+  }
+}
+
+/** Parse a raw queue body into its queue's message union; anything else is a MalformedMessageError. */
+export function parseMessage<Q extends QueueKey>(queue: Q, body: string): MessageOf<Q> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(body);
+  } catch {
+    throw new MalformedMessageError(queue, null, 'body is not JSON');
+  }
+  const r = QUEUE_MESSAGES[queue].safeParse(raw);
+  if (!r.success) {
+    const kind = typeof (raw as { kind?: unknown } | null)?.kind === 'string' ? ((raw as { kind: string }).kind.slice(0, 64)) : null;
+    throw new MalformedMessageError(queue, kind, r.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; '));
+  }
+  return r.data as MessageOf<Q>;
+}

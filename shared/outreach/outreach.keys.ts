@@ -1,0 +1,25 @@
+/**
+ * Every key of the outreach table, and nothing else builds one. Only repositories import this.
+ *   ACCOUNT#<id> / EMAIL#<em_id>       an outreach email
+ *   ACCOUNT#<id> / LEAD#<email>        a lead of the workspace
+ *   ACCOUNT#<id> / SUPPRESS#<email>    the workspace's suppression list
+ *   ACCOUNT#<id> / REPLY#<ulid>        a received reply, bounce or auto-reply
+ *   TRACK#<token> / PTR                tracking token → email (open pixel, unsubscribe)
+ *   MSGID#<message-id> / PTR           Message-ID → email (reply matching)
+ *   SLOTS#<ea_id> / <YYYY-MM-DD>       send slots booked on a sending account's local day
+ */
+const accountPk = (accountId: string) => `ACCOUNT#${accountId}`;
+const POINTER = 'PTR';
+
+export const outreachKeys = {
+  accountPk,
+  email: (accountId: string, emailId: string) => ({ pk: accountPk(accountId), sk: `EMAIL#${emailId}` }),
+  emailPrefix: 'EMAIL#',
+  lead: (accountId: string, email: string) => ({ pk: accountPk(accountId), sk: `LEAD#${email.toLowerCase()}` }),
+  suppression: (accountId: string, email: string) => ({ pk: accountPk(accountId), sk: `SUPPRESS#${email.toLowerCase()}` }),
+  reply: (accountId: string, replyId: string) => ({ pk: accountPk(accountId), sk: `REPLY#${replyId}` }),
+  trackPointer: (token: string) => ({ pk: `TRACK#${token}`, sk: POINTER }),
+  messageIdPointer: (messageId: string) => ({ pk: `MSGID#${messageId.toLowerCase()}`, sk: POINTER }),
+  slotsPk: (eaId: string) => `SLOTS#${eaId}`,
+  slots: (eaId: string, day: string) => ({ pk: `SLOTS#${eaId}`, sk: day }),
+};

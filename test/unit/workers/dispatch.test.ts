@@ -1,0 +1,59 @@
+import type { Context, SQSRecord } from 'aws-lambda';
+import { queueWorker, type MessageHandlers } from '../../../shared/workers/dispatch.js';
+import { messages } from '../../../shared/catalog/messages.js';
+
+const JOB = (n: number) => `dj_01jq4y8m2k3n4p5q6r7s8t9v${String(n).padStart(2, '0')}`;
+
+function record(messageId: string, body: string): SQSRecord {
+  return {
+    messageId,
+    receiptHandle: `rh-${messageId}`,
+    body,
+    attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'x', ApproximateFirstReceiveTimestamp: '0' },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:local-search',
+    awsRegion: 'us-east-1',
+  };
+}
+
+const context = { functionName: 'test', awsRequestId: 'r', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
+
+describe('queue worker', () => {
+  it('runs each well-formed message by kind and fails a malformed one alone', async () => {
+    const seen: string[] = [];
+    const handlers: MessageHandlers<'search'> = {
+      people_search: async (m) => void seen.push(`search ${m.job_id}`),
+      phone_enrich: async (m) => void seen.push(`phone ${m.job_id}`),
+    };
+    const out = await queueWorker('search', handlers)(
+      {
+        Records: [
+          record('1', JSON.stringify(messages.job('people_search', JOB(1)))),
+          record('2', JSON.stringify({ kind: 'people_search', job_id: 'not-an-id' })),
+          record('3', '{not json'),
+          record('4', JSON.stringify({ kind: 'draft_email', account_id: 'acct_x', email_id: 'em_x' })),
+          record('5', JSON.stringify(messages.job('phone_enrich', JOB(5)))),
+        ],
+      },
+      context,
+    );
+    expect(seen).toEqual([`search ${JOB(1)}`, `phone ${JOB(5)}`]);
+    expect(out.batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual(['2', '3', '4']);
+  });
+
+  it('reports a handler that throws as that message failing, and the others as done', async () => {
+    const handlers: MessageHandlers<'search'> = {
+      people_search: async (m) => {
+        if (m.job_id === JOB(2)) throw new Error('transient');
+      },
+      phone_enrich: async () => undefined,
+    };
+    const out = await queueWorker('search', handlers)(
+      { Records: [record('a', JSON.stringify(messages.job('people_search', JOB(1)))), record('b', JSON.stringify(messages.job('people_search', JOB(2))))] },
+      context,
+    );
+    expect(out.batchItemFailures).toEqual([{ itemIdentifier: 'b' }]);
+  });
+});
