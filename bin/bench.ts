@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: measured numbers for the README and issue notes, all on this machine, all on loopback.
- *   tsx bin/bench.ts [--people 100000] [--import-people 20000] [--emails 100]
+ *   tsx bin/bench.ts [--people 100000] [--import-people 20000] [--emails 100] [--round-ms 4000]
  * Writes bench-results/bench.json and bench-results/bench.md.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,17 +15,32 @@ import { parseQuery } from '../shared/search/query.js';
 import { startLocalStack } from '../shared/local/stack.js';
 import { startServices } from '../shared/local/services.js';
 import { readDirectoryFile, writeDirectoryFile } from '../shared/directory/file.js';
-import { documentClient, sqsClient } from '../shared/adapters/aws.js';
+import { Worker } from 'node:worker_threads';
+import { documentClient } from '../shared/adapters/aws.js';
 import { importDirectory } from '../shared/directory/directory.repository.js';
 
+
+/** What one load-generator worker does (bench-load.mjs). */
+type LoadSpec =
+  | { kind: 'http'; url: string; headers: Record<string, string>; concurrency: number; ms: number }
+  | { kind: 'get-item'; table: string; key: Record<string, string>; concurrency: number; ms: number };
+
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({ options: { people: { type: 'string', default: '100000' }, 'import-people': { type: 'string', default: '20000' }, emails: { type: 'string', default: '100' } } });
+const { values } = parseArgs({ options: { people: { type: 'string', default: '100000' }, 'import-people': { type: 'string', default: '20000' }, emails: { type: 'string', default: '100' }, 'round-ms': { type: 'string', default: '4000' } } });
 const results: Record<string, unknown> = { machine: { cores: (await import('node:os')).cpus().length, node: process.version }, at: new Date().toISOString() };
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return Number(s[Math.min(s.length - 1, Math.floor(p * s.length))]!.toFixed(2));
 };
 const log = (m: string) => console.log(m);
+const byKind = (xs: string[]) => {
+  const counts = new Map<string, number>();
+  for (const x of xs) {
+    const name = x.replace(/Command$/, '');
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  return [...counts].map(([name, n]) => (n > 1 ? `${name}×${n}` : name)).join(', ');
+};
 
 // ── 1. In-process search at full size ────────────────────────────────────────────────────────────────
 {
@@ -86,34 +101,111 @@ try {
     fetch(`${stack.baseUrl}${path}`, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
   const settle = () => fetch(`${stack.consoleUrl}dev/settle/`, { method: 'POST', headers: admin });
 
-  // Count AWS calls per operation with SDK middleware (the local gateway's own key check is one of them:
-  // API Gateway does that at the edge in AWS).
-  const calls: string[] = [];
-  const counter = (service: string) => (next: any, ctx: any) => async (args: any) => {
-    calls.push(`${service}:${ctx.commandName}`);
-    return next(args);
+  // DynamoDB calls per operation, counted by an SDK middleware on the one document client every handler,
+  // worker and the local gateway share. "request" is the HTTP request alone (workers idle before and
+  // after); "until idle" adds what the workers do for it until the stack settles.
+  let counted: string[] | null = null;
+  documentClient().middlewareStack.add(
+    (next, context) => async (args) => {
+      counted?.push(context.commandName ?? 'unknown');
+      return next(args);
+    },
+    { step: 'initialize', name: 'benchCallCounter' },
+  );
+  const countCalls = async <T>(fn: () => Promise<T>): Promise<{ calls: string[]; value: T }> => {
+    await settle();
+    counted = [];
+    const value = await fn();
+    const calls = counted;
+    counted = null;
+    return { calls, value };
   };
-  documentClient().middlewareStack.add(counter('dynamodb') as any, { step: 'initialize', name: 'benchCounter' });
-  sqsClient().middlewareStack.add(counter('sqs') as any, { step: 'initialize', name: 'benchCounter' });
-  const countCalls = async (fn: () => Promise<unknown>) => {
-    calls.length = 0;
-    await fn();
-    return [...calls];
+  const expectStatus = async (r: Response, status: number, what: string) => {
+    if (r.status !== status) throw new Error(`${what}: ${r.status} ${await r.text()}`);
+    return (await r.json()) as any;
   };
-  const createCalls = await countCalls(() => api('POST', 'search/', { query: 'software engineers in Germany', max_results: 25, webhook_url: 'http://127.0.0.1:9/hook' }));
+  const operations: { operation: string; request: string[]; until_idle?: string[] }[] = [];
+  const record = (operation: string, request: string[], untilIdle?: string[]) => operations.push({ operation, request, ...(untilIdle ? { until_idle: untilIdle } : {}) });
+
+  const searchBody = { query: 'product managers', max_results: 25, webhook_url: 'http://127.0.0.1:9/hook' };
+  const created = await countCalls(async () => expectStatus(await api('POST', 'search/', searchBody), 202, 'create search'));
+  const createdIdle = await countCalls(async () => {
+    const r = await expectStatus(await api('POST', 'search/', searchBody), 202, 'create search');
+    await settle();
+    return r;
+  });
+  record('create people search', created.calls, createdIdle.calls);
+  const job = createdIdle.value as { id: string };
+  const poll = await countCalls(async () => expectStatus(await api('GET', `search/${job.id}/`), 200, 'poll'));
+  if (poll.value.status !== 'completed' || poll.value.leads_returned !== 25) throw new Error(`the polled search is not a completed 25-lead search: ${JSON.stringify(poll.value).slice(0, 200)}`);
+  record('poll people search', poll.calls);
+  const phone = await countCalls(async () => {
+    const r = await expectStatus(await api('POST', 'enrich/phone/', { email: people[1]!.work_email, webhook_url: 'http://127.0.0.1:9/hook' }), 202, 'phone');
+    return r as { id: string };
+  });
   await settle();
-  const job = (await (await api('POST', 'search/', { query: 'product managers', max_results: 25, webhook_url: 'http://127.0.0.1:9/hook' })).json()) as { id: string };
-  await settle();
-  const pollCalls = await countCalls(() => api('GET', `search/${job.id}/`));
-  const enrichCalls = await countCalls(() => api('POST', 'enrich/email/', { professional_url: people[0]!.professional_url }));
-  const summarize = (xs: string[]) => ({ total: xs.length, calls: xs });
-  results.calls_per_operation = {
-    note: 'includes 3 auth reads: the local gateway key check (API Gateway in AWS), the handler key lookup and the account read',
-    create_people_search: summarize(createCalls),
-    poll_people_search: summarize(pollCalls),
-    enrich_email: summarize(enrichCalls),
+  const phoneIdle = await countCalls(async () => {
+    const r = await expectStatus(await api('POST', 'enrich/phone/', { email: people[2]!.work_email, webhook_url: 'http://127.0.0.1:9/hook' }), 202, 'phone');
+    await settle();
+    return r;
+  });
+  record('create phone enrichment', phone.calls, phoneIdle.calls);
+  record('poll phone enrichment', (await countCalls(async () => expectStatus(await api('GET', `enrich/phone/${phone.value.id}/`), 200, 'phone poll'))).calls);
+  record('email enrichment', (await countCalls(async () => expectStatus(await api('POST', 'enrich/email/', { professional_url: people[0]!.professional_url }), 200, 'enrich email'))).calls);
+  record('sending accounts (GET /email/accounts/)', (await countCalls(async () => expectStatus(await api('GET', 'email/accounts/'), 200, 'email accounts'))).calls);
+  const emailBody = { to: { email: 'calls@prospect.test', first_name: 'Alex', company_name: 'Acme' }, instructions: 'Short: introduce our analytics platform and ask for a 15-minute call.' };
+  const email = await countCalls(async () => expectStatus(await api('POST', 'emails/', emailBody), 202, 'create email'));
+  const emailIdle = await countCalls(async () => {
+    const r = await expectStatus(await api('POST', 'emails/', { ...emailBody, to: { ...emailBody.to, email: 'calls2@prospect.test' } }), 202, 'create email');
+    await settle();
+    return r;
+  });
+  record('create email (drafting)', email.calls, emailIdle.calls);
+  record('GET email', (await countCalls(async () => expectStatus(await api('GET', `emails/${emailIdle.value.id}/`), 200, 'get email'))).calls);
+  record('edit email (PATCH)', (await countCalls(async () => expectStatus(await api('PATCH', `emails/${emailIdle.value.id}/`, { subject: 'Quick question' }), 200, 'edit email'))).calls);
+  const approve = await countCalls(async () => expectStatus(await api('POST', `emails/${email.value.id}/approve/`, { schedule: 'now' }), 200, 'approve'));
+  const approvedIdle = await countCalls(async () => {
+    const r = await expectStatus(await api('POST', `emails/${emailIdle.value.id}/approve/`, { schedule: 'now' }), 200, 'approve');
+    await settle();
+    return r;
+  });
+  record('approve email (now) → sent', approve.calls, approvedIdle.calls);
+  record('list emails', (await countCalls(async () => expectStatus(await api('GET', 'emails/'), 200, 'list emails'))).calls);
+  results.dynamodb_calls_per_operation = operations.map((o) => ({ ...o, request_total: o.request.length, until_idle_total: o.until_idle?.length ?? null }));
+  for (const o of operations) log(`calls: ${o.operation}: ${o.request.length} (${byKind(o.request)})${o.until_idle ? ` | until idle ${o.until_idle.length}` : ''}`);
+
+  // Poll throughput through the whole local stack (HTTP → local gateway → handler → DynamoDB Local)
+  // beside raw GetItem of the same job item on the same DynamoDB Local, at the same concurrency, each
+  // load generated from a worker thread (a client outside the stack's event loop), alternated in rounds
+  // so that neither side gets a warmer machine.
+  const CONCURRENCY = 16;
+  const ROUND_MS = Number(values['round-ms']);
+  const rate = (spec: LoadSpec) =>
+    new Promise<number>((resolvePromise, reject) => {
+      const worker = new Worker(new URL('./bench-load.mjs', import.meta.url), { workerData: spec });
+      worker.once('message', (m: { done: number; seconds: number }) => resolvePromise(m.done / m.seconds));
+      worker.once('error', reject);
+    });
+  const pollLoad = (ms: number): LoadSpec => ({ kind: 'http', url: `${stack.baseUrl}search/${job.id}/`, headers: { 'x-api-key': key }, concurrency: CONCURRENCY, ms });
+  const getItemLoad = (ms: number): LoadSpec => ({ kind: 'get-item', table: process.env.JOBS_TABLE_NAME!, key: { pk: `JOB#${job.id}`, sk: 'JOB' }, concurrency: CONCURRENCY, ms });
+  await rate(pollLoad(1000));
+  await rate(getItemLoad(1000));
+  const polls: number[] = [];
+  const gets: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    gets.push(await rate(getItemLoad(ROUND_MS)));
+    polls.push(await rate(pollLoad(ROUND_MS)));
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  results.poll_throughput = {
+    concurrency: CONCURRENCY,
+    round_ms: ROUND_MS,
+    polls_per_s: Math.round(median(polls)),
+    get_item_per_s: Math.round(median(gets)),
+    ratio: Number((median(polls) / median(gets)).toFixed(2)),
+    rounds: { polls: polls.map(Math.round), get_item: gets.map(Math.round) },
   };
-  log(`calls: create ${createCalls.join(',')} | poll ${pollCalls.join(',')} | enrich ${enrichCalls.join(',')}`);
+  log(`poll throughput: ${JSON.stringify(results.poll_throughput)}`);
 
   const lookups: number[] = [];
   for (let i = 0; i < 200; i++) {
@@ -167,12 +259,20 @@ const md = [
   `| search p50 / p95 / max (${r.search.queries} queries, in-process) | ${r.search.p50_ms} / ${r.search.p95_ms} / ${r.search.max_ms} ms |`,
   `| directory import into DynamoDB Local (${r.import.people} people) | ${r.import.ms} ms (${r.import.people_per_s}/s) |`,
   `| email enrichment over HTTP p50 / p95 | ${r.enrichment_http.p50_ms} / ${r.enrichment_http.p95_ms} ms |`,
-  `| create people search: AWS calls | ${r.calls_per_operation.create_people_search.total} (${r.calls_per_operation.create_people_search.calls.join(', ')}) |`,
-  `| poll people search: AWS calls | ${r.calls_per_operation.poll_people_search.total} (${r.calls_per_operation.poll_people_search.calls.join(', ')}) |`,
-  `| email enrichment: AWS calls | ${r.calls_per_operation.enrich_email.total} (${r.calls_per_operation.enrich_email.calls.join(', ')}) |`,
+  `| poll throughput, ${r.poll_throughput.concurrency} clients, through the local stack | ${r.poll_throughput.polls_per_s} polls/s |`,
+  `| raw GetItem of the same job item, same DynamoDB Local, ${r.poll_throughput.concurrency} clients | ${r.poll_throughput.get_item_per_s} GetItem/s |`,
+  `| poll ratio (target ≥ 0.8) | ${r.poll_throughput.ratio} |`,
   `| drafting throughput (${r.drafting.emails} emails, end to end through the queue) | ${r.drafting.emails_per_s} emails/s |`,
   `| approve → sent p50 / p95 | ${r.approve_to_sent.p50_ms} / ${r.approve_to_sent.p95_ms} ms |`,
 ].join('\n');
-writeFileSync(join(root, 'bench-results/bench.md'), `${md}\n`);
-console.log(`\n${md}`);
+const callsMd = [
+  '| operation | DynamoDB calls in the request | until the workers are idle |',
+  '|---|---|---|',
+  ...r.dynamodb_calls_per_operation.map(
+    (o: { operation: string; request: string[]; until_idle?: string[] }) =>
+      `| ${o.operation} | ${o.request.length}${o.request.length ? ` (${byKind(o.request)})` : ''} | ${o.until_idle ? `${o.until_idle.length} (${byKind(o.until_idle)})` : '—'} |`,
+  ),
+].join('\n');
+writeFileSync(join(root, 'bench-results/bench.md'), `${md}\n\n${callsMd}\n`);
+console.log(`\n${md}\n\n${callsMd}`);
 process.exit(0);

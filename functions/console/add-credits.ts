@@ -1,9 +1,5 @@
 import { consoleRoute } from '../../shared/http/handler.js';
 import { AddCreditsSchema } from '../../shared/accounts/model.js';
-import { requireAccount } from '../../shared/accounts/accounts.repository.js';
-import { addCredits } from '../../shared/accounts/ledger.repository.js';
+import { topUpCredits } from '../../shared/accounts/top-up-credits.js';
 
-export const handler = consoleRoute({ body: AddCreditsSchema }, async ({ params, body }) => {
-  await addCredits(params.id!, body.amount);
-  return { status: 200, body: await requireAccount(params.id!) };
-});
+export const handler = consoleRoute({ body: AddCreditsSchema }, async ({ params, body }) => ({ status: 200, body: await topUpCredits(params.id!, body.amount) }));

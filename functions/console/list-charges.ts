@@ -1,7 +1,4 @@
 import { consoleRoute } from '../../shared/http/handler.js';
-import { listCharges, requireAccount } from '../../shared/accounts/accounts.repository.js';
+import { accountCharges } from '../../shared/accounts/account-charges.js';
 
-export const handler = consoleRoute({}, async ({ params }) => {
-  await requireAccount(params.id!);
-  return { status: 200, body: { results: await listCharges(params.id!) } };
-});
+export const handler = consoleRoute({}, async ({ params }) => ({ status: 200, body: await accountCharges(params.id!) }));

@@ -3,4 +3,4 @@ import { emailView } from '../../shared/outreach/model.js';
 import { cancelEmail } from '../../shared/outreach/review.js';
 
 /** POST /emails/{id}/cancel/: while drafting, pending_review or queued; returns the email. */
-export const handler = publicRoute({}, async ({ account, params }) => ({ status: 200, body: emailView(await cancelEmail(account.id, params.id!)) }));
+export const handler = publicRoute({}, async ({ accountId, params }) => ({ status: 200, body: emailView(await cancelEmail(accountId, params.id!)) }));

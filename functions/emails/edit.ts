@@ -3,4 +3,4 @@ import { PatchEmailSchema, emailView } from '../../shared/outreach/model.js';
 import { editEmail } from '../../shared/outreach/review.js';
 
 /** PATCH /emails/{id}/: edit while pending_review or queued; returns the email. */
-export const handler = publicRoute({ body: PatchEmailSchema }, async ({ account, params, body }) => ({ status: 200, body: emailView(await editEmail(account.id, params.id!, body)) }));
+export const handler = publicRoute({ body: PatchEmailSchema }, async ({ accountId, params, body }) => ({ status: 200, body: emailView(await editEmail(accountId, params.id!, body)) }));

@@ -1,11 +1,9 @@
 import { publicRoute } from '../../shared/http/handler.js';
-import { NotFoundError } from '../../shared/core/errors.js';
-import { getEmail } from '../../shared/outreach/emails.repository.js';
-import { emailView } from '../../shared/outreach/model.js';
+import { emailCompanion } from '../../shared/accounts/caller.repository.js';
+import { getOwnEmail } from '../../shared/outreach/get-email.js';
 
-/** GET /emails/{id}/: the caller's email record (another tenant's id is a 404). */
-export const handler = publicRoute({}, async ({ account, params }) => {
-  const email = await getEmail(account.id, params.id!);
-  if (!email) throw new NotFoundError('Email not found.');
-  return { status: 200, body: emailView(email) };
-});
+/** GET /emails/{id}/: read with the caller's key in one round trip once this process knows the key's account. */
+export const handler = publicRoute(
+  { companion: (params, accountId) => (accountId ? emailCompanion(accountId, params.id!) : null) },
+  async ({ accountId, params, preloaded }) => ({ status: 200, body: await getOwnEmail(accountId, params.id!, preloaded) }),
+);

@@ -1,21 +1,10 @@
 import { publicRoute } from '../../shared/http/handler.js';
-import { acceptJob, parseIdempotencyKey } from '../../shared/jobs/accept-job.js';
+import { parseIdempotencyKey } from '../../shared/jobs/accept-job.js';
 import { PhoneEnrichSchema } from '../../shared/enrichment/enrichment.js';
-import { PRICES } from '../../shared/accounts/prices.js';
-import { FAILURE_MESSAGES } from '../../shared/webhooks/events.js';
+import { acceptPhoneEnrichment } from '../../shared/enrichment/accept-phone-enrichment.js';
 
 /** POST /enrich/phone/: accept a phone lookup (202); 50 credits reserved, kept only on a hit. */
-export const handler = publicRoute({ body: PhoneEnrichSchema }, async ({ account, keyId, body, headers }) => {
-  const { body: accepted } = await acceptJob({
-    accountId: account.id,
-    keyId,
-    tier: 'phone_enrich',
-    operation: 'phone_enrich',
-    request: body,
-    reserve: PRICES.phone_enrich,
-    idempotencyKey: parseIdempotencyKey(headers),
-    failedEvent: 'phone_enrich.failed',
-    failedMessage: FAILURE_MESSAGES.phone_enrich.error,
-  });
-  return { status: 202, body: accepted };
-});
+export const handler = publicRoute({ body: PhoneEnrichSchema }, async ({ accountId, keyId, body, headers }) => ({
+  status: 202,
+  body: await acceptPhoneEnrichment({ accountId, keyId }, body, parseIdempotencyKey(headers)),
+}));

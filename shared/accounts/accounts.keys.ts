@@ -2,7 +2,7 @@
  * Every key of the accounts table, and nothing else builds one. Only repositories import this.
  *   ACCOUNT#<id> / META             the account and its balance
  *   ACCOUNT#<id> / KEY#<key_id>     an API key's metadata (hash only)
- *   APIKEY#<sha256> / APIKEY        lookup from a presented key to its account
+ *   APIKEY#<sha256> / APIKEY        lookup from a presented key to its account, with the account's public_api
  *   ACCOUNT#<id> / WHSEC#<id>       a webhook signing secret, sealed by the secret box
  *   ACCOUNT#<id> / CHARGE#<id>      charge audit records
  *   ACCOUNT#<id> / LEDGER#<id>      top-ups and auto-recharge purchases
@@ -20,6 +20,7 @@ export const accountsKeys = {
   accountPk,
   account: (accountId: string): Key => ({ pk: accountPk(accountId), sk: 'META' }),
   apiKeyMeta: (accountId: string, keyId: string): Key => ({ pk: accountPk(accountId), sk: `KEY#${keyId}` }),
+  apiKeyMetaPrefix: 'KEY#',
   apiKeyLookup: (hash: string): Key => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' }),
   webhookSecret: (accountId: string, secretId: string): Key => ({ pk: accountPk(accountId), sk: `WHSEC#${secretId}` }),
   webhookSecretPrefix: 'WHSEC#',

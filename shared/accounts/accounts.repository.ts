@@ -86,28 +86,38 @@ export async function requireAccount(accountId: string): Promise<Account> {
   return a;
 }
 
-export interface ApiKeyRecord {
-  key_id: string;
-  account_id: string;
-  revoked_at: string | null;
-}
-
 export async function createApiKey(accountId: string, clock: Clock = serviceClock): Promise<{ id: string; key: string; hash: string }> {
-  await requireAccount(accountId);
+  const account = await requireAccount(accountId);
   // The raw key leaves this function once, in the console's 201 answer; only its hash is stored.
   const key = generateApiKey();
   const hash = hashApiKey(key);
   const id = newId('key', clock.now().getTime());
   const created_at = clock.now().toISOString();
   const table = tableName('accounts');
-  await documentClient().send(
-    new TransactWriteCommand({
-      TransactItems: [
-        { Put: { TableName: table, Item: { ...K.apiKeyLookup(hash), key_id: id, account_id: accountId, created_at }, ConditionExpression: 'attribute_not_exists(pk)' } },
-        { Put: { TableName: table, Item: { ...K.apiKeyMeta(accountId, id), key_id: id, hash, created_at } } },
-      ],
-    }),
-  );
+  // The key record carries the account's public_api flag (caller.repository.ts); bumping keys_version
+  // tells a concurrent setAccountFlags that its list of keys to update is stale.
+  try {
+    await documentClient().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: table, Item: { ...K.apiKeyLookup(hash), key_id: id, account_id: accountId, public_api: account.public_api, created_at }, ConditionExpression: 'attribute_not_exists(pk)' } },
+          { Put: { TableName: table, Item: { ...K.apiKeyMeta(accountId, id), key_id: id, hash, created_at } } },
+          {
+            Update: {
+              TableName: table,
+              Key: K.account(accountId),
+              UpdateExpression: 'ADD keys_version :one',
+              ConditionExpression: 'public_api = :pa',
+              ExpressionAttributeValues: { ':one': 1, ':pa': account.public_api },
+            },
+          },
+        ],
+      }),
+    );
+  } catch (e) {
+    if (isTransactionCanceled(e)) throw new ConflictError('The account changed while the key was being created; try again.');
+    throw e;
+  }
   const gatewayKeyId = await apiKeyRegistry().register(id, key);
   if (gatewayKeyId) {
     await documentClient().send(
@@ -115,15 +125,6 @@ export async function createApiKey(accountId: string, clock: Clock = serviceCloc
     );
   }
   return { id, key, hash };
-}
-
-/** Resolve a presented key. Strongly consistent, so a revocation takes effect at the very next request. */
-export async function findApiKey(raw: string): Promise<ApiKeyRecord | null> {
-  const out = await documentClient().send(
-    new GetCommand({ TableName: tableName('accounts'), Key: K.apiKeyLookup(hashApiKey(raw)), ConsistentRead: true }),
-  );
-  if (!out.Item) return null;
-  return { key_id: out.Item.key_id, account_id: out.Item.account_id, revoked_at: out.Item.revoked_at ?? null };
 }
 
 export async function revokeApiKey(accountId: string, keyId: string, clock: Clock = serviceClock): Promise<{ hash: string }> {

@@ -1,6 +1,6 @@
 import { SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { createTransport, type Transporter } from 'nodemailer';
-import { sesClient } from './aws.js';
+import { sesClient } from './ses-client.js';
 import { isLocalMode, optionalEnv, requireEnv } from '../core/env.js';
 
 /**

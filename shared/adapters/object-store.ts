@@ -1,9 +1,9 @@
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
+import { lazyClient } from './aws-client.js';
 
 /** Reading objects from S3 (the directory import bucket, the inbound-mail bucket). One client per process. */
-let s3: S3Client | undefined;
-const client = () => (s3 ??= new S3Client({}));
+const client = lazyClient(() => new S3Client({}));
 
 export async function readObjectStream(bucket: string, key: string): Promise<Readable> {
   const out = await client().send(new GetObjectCommand({ Bucket: bucket, Key: key }));

@@ -1,5 +1,5 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import { sqsClient } from './aws.js';
+import { sqsClient } from './sqs-client.js';
 import { queueUrl } from '../core/env.js';
 import type { QueueKey } from '../catalog/queues.js';
 import { QUEUE_MESSAGES, type MessageOf } from '../catalog/messages.js';

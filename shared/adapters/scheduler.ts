@@ -1,5 +1,5 @@
 import { ConflictException, CreateScheduleCommand, DeleteScheduleCommand, ResourceNotFoundException, UpdateScheduleCommand } from '@aws-sdk/client-scheduler';
-import { schedulerClient } from './aws.js';
+import { schedulerClient } from './scheduler-client.js';
 import { requireEnv } from '../core/env.js';
 import { QUEUE_MESSAGES, type TimerMessage } from '../catalog/messages.js';
 

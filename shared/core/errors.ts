@@ -9,16 +9,22 @@ export interface ErrorDetail {
 }
 
 export class AppError extends Error {
+  /**
+   * Whether the client may read this error's code and message. As in middy, true below 500: a server-side
+   * failure's message was written for operators, so it becomes a generic 500 unless the contract itself
+   * defines the answer.
+   */
   readonly expose: boolean;
   constructor(
     readonly statusCode: number,
     readonly code: string,
     message: string,
     readonly details?: ErrorDetail[],
+    expose = statusCode < 500,
   ) {
     super(message);
     this.name = new.target.name;
-    this.expose = statusCode < 500;
+    this.expose = expose;
   }
 }
 
@@ -47,7 +53,7 @@ export class InsufficientCreditsError extends AppError {
 export class ContentionError extends AppError {
   readonly retryAfterSeconds = 1;
   constructor(message = 'The balance is being changed by concurrent requests; retry shortly.') {
-    super(503, 'contention', message);
+    super(503, 'contention', message, undefined, true);
   }
 }
 
@@ -71,7 +77,8 @@ export class ConflictError extends AppError {
 
 export class UpstreamError extends AppError {
   constructor(message = 'Upstream failure; no charge was made.') {
-    super(502, 'upstream_error', message);
+    // SPEC.md defines this answer (502 `upstream_error`, no charge), so it is shown as it is.
+    super(502, 'upstream_error', message, undefined, true);
   }
 }
 

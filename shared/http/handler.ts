@@ -1,10 +1,12 @@
 import middy from '@middy/core';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { z } from 'zod';
-import { AppError, GatewayError, PermissionDeniedError, UnauthorizedError, ValidationError } from '../core/errors.js';
-import { findApiKey, getAccount } from '../accounts/accounts.repository.js';
-import type { Account } from '../accounts/model.js';
+import { AppError, ContentionError, GatewayError, PermissionDeniedError, UnauthorizedError, ValidationError } from '../core/errors.js';
+import { getAccount, hashApiKey } from '../accounts/accounts.repository.js';
+import { readCaller, type CallerKey, type Companion } from '../accounts/caller.repository.js';
 import { logger } from '../core/logger.js';
+import { KnownKeys } from './known-keys.js';
 
 /**
  * The primary-adapter shell every HTTP handler uses: parse JSON, validate with zod, resolve the caller,
@@ -28,9 +30,18 @@ export interface RequestContext<B> {
   body: B;
 }
 
-export interface CallerContext<B> extends RequestContext<B> {
-  account: Account;
+export interface Caller {
+  accountId: string;
   keyId: string;
+}
+
+export interface CallerContext<B, T = never> extends RequestContext<B>, Caller {
+  /**
+   * The route's companion item, read in the same round trip as the key: null when it does not exist,
+   * undefined when it could not be read along (the first request of a key whose account this process
+   * has not met yet, for a companion keyed by account).
+   */
+  preloaded?: T | null;
 }
 
 export type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -80,11 +91,15 @@ export function errorEnvelope(err: AppError): { error: Record<string, unknown> }
   return { error };
 }
 
+const INTERNAL_ERROR = { error: { code: 'internal_error', message: 'Internal error.' } };
+
+/** Exposed domain errors answer with their code and message; anything else is a generic 500. */
 export function errorResponse(err: unknown, requestId: string): APIGatewayProxyResult {
   if (err instanceof GatewayError) return json(err.statusCode, { message: err.gatewayMessage }, requestId);
-  if (err instanceof AppError) return json(err.statusCode, errorEnvelope(err), requestId);
+  if (err instanceof ContentionError) return json(err.statusCode, errorEnvelope(err), requestId, { 'Retry-After': String(err.retryAfterSeconds) });
+  if (err instanceof AppError && err.expose) return json(err.statusCode, errorEnvelope(err), requestId);
   logger.error('unhandled error', { requestId, error: err as Error });
-  return json(500, { error: { code: 'internal_error', message: 'Internal error.' } }, requestId);
+  return json(500, INTERNAL_ERROR, requestId);
 }
 
 function wrap(fn: (event: APIGatewayProxyEvent) => Promise<HttpResult>): Handler {
@@ -94,6 +109,7 @@ function wrap(fn: (event: APIGatewayProxyEvent) => Promise<HttpResult>): Handler
         request.response = errorResponse(request.error, requestIdOf(request.event));
       },
     })
+    .use(injectLambdaContext(logger, { resetKeys: true }))
     .handler(async (event) => {
       // API Gateway routes `/a/b` to the `/a/b/` method too; SPEC.md registers only the trailing-slash form.
       if (event.path && !event.path.endsWith('/')) throw new GatewayError(403, 'Missing Authentication Token');
@@ -124,32 +140,74 @@ function baseContext<S extends z.ZodType | undefined>(event: APIGatewayProxyEven
   };
 }
 
-/**
- * Resolve the caller from `x-api-key`. With `edge` (API-key routes) an unusable key is the gateway's
- * 403 `{"message":"Forbidden"}`; otherwise (test-email routes) it is 401 `unauthorized`.
- */
-export async function resolveCaller(headers: Record<string, string>, mode: 'edge' | 'handler'): Promise<{ account: Account; keyId: string }> {
-  const deny = () => (mode === 'edge' ? new GatewayError(403, 'Forbidden') : new UnauthorizedError());
-  const raw = headers['x-api-key'];
-  if (!raw) throw deny();
-  const key = await findApiKey(raw);
-  if (!key || key.revoked_at) throw deny();
-  const account = await getAccount(key.account_id);
-  if (!account) throw deny();
-  if (!account.public_api) throw new PermissionDeniedError();
-  return { account, keyId: key.key_id };
+type AuthMode = 'edge' | 'handler';
+
+/** With `edge` (API-key routes) an unusable key is the gateway's 403 `{"message":"Forbidden"}`; otherwise (test-email routes) 401 `unauthorized`. */
+const deny = (mode: AuthMode) => (mode === 'edge' ? new GatewayError(403, 'Forbidden') : new UnauthorizedError());
+
+async function authorise(key: CallerKey | null, mode: AuthMode): Promise<Caller> {
+  if (!key || key.revoked) throw deny(mode);
+  const publicApi = key.publicApi ?? (await getAccount(key.accountId))?.public_api;
+  if (publicApi === undefined) throw deny(mode);
+  if (!publicApi) throw new PermissionDeniedError();
+  return { accountId: key.accountId, keyId: key.keyId };
 }
 
-/** A public API route (API key checked at the edge in AWS and again here to find the account). */
-export function publicRoute<S extends z.ZodType | undefined = undefined>(
-  opts: { body?: S; auth?: 'edge' | 'handler' },
-  fn: (ctx: CallerContext<S extends z.ZodType ? z.output<S> : undefined>) => Promise<HttpResult>,
+/** The callers this process has met, by key hash (a key never changes account). */
+const knownKeys = new KnownKeys(10_000);
+
+type Settled<R> = { ok: true; value: R } | { ok: false; error: unknown };
+const settle = <R>(run: () => Promise<R>): Promise<Settled<R>> =>
+  run().then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+const unwrap = <R>(s: Settled<R>): R => {
+  if (!s.ok) throw s.error;
+  return s.value;
+};
+
+export interface PublicRouteOptions<S, T> {
+  body?: S;
+  auth?: AuthMode;
+  /**
+   * The one item this route reads, fetched in the same BatchGetItem as the caller's key record. Given the
+   * caller's account when this process already knows which account the presented key belongs to.
+   */
+  companion?: (params: Record<string, string>, accountId: string | undefined) => Companion<T> | null;
+  /**
+   * The route only reads, so once the key's account is known it may run alongside the key check; its
+   * answer is used only if the key turns out to be valid, unrevoked and of that same account.
+   */
+  readOnly?: boolean;
+}
+
+/**
+ * A public API route. API Gateway checks the key at the edge in AWS (locally the gateway only throttles
+ * by it); the key record read here is the check that answers locally, and it names the account. That read
+ * is strongly consistent, so a revocation is effective at the very next request; what is remembered
+ * across requests is only which account a key hash belongs to, which never changes.
+ */
+export function publicRoute<S extends z.ZodType | undefined = undefined, T = never>(
+  opts: PublicRouteOptions<S, T>,
+  fn: (ctx: CallerContext<S extends z.ZodType ? z.output<S> : undefined, T>) => Promise<HttpResult>,
 ): Handler {
+  const mode = opts.auth ?? 'edge';
   return wrap(async (event) => {
-    const headers = lowerHeaders(event);
-    const caller = await resolveCaller(headers, opts.auth ?? 'edge');
-    const ctx = baseContext(event, opts.body as S);
-    return fn({ ...ctx, ...caller });
+    const raw = lowerHeaders(event)['x-api-key'];
+    if (!raw) throw deny(mode);
+    const keyHash = hashApiKey(raw);
+    const known = knownKeys.get(keyHash);
+    const params = (event.pathParameters ?? {}) as Record<string, string>;
+    const companion = opts.companion?.(params, known?.accountId) ?? null;
+    const run = (caller: Caller, preloaded: T | null | undefined) => fn({ ...baseContext(event, opts.body as S), ...caller, ...(preloaded === undefined ? {} : { preloaded }) });
+    const ahead = opts.readOnly && known ? settle(() => run(known, undefined)) : null;
+    const { key, item } = await readCaller(keyHash, companion);
+    const caller = await authorise(key, mode);
+    knownKeys.remember(keyHash, caller);
+    const sameAccount = known === undefined || known.accountId === caller.accountId;
+    if (ahead && sameAccount) return unwrap(await ahead);
+    return run(caller, companion && sameAccount ? item : undefined);
   });
 }
 

@@ -129,7 +129,8 @@ export async function acceptJob(input: AcceptJobInput, clock: Clock = serviceClo
       leads_returned: null,
       event_type: input.failedEvent,
     });
-    throw new AppError(500, 'internal_error', 'The job could not be dispatched; nothing was charged. Retry.');
+    // Written for the client (nothing was charged, a retry is safe), so it is exposed despite the 500.
+    throw new AppError(500, 'internal_error', 'The job could not be dispatched; nothing was charged. Retry.', undefined, true);
   }
   return { replayed: false, body: acceptanceView(job) };
 }

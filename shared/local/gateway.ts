@@ -4,7 +4,6 @@ import { resolve } from 'node:path';
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { findRoute, type RouteDef } from '../catalog/routes.js';
-import { findApiKey } from '../accounts/accounts.repository.js';
 import { TokenBuckets } from './token-bucket.js';
 import { lambdaContext } from './event-source-runner.js';
 import type { Handler } from '../http/handler.js';
@@ -13,9 +12,11 @@ import { logger } from '../core/logger.js';
 /**
  * Plays API Gateway (REST) and the Lambda service locally: serves the route table exactly as the stack
  * does — unknown paths and missing trailing slashes answer 403 "Missing Authentication Token", API-key
- * routes check `x-api-key` (403 "Forbidden"), per-key per-method token buckets answer 429 "Too Many
+ * routes without `x-api-key` answer 403 "Forbidden", per-key per-method token buckets answer 429 "Too Many
  * Requests" — and invokes the same handler modules with API Gateway proxy events. Every response carries
- * `X-Request-Id`.
+ * `X-Request-Id`. The gateway never reads a key record: the handler reads it anyway (it names the
+ * account), so its check is the one that answers 403 for an unknown or revoked key, and the gateway
+ * keys its throttle buckets by a hash of the presented key.
  */
 export type ExtraRoute = (req: IncomingMessage, body: string, url: URL) => Promise<{ status: number; body: unknown } | null>;
 
@@ -53,7 +54,7 @@ function write(res: ServerResponse, requestId: string, status: number, body: str
   res.end(body);
 }
 
-function toEvent(req: IncomingMessage, url: URL, route: RouteDef, params: Record<string, string>, body: string, requestId: string, apiKey: string | undefined, apiKeyId: string | undefined): APIGatewayProxyEvent {
+function toEvent(req: IncomingMessage, url: URL, route: RouteDef, params: Record<string, string>, body: string, requestId: string, apiKey: string | undefined): APIGatewayProxyEvent {
   const headers: Record<string, string> = {};
   const multiValueHeaders: Record<string, string[]> = {};
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
@@ -97,7 +98,7 @@ function toEvent(req: IncomingMessage, url: URL, route: RouteDef, params: Record
         accessKey: null,
         accountId: null,
         apiKey: apiKey ?? null,
-        apiKeyId: apiKeyId ?? null,
+        apiKeyId: null,
         caller: null,
         clientCert: null,
         cognitoAuthenticationProvider: null,
@@ -138,20 +139,16 @@ export async function startGateway(opts: GatewayOptions): Promise<{ server: Serv
       const { route, params } = match;
 
       const rawKey = req.headers['x-api-key'] as string | undefined;
-      let keyId: string | undefined;
       if (route.auth === 'admin') {
         const token = req.headers['x-admin-token'];
         if (typeof token !== 'string' || !sameSecret(token, opts.adminToken)) return write(res, requestId, 403, JSON.stringify({ message: 'Forbidden' }));
-      } else if (route.auth === 'api_key') {
-        const key = rawKey ? await findApiKey(rawKey) : null;
-        if (!key || key.revoked_at) return write(res, requestId, 403, JSON.stringify({ message: 'Forbidden' }));
-        keyId = key.key_id;
-      } else if (route.auth === 'handler_key' && rawKey) {
-        keyId = (await findApiKey(rawKey))?.key_id;
+      } else if (route.auth === 'api_key' && !rawKey) {
+        return write(res, requestId, 403, JSON.stringify({ message: 'Forbidden' }));
       }
 
       if (route.throttle) {
-        const who = keyId ?? `ip:${req.socket.remoteAddress}`;
+        const keyed = rawKey && (route.auth === 'api_key' || route.auth === 'handler_key');
+        const who = keyed ? `key:${createHash('sha256').update(rawKey).digest('base64url')}` : `ip:${req.socket.remoteAddress}`;
         const m = opts.throttleMultiplier ?? 1;
         if (!buckets.take(`${who} ${route.method} ${route.path}`, route.throttle.perMinute * m, route.throttle.burst * m)) {
           return write(res, requestId, 429, JSON.stringify({ message: 'Too Many Requests' }));
@@ -159,7 +156,7 @@ export async function startGateway(opts: GatewayOptions): Promise<{ server: Serv
       }
 
       const handler = await loadHandler(opts.root, route.module);
-      const event = toEvent(req, url, route, params, body, requestId, rawKey, keyId);
+      const event = toEvent(req, url, route, params, body, requestId, rawKey);
       const out: APIGatewayProxyResult = await handler(event, lambdaContext(route.module));
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(out.headers ?? {})) headers[k.toLowerCase()] = String(v);

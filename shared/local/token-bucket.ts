@@ -1,7 +1,14 @@
-/** Token buckets per (key, route), as API Gateway usage-plan method throttles apply per API key. */
+/**
+ * Token buckets per (key, route), as API Gateway usage-plan method throttles apply per API key. At most
+ * `capacity` buckets are held: the least recently used goes first, so a flood of distinct presented keys
+ * cannot grow the map without bound (a forgotten bucket comes back full, as after a quiet spell).
+ */
 export class TokenBuckets {
-  private buckets = new Map<string, { tokens: number; at: number }>();
-  constructor(private readonly now: () => number = () => Date.now()) {}
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  constructor(
+    private readonly now: () => number = () => Date.now(),
+    private readonly capacity = 10_000,
+  ) {}
 
   take(id: string, perMinute: number, burst: number): boolean {
     const t = this.now();
@@ -10,7 +17,13 @@ export class TokenBuckets {
     b.at = t;
     const ok = b.tokens >= 1;
     if (ok) b.tokens -= 1;
+    this.buckets.delete(id);
     this.buckets.set(id, b);
+    if (this.buckets.size > this.capacity) this.buckets.delete(this.buckets.keys().next().value!);
     return ok;
+  }
+
+  get size(): number {
+    return this.buckets.size;
   }
 }

@@ -1,0 +1,12 @@
+import { NotFoundError } from '../core/errors.js';
+import { getJob } from '../jobs/jobs.repository.js';
+
+/**
+ * The delivery log of a job's webhook (console GET accounts/{id}/jobs/{job_id}/webhook-deliveries/):
+ * each attempt's time, status code or error, and the next retry. A job of another account is a 404.
+ */
+export async function webhookDeliveryLog(accountId: string, jobId: string) {
+  const job = await getJob(jobId);
+  if (!job || job.account_id !== accountId) throw new NotFoundError('Job not found.');
+  return { job_id: job.id, event_type: job.event_type ?? null, status: job.webhook_status ?? null, attempts: job.webhook_attempts ?? [] };
+}

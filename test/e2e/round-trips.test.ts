@@ -1,0 +1,154 @@
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { LocalStack } from '../../shared/local/stack.js';
+import { documentClient } from '../../shared/adapters/aws.js';
+import { hashApiKey } from '../../shared/accounts/accounts.repository.js';
+import { setAccountFlags } from '../../shared/accounts/caller.repository.js';
+import type { Job } from '../../shared/jobs/model.js';
+import { jobsKeys } from '../../shared/jobs/jobs.keys.js';
+import { accountsKeys } from '../../shared/accounts/accounts.keys.js';
+import { Client, newTenant, startTestStack } from '../support/local.js';
+
+/**
+ * What an authenticated read costs in DynamoDB calls, counted by an SDK middleware on the document client
+ * the gateway and every handler share, and what it must still honour: revocation at the next request and
+ * the account's public_api flag.
+ */
+let stack: LocalStack;
+let admin: Client;
+let counted: string[] | null = null;
+
+beforeAll(async () => {
+  stack = await startTestStack({ throttleMultiplier: 1000 });
+  admin = new Client(stack);
+  documentClient().middlewareStack.add(
+    (next, context) => async (args) => {
+      counted?.push(context.commandName ?? 'unknown');
+      return next(args);
+    },
+    { step: 'initialize', name: 'roundTripCounter' },
+  );
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+async function callsOf<T>(fn: () => Promise<T>): Promise<{ calls: string[]; value: T }> {
+  expect(await stack.settle(30_000)).toBe(true);
+  counted = [];
+  try {
+    const value = await fn();
+    return { calls: counted, value };
+  } finally {
+    counted = null;
+  }
+}
+
+async function completedJob(accountId: string, keyId: string, tier: Job['tier'] = 'people_search'): Promise<string> {
+  const id = `dj_${Math.random().toString(36).slice(2, 12)}`;
+  const now = new Date().toISOString();
+  const job: Job = {
+    id,
+    account_id: accountId,
+    key_id: keyId,
+    tier,
+    status: 'completed',
+    created_at: now,
+    updated_at: now,
+    completed_at: now,
+    leads_returned: 0,
+    result: { leads: [] },
+    error: null,
+    request: {},
+    charge_id: 'ch_none',
+  };
+  await documentClient().send(new PutCommand({ TableName: process.env.JOBS_TABLE_NAME, Item: { ...jobsKeys.job(id), ...job } }));
+  return id;
+}
+
+describe('one DynamoDB round trip per authenticated read', () => {
+  test('a poll reads the key record and the job in one BatchGetItem; a revocation holds at the next poll', async () => {
+    const t = await newTenant(stack);
+    const jobId = await completedJob(t.accountId, t.keyId);
+    const poll = await callsOf(() => t.client.api('GET', `search/${jobId}/`));
+    expect(poll.value.status).toBe(200);
+    expect(poll.value.body).toMatchObject({ id: jobId, status: 'completed', tier: 'people_search', result: { leads: [] } });
+    expect(poll.calls).toEqual(['BatchGetItemCommand']);
+
+    expect((await t.client.api('GET', `enrich/phone/${jobId}/`)).status).toBe(404);
+    const other = await newTenant(stack);
+    const foreign = await callsOf(() => other.client.api('GET', `search/${jobId}/`));
+    expect(foreign.value.status).toBe(404);
+    expect(foreign.calls).toEqual(['BatchGetItemCommand']);
+
+    expect((await admin.console('DELETE', `accounts/${t.accountId}/api-keys/${t.keyId}/`)).status).toBe(204);
+    const revoked = await t.client.api('GET', `search/${jobId}/`);
+    expect(revoked.status).toBe(403);
+    expect(revoked.body).toEqual({ message: 'Forbidden' });
+  });
+
+  test('an unknown key costs the one key read and answers the edge 403; no key costs nothing', async () => {
+    const unknown = await callsOf(() => new Client(stack, 'pk_unknown').api('GET', 'search/dj_x/'));
+    expect(unknown.value.status).toBe(403);
+    expect(unknown.value.body).toEqual({ message: 'Forbidden' });
+    expect(unknown.calls).toEqual(['BatchGetItemCommand']);
+    const none = await callsOf(() => new Client(stack).api('GET', 'search/dj_x/'));
+    expect(none.value.body).toEqual({ message: 'Forbidden' });
+    expect(none.calls).toEqual([]);
+  });
+
+  test('GET /emails/{id}/ is one BatchGetItem once the key has been seen; lists query alongside the key read', async () => {
+    const t = await newTenant(stack);
+    const first = await callsOf(() => t.client.api('GET', 'emails/em_00000000000000000000000000/'));
+    expect(first.value.status).toBe(404);
+    expect(first.calls).toEqual(['BatchGetItemCommand', 'GetItemCommand']);
+    const warm = await callsOf(() => t.client.api('GET', 'emails/em_00000000000000000000000000/'));
+    expect(warm.value.status).toBe(404);
+    expect(warm.value.body.error.code).toBe('not_found');
+    expect(warm.calls).toEqual(['BatchGetItemCommand']);
+    const list = await callsOf(() => t.client.api('GET', 'emails/'));
+    expect(list.value.body).toEqual({ count: 0, page: 1, page_size: expect.any(Number), total_pages: 0, results: [] });
+    expect([...list.calls].sort()).toEqual(['BatchGetItemCommand', 'QueryCommand']);
+    const senders = await callsOf(() => t.client.api('GET', 'email/accounts/'));
+    expect(senders.value.body).toEqual({ accounts: [] });
+    expect([...senders.calls].sort()).toEqual(['BatchGetItemCommand', 'QueryCommand']);
+  });
+
+  test('a read that ran alongside the key check is thrown away when the key was revoked meanwhile', async () => {
+    const t = await newTenant(stack, {}, { sender: { email: 'rep@acme.test', type: 'google' } });
+    expect((await t.client.api('GET', 'email/accounts/')).body.accounts).toHaveLength(1);
+    await admin.console('DELETE', `accounts/${t.accountId}/api-keys/${t.keyId}/`);
+    const after = await t.client.api('GET', 'email/accounts/');
+    expect(after.status).toBe(403);
+    expect(after.body).toEqual({ message: 'Forbidden' });
+  });
+
+  test('setAccountFlags keeps every key record in step: public_api off is 403 permission_denied on every key at once', async () => {
+    const t = await newTenant(stack);
+    const second = new Client(stack, (await admin.console('POST', `accounts/${t.accountId}/api-keys/`)).body.key);
+    const jobId = await completedJob(t.accountId, t.keyId);
+    expect((await t.client.api('GET', `search/${jobId}/`)).status).toBe(200);
+    const off = await setAccountFlags(t.accountId, { public_api: false });
+    expect(off.public_api).toBe(false);
+    for (const client of [t.client, second]) {
+      const r = await client.api('GET', `search/${jobId}/`);
+      expect(r.status).toBe(403);
+      expect(r.body.error.code).toBe('permission_denied');
+    }
+    expect((await admin.console('GET', `accounts/${t.accountId}/`)).body.public_api).toBe(false);
+    const third = new Client(stack, (await admin.console('POST', `accounts/${t.accountId}/api-keys/`)).body.key);
+    expect((await third.api('GET', `search/${jobId}/`)).body.error.code).toBe('permission_denied');
+    await setAccountFlags(t.accountId, { public_api: true });
+    for (const client of [t.client, second, third]) expect((await client.api('GET', `search/${jobId}/`)).status).toBe(200);
+  });
+
+  test('a key record written before it carried public_api falls back to the account', async () => {
+    const t = await newTenant(stack, { public_api: false });
+    await documentClient().send(
+      new UpdateCommand({ TableName: process.env.ACCOUNTS_TABLE_NAME, Key: accountsKeys.apiKeyLookup(hashApiKey(t.apiKey)), UpdateExpression: 'REMOVE public_api' }),
+    );
+    const jobId = await completedJob(t.accountId, t.keyId);
+    const r = await callsOf(() => t.client.api('GET', `search/${jobId}/`));
+    expect(r.value.body.error.code).toBe('permission_denied');
+    expect(r.calls).toEqual(['BatchGetItemCommand', 'GetItemCommand']);
+  });
+});
