@@ -29,7 +29,8 @@ test('work that was queued when the local stack stopped is picked up after a res
     await stack.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
-});
+  // Two full starts of the stack (two JVMs, a directory generated and imported): allow for a loaded machine.
+}, 180_000);
 
 test('a gated stack answers 503 on the public API and readiness until it is ready', async () => {
   const stack = await startTestStack({ gated: true, workers: false });
