@@ -6,6 +6,7 @@
  */
 import { BedrockRuntimeClient, ConverseCommand, type ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
 import { z } from 'zod';
+import { lazyClient } from './aws-client.js';
 import { assertDraftable, DraftFailedError, MAX_SUBJECT_LENGTH, type Draft, type DraftInput, type Drafter } from '../outreach/drafter.js';
 import { plainToHtml } from '../outreach/html.js';
 import { senderName } from '../outreach/composer/sign-off.js';
@@ -134,15 +135,14 @@ export class BedrockDrafter implements Drafter {
   }
 }
 
-let client: BedrockRuntimeClient | undefined;
+const client = lazyClient(() => new BedrockRuntimeClient({}));
 
 /** A Bedrock drafter on the SDK client, created on the first draft (never in a process that only composes) and reused after. */
 export function bedrockDrafter(modelId: string): BedrockDrafter {
   return new BedrockDrafter({
     modelId,
     send: (input) => {
-      client ??= new BedrockRuntimeClient({});
-      return client.send(new ConverseCommand(input as ConverseCommandInput)) as Promise<ConverseLikeOutput>;
+      return client().send(new ConverseCommand(input as ConverseCommandInput)) as Promise<ConverseLikeOutput>;
     },
   });
 }

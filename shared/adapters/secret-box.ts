@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { optionalEnv } from '../core/env.js';
+import { lazyClient } from './aws-client.js';
 
 /**
  * Webhook signing secrets must be readable to sign deliveries, so they are encrypted (AES-256-GCM), not
@@ -32,13 +33,14 @@ export function aesSecretBox(key: Buffer): SecretBox {
 }
 
 let box: Promise<SecretBox> | undefined;
+const secretsManager = lazyClient(() => new SecretsManagerClient({}));
 
 async function loadKey(): Promise<Buffer> {
   const local = optionalEnv('SECRET_BOX_KEY');
   if (local) return Buffer.from(local, 'base64');
   const arn = optionalEnv('SECRET_BOX_SECRET_ARN');
   if (!arn) throw new Error('Missing required environment variable SECRET_BOX_SECRET_ARN (or SECRET_BOX_KEY locally)');
-  const out = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }));
+  const out = await secretsManager().send(new GetSecretValueCommand({ SecretId: arn }));
   // The generated secret string is hashed down to exactly 32 bytes of key material.
   const { createHash } = await import('node:crypto');
   return createHash('sha256').update(out.SecretString ?? '').digest();
