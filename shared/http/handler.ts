@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppError, GatewayError, PermissionDeniedError, UnauthorizedError, ValidationError } from '../core/errors.js';
 import { findApiKey, getAccount } from '../accounts/accounts.repository.js';
 import type { Account } from '../accounts/model.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { release, reserveWith } from '../accounts/ledger.js';
 import { listSendingAccounts } from '../accounts/sending-accounts.repository.js';
 import type { SendingAccount } from '../accounts/model.js';

@@ -3,7 +3,7 @@
  * whenever no model is configured; `BedrockDrafter` asks a Bedrock model through a structural
  * Converse-shaped port (the AWS SDK client is wired in by the caller). Both return the same Draft.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { plainToHtml } from './html.js';
 import type { Contact } from './model.js';
 
