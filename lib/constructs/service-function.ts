@@ -94,7 +94,20 @@ export const BUNDLING = {
   minify: true,
   sourceMap: true,
   target: 'node22',
-  externalModules: ['@aws-sdk/*'],
+  // The AWS SDK is bundled rather than taken from the runtime: one minified file initialises 3–4× faster than
+  // the SDK's many CommonJS modules (`npm run bench`, 34 functions). Left out: the credential providers the
+  // default chain reaches only when the environment holds no credentials, which Lambda always sets
+  // (AWS_ACCESS_KEY_ID…); were they ever needed, the runtime's own SDK copy answers the import. −120 KB a bundle.
+  externalModules: [
+    '@aws-sdk/credential-provider-http',
+    '@aws-sdk/credential-provider-ini',
+    '@aws-sdk/credential-provider-login',
+    '@aws-sdk/credential-provider-process',
+    '@aws-sdk/credential-provider-sso',
+    '@aws-sdk/credential-provider-web-identity',
+    '@aws-sdk/nested-clients',
+    '@aws-sdk/token-providers',
+  ],
 };
 
 /**
