@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -90,6 +90,7 @@ export class StatefulStack extends Stack {
       }),
     );
     this.alarmTopic = new Topic(this, 'AlarmTopic', { displayName: `${prefix} alarms`, masterKey: alarmKey, enforceSSL: true });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.alarmTopic.topicArn, description: 'Subscribe operators to every alarm of the service' });
     const alarmAction = new SnsAction(this.alarmTopic);
 
     const queues = {} as Record<QueueKey, Queue>;

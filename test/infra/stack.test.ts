@@ -369,6 +369,7 @@ describe('stateful resources', () => {
         AlarmActions: [{ Ref: topicId }],
       });
     }
+    statefulT.hasOutput('AlarmTopicArn', { Value: { Ref: topicId } });
     const keyId = statefulResources[topicId]!.Properties.KmsMasterKeyId['Fn::GetAtt'][0];
     expect(statefulResources[keyId]!.Properties.EnableKeyRotation).toBe(true);
     expect(JSON.stringify(statefulResources[keyId]!.Properties.KeyPolicy)).toContain('cloudwatch.amazonaws.com');
