@@ -4,7 +4,8 @@ import { createServiceStacks } from '../lib/service.js';
 
 /**
  * The CDK app: `cdk synth -c stage=prod` for another stage (default `dev`); optional context
- * `bedrockModelId`, `smtpRelay` (host:port), `inboundRecipients` (comma-separated), `logLevel`.
+ * `bedrockModelId`, `smtpRelay` (host:port), `inboundRecipients` and `sesIdentities` (comma-separated),
+ * `logLevel`.
  * cdk-nag (AwsSolutions) runs as a policy-validation plugin: any unacknowledged error fails the synth.
  */
 const app = new App();
@@ -16,6 +17,7 @@ createServiceStacks(app, {
   bedrockModelId: context('bedrockModelId'),
   smtpRelay: context('smtpRelay'),
   inboundRecipients: context('inboundRecipients')?.split(',').filter(Boolean),
+  sesIdentities: context('sesIdentities')?.split(',').filter(Boolean),
 });
 
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

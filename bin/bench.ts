@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: measured numbers for the README and issue notes, all on this machine, all on loopback.
  *   tsx bin/bench.ts [--people 100000] [--import-people 20000] [--emails 100] [--round-ms 4000]
- * Writes bench-results/bench.json and bench-results/bench.md.
+ * Writes bench-results/bench.json and bench-results/bench.md (bundle sizes and init times: bundles.md).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -248,6 +248,7 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
+results.bundles = (await (await import('./bench-bundles.js')).benchBundles(root)).summary;
 mkdirSync(join(root, 'bench-results'), { recursive: true });
 writeFileSync(join(root, 'bench-results/bench.json'), JSON.stringify(results, null, 2));
 const r = results as any;

@@ -1,29 +1,33 @@
-import { Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, NestedStack, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
   ApiKeySourceType,
   AuthorizationType,
+  AwsIntegration,
   EndpointType,
-  LambdaIntegration,
   LogGroupLogDestination,
   MethodLoggingLevel,
   ResponseType,
   RestApi,
   type Method,
+  type MethodDeploymentOptions,
   type ThrottlingPerMethod,
 } from 'aws-cdk-lib/aws-apigateway';
+import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { ManagedPolicy, PolicyStatement, type IRole } from 'aws-cdk-lib/aws-iam';
+import { Effect, ManagedPolicy, Policy, PolicyStatement, ServicePrincipal, type IRole } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { Bindings } from '../shared/catalog/bindings.js';
 import { QUEUE_LIST, type QueueKey } from '../shared/catalog/queues.js';
-import { ROUTES, ratePerSecond, type RouteDef } from '../shared/catalog/routes.js';
+import { CONSOLE_BASE, ROUTES, ratePerSecond, type RouteDef } from '../shared/catalog/routes.js';
 import type { TableKey } from '../shared/catalog/tables.js';
 import { ServiceFunction, nagFinding, type BindingResources } from './constructs/service-function.js';
 import { DIRECTORY_OBJECT_KEY, pascal } from './stateful-stack.js';
@@ -47,6 +51,12 @@ export interface ApiStackProps extends StackProps {
   readonly smtpRelay?: string;
   readonly scheduleGroup: IScheduleGroup;
   readonly schedulerRole: IRole;
+  /** Alarm topic of the stateful stack: one error alarm per function goes there. */
+  readonly alarmTopic: ITopic;
+  /** SES identities (domains or addresses) the sending worker may send from (context `sesIdentities`). */
+  readonly sesIdentities?: readonly string[];
+  /** The route table to build; the whole catalogue unless a test projects future routes. */
+  readonly routes?: readonly RouteDef[];
 }
 
 /** The usage plan's name: deterministic, so the console functions can find it without a dependency cycle. */
@@ -77,17 +87,78 @@ export function resourcePath(routePath: string): string {
 }
 
 /**
+ * Bounded contexts, one nested stack each. CloudFormation allows 500 resources per stack (template); a route
+ * costs 6 resources (function, role, policy, log group, invoke permission, error alarm) beside its method, so
+ * one stack holding every route of SPEC.md would pass that limit. Each nested stack has its own 500, and
+ * counts as one resource in the parent. Functions keep their own role: grouping changes where a function
+ * lives, never what it may do.
+ */
+const CONTEXT_OF_AREA: Record<string, string> = {
+  search: 'Search',
+  enrich: 'Search',
+  'deep-search': 'Search',
+  'agentic-search': 'Search',
+  emails: 'Outreach',
+  'email-accounts': 'Outreach',
+  tracking: 'Outreach',
+  sequences: 'Outreach',
+  'test-emails': 'Outreach',
+  console: 'Console',
+  app: 'App',
+  openapi: 'App',
+};
+export const WORKERS_CONTEXT = 'Workers';
+
+/** `functions/<area>/…` → the nested stack the route's function lives in. */
+export function boundedContextOf(module: string): string {
+  const area = module.split('/')[1] ?? '';
+  const context = CONTEXT_OF_AREA[area];
+  if (!context) throw new Error(`No bounded context for ${module}: add its area "${area}" to CONTEXT_OF_AREA`);
+  return context;
+}
+
+/** The method ARN a route's function may be invoked from, any stage: `…/*\/GET/api/public/v1/search/*`. */
+function methodArnPath(route: RouteDef): string {
+  return resourcePath(route.path).replace(/\{[^}]+\}/g, '*');
+}
+
+/** Stage-wide throttles of routes no API key identifies (usage plans only throttle per key). */
+function stageThrottles(routes: readonly RouteDef[]): Record<string, MethodDeploymentOptions> {
+  const options: Record<string, MethodDeploymentOptions> = {};
+  for (const route of routes) {
+    if (route.auth === 'api_key' || !route.throttle) continue;
+    // A method's settings replace the stage-wide `/*/*` ones rather than adding to them: repeat logging and metrics.
+    options[`${resourcePath(route.path)}/${route.method}`] = {
+      throttlingRateLimit: ratePerSecond(route.throttle),
+      throttlingBurstLimit: route.throttle.burst,
+      loggingLevel: MethodLoggingLevel.ERROR,
+      metricsEnabled: true,
+      dataTraceEnabled: false,
+    };
+  }
+  return options;
+}
+
+/**
  * The stateless side: one Lambda per route of the route table behind a REST API (API keys + usage-plan
  * throttles for the public API, IAM for the console API), one worker Lambda per queue of the queue catalogue.
+ * The API, its resources, methods, stage and usage plan live here; the functions live in one nested stack per
+ * bounded context.
  */
 export class ApiStack extends Stack {
   readonly api: RestApi;
   readonly routeFunctions: ReadonlyMap<RouteDef, ServiceFunction>;
   readonly workerFunctions: Readonly<Record<QueueKey, ServiceFunction>>;
+  readonly contextStacks: ReadonlyMap<string, NestedStack>;
+  /** Grants that name the usage plan by id, kept out of the functions' own stacks (see ApiKeysBinding). */
+  readonly usagePlanGrants: ReadonlyMap<ServiceFunction, Policy>;
+  /** Attach to an operator's role or user to call the console API with SigV4. */
+  readonly consoleOperatorPolicy: ManagedPolicy;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
     const { prefix, stage } = props;
+    const routes = props.routes ?? ROUTES;
 
     const resources: BindingResources = {
       tables: props.tables,
@@ -96,8 +167,20 @@ export class ApiStack extends Stack {
       secretBox: props.secretBoxKey,
       apiKeys: { usagePlanName: usagePlanName(prefix) },
       directory: { bucket: props.directoryBucket, key: DIRECTORY_OBJECT_KEY },
+      mailIdentities: props.sesIdentities ?? [],
     };
     const fnProps = { stage, serviceName: props.serviceName, ...(props.logLevel ? { logLevel: props.logLevel } : {}) };
+
+    const contextStacks = new Map<string, NestedStack>();
+    const contextStack = (name: string) => {
+      let nested = contextStacks.get(name);
+      if (!nested) {
+        nested = new NestedStack(this, name, { description: `${prefix}: ${name} functions` });
+        contextStacks.set(name, nested);
+      }
+      return nested;
+    };
+    this.contextStacks = contextStacks;
 
     const accessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.ONE_MONTH });
     this.api = new RestApi(this, 'Api', {
@@ -105,6 +188,11 @@ export class ApiStack extends Stack {
       description: 'People search, enrichment and outreach API (public API and console API)',
       endpointTypes: [EndpointType.REGIONAL],
       apiKeySourceType: ApiKeySourceType.HEADER,
+      // The open pixel is a GIF: a Lambda proxy answer with isBase64Encoded is turned into binary only when the
+      // request's Accept matches a binary media type, and mail clients send anything from `image/*` to `*/*`.
+      // The price: request bodies of every content type reach the handlers base64-encoded, which the shared
+      // HTTP layer decodes (event.isBase64Encoded); JSON answers (isBase64Encoded false) pass unchanged.
+      binaryMediaTypes: ['*/*'],
       // Stage execution logging needs the account-level CloudWatch role; CDK manages it with the API.
       cloudWatchRole: true,
       deployOptions: {
@@ -116,6 +204,7 @@ export class ApiStack extends Stack {
         dataTraceEnabled: false,
         accessLogDestination: new LogGroupLogDestination(accessLogs),
         accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
+        methodOptions: stageThrottles(routes),
       },
     });
     Validations.of(this.api).acknowledge(
@@ -144,41 +233,61 @@ export class ApiStack extends Stack {
     const routeFunctions = new Map<RouteDef, ServiceFunction>();
     const throttles: ThrottlingPerMethod[] = [];
     const seen = new Set<string>();
-    for (const route of ROUTES) {
+    for (const route of routes) {
       const routeId = routeConstructId(route);
       if (seen.has(routeId)) throw new Error(`Two routes map to the construct id ${routeId}: ${route.method} ${route.path}`);
       seen.add(routeId);
 
-      const fn = new ServiceFunction(this, `${routeId}Fn`, {
+      const fn = new ServiceFunction(contextStack(boundedContextOf(route.module)), `${routeId}Fn`, {
         ...fnProps,
         module: route.module,
         description: `${route.method} ${route.path}`,
         ...(route.timeoutSeconds ? { timeout: Duration.seconds(route.timeoutSeconds) } : {}),
       });
       ServiceFunction.applyBindings(fn, routeBindings(route), resources);
+      fn.alarmOnErrors(props.alarmTopic);
+      // The invoke permission names the method and path with any stage: naming the stage would make the
+      // function's stack depend on the stage, which depends (deployment → methods) on the function.
+      fn.addPermission('ApiInvoke', {
+        principal: new ServicePrincipal('apigateway.amazonaws.com'),
+        sourceArn: this.api.arnForExecuteApi(route.method, methodArnPath(route), '*'),
+      });
       routeFunctions.set(route, fn);
 
-      const method = this.api.root.resourceForPath(resourcePath(route.path)).addMethod(
-        route.method,
-        new LambdaIntegration(fn, { allowTestInvoke: false }),
-        methodOptions(route),
-      );
+      // LambdaIntegration without its permission (added above): a proxy call to the function's invocation path.
+      const integration = new AwsIntegration({ proxy: true, service: 'lambda', path: `2015-03-31/functions/${fn.functionArn}/invocations` });
+      const method = this.api.root.resourceForPath(resourcePath(route.path)).addMethod(route.method, integration, methodOptions(route));
       acknowledgeMethodAuth(method, route);
-      if (route.throttle) {
+      if (route.auth === 'api_key' && route.throttle) {
         throttles.push({ method, throttle: { rateLimit: ratePerSecond(route.throttle), burstLimit: route.throttle.burst } });
       }
     }
     this.routeFunctions = routeFunctions;
 
-    this.api.addUsagePlan('UsagePlan', {
+    const usagePlan = this.api.addUsagePlan('UsagePlan', {
       name: usagePlanName(prefix),
       description: 'Public API keys; per-method throttles from the route table',
       apiStages: [{ api: this.api, stage: this.api.deploymentStage, throttle: throttles }],
     });
+    const usagePlanKeys = ServiceFunction.apiGatewayArn(this, `/usageplans/${usagePlan.usagePlanId}/keys`);
+    const usagePlanGrants = new Map<ServiceFunction, Policy>();
+    for (const [route, fn] of routeFunctions) {
+      if (!route.bindings.apiKeys) continue;
+      // A standalone policy: nothing depends on it, so naming the plan (which depends on the stage, the
+      // deployment, the methods and so this function) closes no cycle.
+      usagePlanGrants.set(
+        fn,
+        new Policy(this, `${routeConstructId(route)}UsagePlanGrant`, {
+          roles: [fn.role!],
+          statements: [new PolicyStatement({ effect: Effect.ALLOW, actions: ['apigateway:POST'], resources: [usagePlanKeys] })],
+        }),
+      );
+    }
+    this.usagePlanGrants = usagePlanGrants;
 
     const workers = {} as Record<QueueKey, ServiceFunction>;
     for (const def of QUEUE_LIST) {
-      const fn = new ServiceFunction(this, `${pascal(def.key)}WorkerFn`, {
+      const fn = new ServiceFunction(contextStack(WORKERS_CONTEXT), `${pascal(def.key)}WorkerFn`, {
         ...fnProps,
         module: def.worker.module,
         description: `Worker of the ${def.key} queue`,
@@ -187,6 +296,7 @@ export class ApiStack extends Stack {
         ...(def.worker.memoryMb ? { memorySize: def.worker.memoryMb } : {}),
       });
       ServiceFunction.applyBindings(fn, def.worker.bindings, resources);
+      fn.alarmOnErrors(props.alarmTopic);
       fn.addEventSource(
         new SqsEventSource(props.queues[def.key], { batchSize: def.worker.batchSize, reportBatchItemFailures: true }),
       );
@@ -211,6 +321,36 @@ export class ApiStack extends Stack {
       workers.sending!.addEnvironment('SMTP_PORT', port ?? '587');
     }
 
+    // Account-wide signals that per-function error alarms miss: Lambda throttling and gateway 5xx answers.
+    const alarmAction = new SnsAction(props.alarmTopic);
+    new Alarm(this, 'LambdaThrottles', {
+      alarmDescription: `${prefix}: Lambda throttled invocations in this account and region (concurrency exhausted)`,
+      metric: new Metric({ namespace: 'AWS/Lambda', metricName: 'Throttles', period: Duration.minutes(5), statistic: 'Sum' }),
+      threshold: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    }).addAlarmAction(alarmAction);
+    new Alarm(this, 'Api5xx', {
+      alarmDescription: `${prefix}: the API answered 5xx`,
+      metric: this.api.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }),
+      threshold: 5,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    }).addAlarmAction(alarmAction);
+
+    const consoleMethods = this.api.arnForExecuteApi('*', `${resourcePath(CONSOLE_BASE)}/*`, stage);
+    this.consoleOperatorPolicy = new ManagedPolicy(this, 'ConsoleOperatorPolicy', {
+      description: `${prefix}: call the console API (${CONSOLE_BASE}) with SigV4; nothing else`,
+      statements: [new PolicyStatement({ effect: Effect.ALLOW, actions: ['execute-api:Invoke'], resources: [consoleMethods] })],
+    });
+    Validations.of(this.consoleOperatorPolicy).acknowledge({
+      id: nagFinding(this, 'AwsSolutions-IAM5', 'Resource', consoleMethods),
+      reason: 'Operators may call every method and path of the console API of this stage, and no other API or path.',
+    });
+    new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the stage' });
+    new CfnOutput(this, 'ConsoleOperatorPolicyArn', { value: this.consoleOperatorPolicy.managedPolicyArn, description: 'Attach to an operator role to call the console API with SigV4' });
   }
 
   /**

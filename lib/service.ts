@@ -1,6 +1,7 @@
 import type { App } from 'aws-cdk-lib';
 import { ApiStack } from './api-stack.js';
 import { StatefulStack } from './stateful-stack.js';
+import type { RouteDef } from '../shared/catalog/routes.js';
 
 /**
  * The whole service on one CDK app: the stateful stack, and the API stack that receives its resources as
@@ -14,6 +15,10 @@ export interface ServiceOptions {
   bedrockModelId?: string;
   smtpRelay?: string;
   inboundRecipients?: string[];
+  /** SES identities (domains or addresses) mail may be sent from; without any, nothing may send through SES. */
+  sesIdentities?: string[];
+  /** Build these routes instead of the catalogue's (tests projecting routes still to come). */
+  routes?: readonly RouteDef[];
 }
 
 export function createServiceStacks(app: App, opts: ServiceOptions): { stateful: StatefulStack; api: ApiStack; prefix: string } {
@@ -40,6 +45,9 @@ export function createServiceStacks(app: App, opts: ServiceOptions): { stateful:
     schedulerRole: stateful.schedulerRole,
     bedrockModelId: opts.bedrockModelId,
     smtpRelay: opts.smtpRelay,
+    alarmTopic: stateful.alarmTopic,
+    sesIdentities: opts.sesIdentities,
+    routes: opts.routes,
   });
   api.addStackDependency(stateful);
   return { stateful, api, prefix };

@@ -1,9 +1,13 @@
-import { Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Effect, ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { DirectoryImport } from './constructs/directory-import.js';
@@ -42,6 +46,8 @@ export class StatefulStack extends Stack {
   /** Raw inbound mail written by SES receiving (replies, bounces, auto-replies). */
   readonly inboundMailBucket: Bucket;
   readonly accessLogsBucket: Bucket;
+  /** Where every alarm of the service goes (function errors, dead letters, throttles); subscribe operators to it. */
+  readonly alarmTopic: Topic;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
     super(scope, id, props);
@@ -49,8 +55,9 @@ export class StatefulStack extends Stack {
 
     const tables = {} as Record<TableKey, Table>;
     for (const def of TABLE_LIST) {
+      // No fixed tableName: CloudFormation names each table, so after a destroy (the retained tables stay, with
+      // their data) a new deploy creates fresh tables instead of failing on names that are still taken.
       const table = new Table(this, `${pascal(def.key)}Table`, {
-        tableName: `${prefix}-${def.key}`,
         partitionKey: { name: 'pk', type: AttributeType.STRING },
         sortKey: { name: 'sk', type: AttributeType.STRING },
         billingMode: BillingMode.PAY_PER_REQUEST,
@@ -71,6 +78,21 @@ export class StatefulStack extends Stack {
     }
     this.tables = tables;
 
+    // CloudWatch can publish to an encrypted topic only with a customer-managed key whose policy lets it use the
+    // key (the AWS-managed SNS key's policy does not).
+    const alarmKey = new Key(this, 'AlarmTopicKey', { description: `${prefix}: encrypts the alarm topic`, enableKeyRotation: true, removalPolicy: RemovalPolicy.DESTROY });
+    alarmKey.addToResourcePolicy(
+      new PolicyStatement({
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+        resources: ['*'],
+        conditions: { StringEquals: { 'aws:SourceAccount': this.account } },
+      }),
+    );
+    this.alarmTopic = new Topic(this, 'AlarmTopic', { displayName: `${prefix} alarms`, masterKey: alarmKey, enforceSSL: true });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.alarmTopic.topicArn, description: 'Subscribe operators to every alarm of the service' });
+    const alarmAction = new SnsAction(this.alarmTopic);
+
     const queues = {} as Record<QueueKey, Queue>;
     const dlqs = {} as Record<QueueKey, Queue>;
     for (const def of QUEUE_LIST) {
@@ -88,6 +110,14 @@ export class StatefulStack extends Stack {
         deadLetterQueue: { queue: dlq, maxReceiveCount: def.maxReceiveCount },
       });
       dlqs[def.key] = dlq;
+      new Alarm(this, `${pascal(def.key)}DlqDepth`, {
+        alarmDescription: `${prefix}: messages of the ${def.key} queue gave up and wait in its dead-letter queue`,
+        metric: dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+        threshold: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }).addAlarmAction(alarmAction);
     }
     this.queues = queues;
     this.deadLetterQueues = dlqs;
@@ -108,7 +138,9 @@ export class StatefulStack extends Stack {
       reason: 'Rotating the secret-box key would make every stored webhook signing secret undecryptable; it is rotated by a planned re-encryption, not on a timer.',
     });
 
-    this.scheduleGroup = new ScheduleGroup(this, 'ScheduleGroup', { scheduleGroupName: `${prefix}-schedules` });
+    // Pending one-time schedules are work in flight, not records: the group goes with the stack, so its fixed
+    // name is free again for the next deploy.
+    this.scheduleGroup = new ScheduleGroup(this, 'ScheduleGroup', { scheduleGroupName: `${prefix}-schedules`, removalPolicy: RemovalPolicy.DESTROY });
 
     const timersQueue = queues.timers;
     this.schedulerRole = new Role(this, 'SchedulerRole', {
@@ -168,7 +200,7 @@ export class StatefulStack extends Stack {
       lifecycleRules: [{ expiration: Duration.days(30) }],
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    new InboundMail(this, 'InboundMail', {
+    const inbound = new InboundMail(this, 'InboundMail', {
       bucket: this.inboundMailBucket,
       table: this.tables.outreach,
       stage: props.stage ?? 'dev',
@@ -176,13 +208,15 @@ export class StatefulStack extends Stack {
       recipients: props.inboundRecipients,
     });
 
-    new DirectoryImport(this, 'DirectoryImport', {
+    const directoryImport = new DirectoryImport(this, 'DirectoryImport', {
       bucket: this.directoryImportBucket,
       key: DIRECTORY_OBJECT_KEY,
       table: this.tables.directory,
       stage: props.stage ?? 'dev',
       serviceName: props.serviceName ?? 'people-outreach',
     });
+    inbound.fn.alarmOnErrors(this.alarmTopic);
+    directoryImport.fn.alarmOnErrors(this.alarmTopic);
   }
 }
 

@@ -19,12 +19,14 @@ export interface DirectoryImportProps {
   readonly serviceName: string;
 }
 
+export const DIRECTORY_IMPORT_MODULE = 'functions/directory/import.ts';
+
 export class DirectoryImport extends Construct {
   readonly fn: ServiceFunction;
   constructor(scope: Construct, id: string, props: DirectoryImportProps) {
     super(scope, id);
     this.fn = new ServiceFunction(this, 'Fn', {
-      module: 'functions/directory/import.ts',
+      module: DIRECTORY_IMPORT_MODULE,
       stage: props.stage,
       serviceName: props.serviceName,
       description: 'Load an uploaded directory JSONL into the directory table',

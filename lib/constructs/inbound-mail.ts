@@ -24,6 +24,7 @@ export interface InboundMailProps {
 }
 
 export const INBOUND_PREFIX = 'inbound/';
+export const INBOUND_MAIL_MODULE = 'functions/inbound/ses-s3.ts';
 
 export class InboundMail extends Construct {
   readonly fn: ServiceFunction;
@@ -44,7 +45,7 @@ export class InboundMail extends Construct {
       rules: [{ recipients: props.recipients, scanEnabled: true, actions: [new S3({ bucket: props.bucket, objectKeyPrefix: INBOUND_PREFIX })] }],
     });
     this.fn = new ServiceFunction(this, 'Fn', {
-      module: 'functions/inbound/ses-s3.ts',
+      module: INBOUND_MAIL_MODULE,
       stage: props.stage,
       serviceName: props.serviceName,
       description: 'Match and classify inbound mail stored by SES receiving',

@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ArnFormat, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Annotations, ArnFormat, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, ManagedPolicy, PolicyStatement, type IRole } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Code, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
@@ -11,6 +13,7 @@ import type { IScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import type { Bindings } from '../../shared/catalog/bindings.js';
 import { QUEUES, type QueueKey } from '../../shared/catalog/queues.js';
@@ -42,10 +45,11 @@ export interface SchedulerBinding {
 }
 
 export interface ApiKeysBinding {
-  readonly restApiId?: string;
   /**
-   * Deterministic usage-plan name. The usage-plan id cannot be used: the plan depends on the API stage, the
-   * stage on the deployment, the deployment on the methods and the methods on this function — a cycle.
+   * Deterministic usage-plan name, looked up at run time. The usage-plan id cannot reach the function: the plan
+   * depends on the API stage, the stage on the deployment, the deployment on the methods and the methods on this
+   * function — a cycle. The one grant that needs the id (adding a key to the plan) is a standalone policy in the
+   * API stack that nothing depends on (ApiStack).
    */
   readonly usagePlanName: string;
 }
@@ -68,6 +72,8 @@ export interface BindingResources {
   readonly secretBox: ISecret;
   readonly apiKeys: ApiKeysBinding;
   readonly directory: DirectorySourceBinding;
+  /** SES identities (domains or addresses) mail may be sent from; none means no SES permission at all. */
+  readonly mailIdentities: readonly string[];
 }
 
 export interface DirectorySourceBinding {
@@ -75,6 +81,34 @@ export interface DirectorySourceBinding {
   /** The object the search index is built from (the same JSONL the import loads). */
   readonly key: string;
 }
+
+/**
+ * esbuild settings of every function, shared with `npm run bench` (bin/bench-bundles.ts) so the sizes and
+ * init times it reports are those of the deployed bundles. Output is ESM (`index.mjs`).
+ */
+export const BUNDLING = {
+  // Where a package publishes both, take its ESM build: tree-shakable, and no CommonJS interop shims.
+  mainFields: ['module', 'main'],
+  // Bundled CommonJS dependencies still call `require`; ESM output has none unless we make one.
+  banner: "import { createRequire } from 'module';const require = createRequire(import.meta.url);",
+  minify: true,
+  sourceMap: true,
+  target: 'node22',
+  // The AWS SDK is bundled rather than taken from the runtime: one minified file initialises 3–4× faster than
+  // the SDK's many CommonJS modules (`npm run bench`, 34 functions). Left out: the credential providers the
+  // default chain reaches only when the environment holds no credentials, which Lambda always sets
+  // (AWS_ACCESS_KEY_ID…); were they ever needed, the runtime's own SDK copy answers the import. −120 KB a bundle.
+  externalModules: [
+    '@aws-sdk/credential-provider-http',
+    '@aws-sdk/credential-provider-ini',
+    '@aws-sdk/credential-provider-login',
+    '@aws-sdk/credential-provider-process',
+    '@aws-sdk/credential-provider-sso',
+    '@aws-sdk/credential-provider-web-identity',
+    '@aws-sdk/nested-clients',
+    '@aws-sdk/token-providers',
+  ],
+};
 
 /**
  * The one Lambda function construct of the service (after Powertools' `FunctionWithLogGroup`): Node.js 22
@@ -115,13 +149,7 @@ export class ServiceFunction extends NodejsFunction {
       bundling: {
         forceDockerBundling: false,
         format: OutputFormat.ESM,
-        // Where a package publishes both, take its ESM build: tree-shakable, and no CommonJS interop shims.
-        mainFields: ['module', 'main'],
-        // Bundled CommonJS dependencies still call `require`; ESM output has none unless we make one.
-        banner: "import { createRequire } from 'module';const require = createRequire(import.meta.url);",
-        minify: true,
-        sourceMap: true,
-        target: 'node22',
+        ...BUNDLING,
         ...(props.runtimePackages?.length
           ? {
               commandHooks: {
@@ -202,19 +230,24 @@ export class ServiceFunction extends NodejsFunction {
     );
   }
 
-  /** Send mail through SES from any verified identity of the account (sending accounts are data, not infra). */
-  bindMail(): void {
+  /**
+   * Send mail through SES from the listed identities only (context `sesIdentities`): the identity ARNs as
+   * resources, and `ses:FromAddress` limited to addresses of those domains, so a compromised worker cannot send
+   * as another verified identity of the account. With no identity listed the function gets no SES permission.
+   */
+  bindMail(identities: readonly string[]): void {
+    if (identities.length === 0) {
+      Annotations.of(this).addWarningV2('people-outreach:ses-identities', 'No sesIdentities context: this function may not send through SES.');
+      return;
+    }
     this.addToRolePolicy(
       new PolicyStatement({
         effect: Effect.ALLOW,
         actions: ['ses:SendEmail', 'ses:SendRawEmail'],
-        resources: [ServiceFunction.sesIdentityArnPattern(this)],
+        resources: identities.map((identity) => ServiceFunction.sesIdentityArn(this, identity)),
+        conditions: { StringLike: { 'ses:FromAddress': identities.map((i) => (i.includes('@') ? i : `*@${i}`)) } },
       }),
     );
-    Validations.of(this).acknowledge({
-      id: nagFinding(this, 'AwsSolutions-IAM5', 'Resource', ServiceFunction.sesIdentityArnPattern(this)),
-      reason: 'Sender identities are the customers\' connected mailboxes, added at run time; the grant is limited to SES identities of this account.',
-    });
   }
 
   /** ARN of the secret-box key in `SECRET_BOX_SECRET_ARN`; read only. */
@@ -231,23 +264,34 @@ export class ServiceFunction extends NodejsFunction {
     this.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['s3:GetObject'], resources: [bucket.arnForObjects(key)] }));
   }
 
-  /** Create, read, attach and delete API keys of the usage plan named in `USAGE_PLAN_NAME`. */
-  bindApiKeys({ restApiId, usagePlanName }: ApiKeysBinding): void {
+  /**
+   * Create and delete API keys and find the usage plan by name (GetUsagePlans reads the plan collection; no
+   * finer resource exists for a lookup by name). Adding a key to the plan is granted by id in ApiStack.
+   */
+  bindApiKeys({ usagePlanName }: ApiKeysBinding): void {
     this.addEnvironment('USAGE_PLAN_NAME', usagePlanName);
-    if (restApiId !== undefined) this.addEnvironment('REST_API_ID', restApiId);
-    this.addToRolePolicy(
-      new PolicyStatement({
-        effect: Effect.ALLOW,
-        actions: ['apigateway:GET', 'apigateway:POST', 'apigateway:DELETE', 'apigateway:PATCH'],
-        resources: ServiceFunction.apiKeyArnPatterns(this),
-      }),
-    );
-    for (const arn of ServiceFunction.apiKeyArnPatterns(this).filter((a) => a.endsWith('*'))) {
-      Validations.of(this).acknowledge({
-        id: nagFinding(this, 'AwsSolutions-IAM5', 'Resource', arn),
-        reason: 'API key ids are generated at run time and the usage-plan id cannot be referenced without a dependency cycle; API Gateway has no finer resource for keys.',
-      });
-    }
+    const [usagePlans, apiKeys, anyApiKey] = ['/usageplans', '/apikeys', '/apikeys/*'].map((p) => ServiceFunction.apiGatewayArn(this, p)) as [string, string, string];
+    this.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['apigateway:GET'], resources: [usagePlans] }));
+    this.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['apigateway:POST'], resources: [apiKeys] }));
+    this.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['apigateway:DELETE'], resources: [anyApiKey] }));
+    Validations.of(this).acknowledge({
+      id: nagFinding(this, 'AwsSolutions-IAM5', 'Resource', anyApiKey),
+      reason: 'API key ids are generated by API Gateway at run time; the grant is DELETE on keys only, never on plans or APIs.',
+    });
+  }
+
+  /** One alarm on any error of this function, to the operators' topic (1 resource per function). */
+  alarmOnErrors(topic: ITopic): Alarm {
+    const alarm = new Alarm(this, 'Errors', {
+      alarmDescription: `${this.node.path}: invocation errors`,
+      metric: this.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
+      threshold: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    alarm.addAlarmAction(new SnsAction(topic));
+    return alarm;
   }
 
   /** Apply a catalogue `Bindings` object: the single path from the route/queue tables to grants. */
@@ -259,7 +303,7 @@ export class ServiceFunction extends NodejsFunction {
       fn.bindQueue(resources.queues[key], key);
     }
     if (bindings.scheduler) fn.bindScheduler(resources.scheduler);
-    if (bindings.mail) fn.bindMail();
+    if (bindings.mail) fn.bindMail(resources.mailIdentities);
     if (bindings.secrets) fn.bindSecrets(resources.secretBox);
     if (bindings.apiKeys) fn.bindApiKeys(resources.apiKeys);
     if (bindings.directorySource) fn.bindDirectorySource(resources.directory);
@@ -275,13 +319,14 @@ export class ServiceFunction extends NodejsFunction {
     });
   }
 
-  static sesIdentityArnPattern(scope: Construct): string {
-    return Stack.of(scope).formatArn({ service: 'ses', resource: 'identity', resourceName: '*', arnFormat: ArnFormat.SLASH_RESOURCE_NAME });
+  static sesIdentityArn(scope: Construct, identity: string): string {
+    return Stack.of(scope).formatArn({ service: 'ses', resource: 'identity', resourceName: identity, arnFormat: ArnFormat.SLASH_RESOURCE_NAME });
   }
 
-  static apiKeyArnPatterns(scope: Construct): string[] {
+  /** API Gateway management resources have no account field: `arn:…:apigateway:<region>::/apikeys`. */
+  static apiGatewayArn(scope: Construct, path: string): string {
     const { partition, region } = Stack.of(scope);
-    return ['/apikeys', '/apikeys/*', '/usageplans', '/usageplans/*'].map((p) => `arn:${partition}:apigateway:${region}::${p}`);
+    return `arn:${partition}:apigateway:${region}::${path}`;
   }
 }
 

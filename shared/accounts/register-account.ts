@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Account } from './model.js';
 import { createAccount } from './accounts.repository.js';
 

@@ -5,7 +5,7 @@
  * it), so a follow-up stays in its thread whichever drafter wrote the earlier step.
  */
 import { BedrockRuntimeClient, ConverseCommand, type ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
-import { z } from 'zod';
+import * as z from 'zod';
 import { lazyClient } from './aws-client.js';
 import { assertDraftable, DraftFailedError, MAX_SUBJECT_LENGTH, type Draft, type DraftInput, type Drafter } from '../outreach/drafter.js';
 import { plainToHtml } from '../outreach/html.js';

@@ -46,6 +46,8 @@ export const smtpMailer: Mailer = {
       port: Number(requireEnv('SMTP_PORT')),
       secure: false,
       ignoreTLS: isLocalMode(),
+      // Port 587 upgrades with STARTTLS; without requireTLS a stripped STARTTLS offer would send in clear text.
+      requireTLS: !isLocalMode(),
       auth: optionalEnv('SMTP_USER') ? { user: optionalEnv('SMTP_USER')!, pass: optionalEnv('SMTP_PASS') ?? '' } : undefined,
     });
     const info = await smtp.sendMail({ envelope: { from: mail.from, to: [...mail.to, ...mail.cc, ...mail.bcc] }, raw: mail.raw });

@@ -2,7 +2,8 @@ import type { Bindings } from './bindings.js';
 
 /**
  * The route table: the one source of truth for every HTTP route. The CDK stack builds one Lambda and one
- * API Gateway method per row (with the usage-plan throttle); the local gateway serves the same rows.
+ * API Gateway method per row, with its throttle (per key in the usage plan for `api_key` routes, stage-wide
+ * method settings for the others); the local gateway serves the same rows.
  *
  * auth:
  * - `api_key`: API Gateway checks `x-api-key` at the edge (403 {"message":"Forbidden"}), the handler maps it
@@ -42,6 +43,9 @@ const con = (p: string) => `${CONSOLE_BASE}${p}`;
 const T = {
   read: { perMinute: 600, burst: 50 },
   consoleWrite: { perMinute: 600, burst: 50 },
+  // Image proxies fetch pixels in bursts when a campaign lands; 50/s sustained covers thousands of opens a minute.
+  openPixel: { perMinute: 3000, burst: 100 },
+  unsubscribe: { perMinute: 600, burst: 50 },
 } satisfies Record<string, Throttle>;
 
 const accountsRead = { tables: { accounts: 'read' } } satisfies Bindings;
@@ -74,10 +78,11 @@ export const ROUTES: RouteDef[] = [
   { method: 'PATCH', path: pub('emails/{id}/'), module: 'functions/emails/edit.ts', auth: 'api_key', throttle: outreachWrite, bindings: emailsChange },
   { method: 'POST', path: pub('emails/{id}/approve/'), module: 'functions/emails/approve.ts', auth: 'api_key', throttle: outreachWrite, bindings: emailsChange },
   { method: 'POST', path: pub('emails/{id}/cancel/'), module: 'functions/emails/cancel.ts', auth: 'api_key', throttle: outreachWrite, bindings: emailsChange },
-  // What a recipient's mail client calls: unguessable per-email tokens, no credential.
-  { method: 'GET', path: pub('o/{token}/'), module: 'functions/tracking/open.ts', auth: 'public', bindings: { tables: { outreach: 'readwrite' } } },
-  { method: 'GET', path: pub('u/{token}/'), module: 'functions/tracking/unsubscribe.ts', auth: 'public', bindings: { tables: { outreach: 'readwrite' } } },
-  { method: 'POST', path: pub('u/{token}/'), module: 'functions/tracking/unsubscribe.ts', auth: 'public', bindings: { tables: { outreach: 'readwrite' } } },
+  // What a recipient's mail client calls: unguessable per-email tokens, no credential. With no key to count
+  // by, the throttle is the stage's, over all callers (locally: per client address).
+  { method: 'GET', path: pub('o/{token}/'), module: 'functions/tracking/open.ts', auth: 'public', throttle: T.openPixel, bindings: { tables: { outreach: 'readwrite' } } },
+  { method: 'GET', path: pub('u/{token}/'), module: 'functions/tracking/unsubscribe.ts', auth: 'public', throttle: T.unsubscribe, bindings: { tables: { outreach: 'readwrite' } } },
+  { method: 'POST', path: pub('u/{token}/'), module: 'functions/tracking/unsubscribe.ts', auth: 'public', throttle: T.unsubscribe, bindings: { tables: { outreach: 'readwrite' } } },
 
   // Console API (DESIGN.md §2).
   { method: 'POST', path: con('accounts/'), module: 'functions/console/create-account.ts', auth: 'admin', bindings: accountsWrite },

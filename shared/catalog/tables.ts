@@ -1,6 +1,7 @@
 /**
- * The table catalogue: one definition of every DynamoDB table (keys, GSIs, TTL attribute), read by the
- * CDK stack and by the local stack that creates the same tables in DynamoDB Local.
+ * The table catalogue: one definition of every DynamoDB table (keys, GSIs, TTL attribute) and of how long
+ * each kind of item is kept, read by the CDK stack, by the local stack that creates the same tables in
+ * DynamoDB Local, and by the repositories that write `expires_at`.
  * Every table uses generic `pk`/`sk` string keys (single-table style per bounded context).
  */
 export type TableKey = 'accounts' | 'jobs' | 'outreach' | 'directory';
@@ -65,3 +66,51 @@ export const TABLES: Record<TableKey, TableDef> = {
 };
 
 export const TABLE_LIST: TableDef[] = Object.values(TABLES);
+
+const HOUR = 3600;
+const DAY = 24 * HOUR;
+
+/** How long one kind of item is kept: `seconds` after `from`, or `null` for never. */
+export interface RetentionDef {
+  table: TableKey;
+  seconds: number | null;
+  /** The moment the clock starts: the repository computes `expires_at` when it writes that transition. */
+  from: string;
+  why: string;
+}
+
+/**
+ * Retention of every kind of item, as data. A repository writes `expires_at = expiresAt(kind, now)` on the
+ * write named in `from`; DynamoDB's TTL deletes the item some time after that instant (typically within
+ * days, not to the second), so reads that must not see expired items also filter on `expires_at`.
+ */
+export const RETENTION = {
+  account: { table: 'accounts', seconds: null, from: 'creation', why: 'The customer relationship; closed by the console, not by time.' },
+  api_key: { table: 'accounts', seconds: null, from: 'creation', why: 'Revoked keys stay as the audit trail of who could call the API.' },
+  webhook_secret: { table: 'accounts', seconds: null, from: 'creation', why: 'Signing secrets are revoked explicitly; revoked ones stay for audit.' },
+  sending_account: { table: 'accounts', seconds: null, from: 'creation', why: 'Configuration, changed in the console.' },
+  ledger_entry: { table: 'accounts', seconds: null, from: 'creation', why: 'Money: the balance is the sum of the ledger.' },
+  charge: { table: 'accounts', seconds: null, from: 'creation', why: 'Money: the audit record of every reservation and its settlement.' },
+  idempotency_record: { table: 'jobs', seconds: 24 * HOUR, from: 'creation', why: 'An Idempotency-Key replays the same job for a day.' },
+  finished_job: { table: 'jobs', seconds: 30 * DAY, from: 'completed or failed', why: 'Results stay pollable for 30 days after the webhook.' },
+  webhook_delivery: { table: 'jobs', seconds: 30 * DAY, from: 'the job finishing', why: 'Delivery logs live as long as the job they report on.' },
+  outreach_email: { table: 'outreach', seconds: 180 * DAY, from: 'a terminal state (sent, cancelled, failed)', why: 'Listing history and reply matching; replies rarely come after months.' },
+  tracking_pointer: { table: 'outreach', seconds: 180 * DAY, from: 'the email being sent', why: 'Open and unsubscribe links work as long as their email exists (well past the 30 days one-click unsubscribe must work).' },
+  reply: { table: 'outreach', seconds: 180 * DAY, from: 'receipt', why: 'Kept as long as the emails they answer.' },
+  sequence: { table: 'outreach', seconds: 180 * DAY, from: 'a terminal state (completed, cancelled, failed)', why: 'Kept as long as the emails of its steps.' },
+  lead: { table: 'outreach', seconds: 180 * DAY, from: 'the last email to the address', why: 'Contact history behind recently_contacted (30 days) and already_in_automation, with margin.' },
+  suppression: { table: 'outreach', seconds: null, from: 'creation', why: 'An unsubscribe or hard bounce must be honoured for good.' },
+  send_slot_counter: { table: 'outreach', seconds: 2 * DAY, from: 'creation', why: 'A daily counter only matters on its day, in any time zone.' },
+  test_email: { table: 'outreach', seconds: 30 * DAY, from: 'creation', why: 'Idempotency and status of a pilot test send.' },
+} as const satisfies Record<string, RetentionDef>;
+
+export type ItemKind = keyof typeof RETENTION;
+/** Kinds that expire: the only ones `expiresAt` accepts, so a money record can never be given a TTL. */
+export type ExpiringItemKind = { [K in ItemKind]: (typeof RETENTION)[K]['seconds'] extends number ? K : never }[ItemKind];
+
+/** The `expires_at` value (epoch seconds, what DynamoDB TTL reads) of an item of `kind` whose clock starts at `now`. */
+export function expiresAt(kind: ExpiringItemKind, now: Date): number {
+  const seconds: number | null = RETENTION[kind].seconds;
+  if (seconds === null) throw new Error(`${kind} items never expire`);
+  return Math.floor(now.getTime() / 1000) + seconds;
+}

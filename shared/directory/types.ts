@@ -2,7 +2,7 @@
  * The people-directory JSONL format: one record per line, discriminated by `type`.
  * Companies come first in a file so that readers can resolve `company_id` on the fly.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const YearMonth = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'expected YYYY-MM');
 

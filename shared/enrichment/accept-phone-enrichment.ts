@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { acceptJob } from '../jobs/accept-job.js';
 import { FAILURE_MESSAGES } from '../webhooks/events.js';
 import type { PhoneEnrichSchema } from './enrichment.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { reserve, release, settleCharged } from '../accounts/ledger.repository.js';
 import { PRICES } from '../accounts/prices.js';
 import { NotFoundError, UpstreamError } from '../core/errors.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { normalizeCompanyName, normalizeDomain, normalizeName, normalizeProfessionalUrl } from '../directory/urls.js';
 import { contactByProfessionalUrl, findByEmail, findByNameAndCompany, findByNameAndDomain, type ContactPoints } from '../directory/directory.repository.js';
 

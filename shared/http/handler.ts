@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppError, ContentionError, GatewayError, PermissionDeniedError, UnauthorizedError, ValidationError } from '../core/errors.js';
 import { getAccount, hashApiKey } from '../accounts/accounts.repository.js';
 import { readCaller, type CallerKey, type Companion } from '../accounts/caller.repository.js';

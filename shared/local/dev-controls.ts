@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { writeFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { errorEnvelope, zodDetails } from '../http/handler.js';
 import { ValidationError, type ErrorDetail } from '../core/errors.js';
 import { advanceServiceClock, serviceClockOffset } from '../core/clock.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { release, reserveWith } from '../accounts/ledger.repository.js';
 import { PRICES } from '../accounts/prices.js';
 import { listSendingAccounts } from '../accounts/sending-accounts.repository.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { queryEmails } from './emails.repository.js';
 import { emailView, type ListEmailsQuerySchema } from './model.js';
 

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { release } from '../accounts/ledger.repository.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { ConflictError, NotFoundError, ValidationError } from '../core/errors.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SQSRecord } from 'aws-lambda';
 import { QUEUES } from '../catalog/queues.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';

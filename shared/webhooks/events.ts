@@ -3,7 +3,7 @@
  * failure messages are the fixed texts of SPEC.md rule 2. The polling envelope's `result` is the same
  * body without `id` and `event_type` (DESIGN.md §3 "polling envelope").
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const leadCompanySchema = z.object({
   name: z.string(),

@@ -2,19 +2,22 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App, Stack, Validations } from 'aws-cdk-lib';
+import { App, Stack, Validations, type NestedStack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import type { CfnPolicy } from 'aws-cdk-lib/aws-iam';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { resourcePath, usagePlanName } from '../../lib/api-stack.js';
+import { WORKERS_CONTEXT, boundedContextOf, resourcePath, usagePlanName } from '../../lib/api-stack.js';
 import { createServiceStacks } from '../../lib/service.js';
 import { REPO_ROOT, TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS, type ServiceFunction } from '../../lib/constructs/service-function.js';
 import { pascal } from '../../lib/stateful-stack.js';
+import type { IConstruct } from 'constructs';
 import type { Bindings } from '../../shared/catalog/bindings.js';
 import { QUEUE_LIST } from '../../shared/catalog/queues.js';
 import { ROUTES, ratePerSecond, type RouteDef } from '../../shared/catalog/routes.js';
-import { TABLE_LIST, type TableKey } from '../../shared/catalog/tables.js';
+import { RETENTION, TABLE_LIST, type TableKey } from '../../shared/catalog/tables.js';
+import { PLANNED } from './planned-routes.js';
 
 type Json = Record<string, any>;
 
@@ -22,10 +25,12 @@ const STAGE = 'test';
 const PREFIX = `people-outreach-${STAGE}`;
 const CDK_CONTEXT: Json = JSON.parse(readFileSync(join(REPO_ROOT, 'cdk.json'), 'utf8')).context;
 
+const SES_IDENTITIES = ['mail.example.com', 'sender@other.example'];
+
 /** The same wiring as bin/app.ts (lib/service.ts), with bundling skipped so no esbuild run is needed. */
-function buildApp() {
+function buildApp(routes?: RouteDef[]) {
   const app = new App({ context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
-  return { app, ...createServiceStacks(app, { stage: STAGE }) };
+  return { app, ...createServiceStacks(app, { stage: STAGE, sesIdentities: SES_IDENTITIES, ...(routes ? { routes } : {}) }) };
 }
 
 const { app, stateful, api } = buildApp();
@@ -33,10 +38,22 @@ const apiT = Template.fromStack(api);
 const statefulT = Template.fromStack(stateful);
 const apiResources: Record<string, Json> = apiT.toJSON().Resources;
 const statefulResources: Record<string, Json> = statefulT.toJSON().Resources;
+const nestedStacks: NestedStack[] = [...api.contextStacks.values()];
 
-const logicalId = (fn: ServiceFunction) => api.getLogicalId(fn.node.defaultChild as CfnFunction);
+const templates = new Map<Stack, Template>();
+const templateOf = (c: IConstruct): Template => {
+  const stack = Stack.of(c);
+  if (!templates.has(stack)) templates.set(stack, Template.fromStack(stack));
+  return templates.get(stack)!;
+};
+const resourcesOf = (c: IConstruct): Record<string, Json> => templateOf(c).toJSON().Resources;
+
+const logicalId = (fn: ServiceFunction) => Stack.of(fn).getLogicalId(fn.node.defaultChild as CfnFunction);
 const ofType = (resources: Record<string, Json>, type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
 const asArray = <T>(x: T | T[]): T[] => (Array.isArray(x) ? x : [x]);
+/** Every resource of the API stack and its nested stacks, keyed `<stack>/<logical id>`. */
+const allApiResources = (): [string, Json][] =>
+  [api, ...nestedStacks].flatMap((st) => Object.entries(resourcesOf(st)).map(([id, r]) => [`${st.node.path}/${id}`, r] as [string, Json]));
 
 /** Full path of every API Gateway resource, following ParentId up to the API's root. */
 function resourcePaths(): Map<string, string> {
@@ -54,12 +71,16 @@ function resourcePaths(): Map<string, string> {
   return paths;
 }
 
-/** All policy statements attached to a function's execution role. */
+/** All policy statements attached to a function's execution role: its own stack's, and a grant kept in the API stack. */
 function statementsOf(fn: ServiceFunction): Json[] {
-  const roleId = apiResources[logicalId(fn)]!.Properties.Role['Fn::GetAtt'][0];
-  return ofType(apiResources, 'AWS::IAM::Policy')
+  const resources = resourcesOf(fn);
+  const roleId = resources[logicalId(fn)]!.Properties.Role['Fn::GetAtt'][0];
+  const own = ofType(resources, 'AWS::IAM::Policy')
     .filter(([, p]) => p.Properties.Roles.some((r: Json) => r.Ref === roleId))
     .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Json[]);
+  const grant = api.usagePlanGrants.get(fn);
+  const extra = grant ? (apiResources[api.getLogicalId(grant.node.defaultChild as CfnPolicy)]!.Properties.PolicyDocument.Statement as Json[]) : [];
+  return [...own, ...extra];
 }
 
 /** Does this (resolved) resource refer to the given table, or one of its indexes? */
@@ -80,14 +101,38 @@ const allFunctions: { name: string; fn: ServiceFunction; bindings: Bindings }[] 
 
 describe('functions', () => {
   test('one Lambda per route and per queue worker, and no other', () => {
-    apiT.resourceCountIs('AWS::Lambda::Function', ROUTES.length + QUEUE_LIST.length);
+    expect(ofType(Object.fromEntries(allApiResources()), 'AWS::Lambda::Function')).toHaveLength(ROUTES.length + QUEUE_LIST.length);
     for (const { name, fn } of allFunctions) {
-      expect([name, apiResources[logicalId(fn)]?.Type]).toEqual([name, 'AWS::Lambda::Function']);
+      expect([name, resourcesOf(fn)[logicalId(fn)]?.Type]).toEqual([name, 'AWS::Lambda::Function']);
     }
   });
 
-  test('every function runs Node.js 22 on arm64 with active tracing, source maps and its own one-month log group', () => {
-    apiT.allResourcesProperties('AWS::Lambda::Function', {
+  test('functions live in the nested stack of their bounded context, workers in Workers', () => {
+    for (const route of ROUTES) {
+      expect([route.module, Stack.of(api.routeFunctions.get(route)!).node.id]).toEqual([route.module, boundedContextOf(route.module)]);
+    }
+    for (const q of QUEUE_LIST) expect(Stack.of(api.workerFunctions[q.key]).node.id).toBe(WORKERS_CONTEXT);
+    expect(() => boundedContextOf('functions/unknown-area/x.ts')).toThrow(/No bounded context/);
+  });
+
+  test('every function has one error alarm to the stateful stack’s alarm topic', () => {
+    const topicExport = /ExportsOutputRefAlarmTopic[0-9A-F]{8}/;
+    for (const { name, fn } of allFunctions) {
+      const alarms = ofType(resourcesOf(fn), 'AWS::CloudWatch::Alarm').filter(
+        ([, a]) => a.Properties.MetricName === 'Errors' && a.Properties.Dimensions?.[0]?.Value?.Ref === logicalId(fn),
+      );
+      expect([name, alarms.length]).toEqual([name, 1]);
+      expect(JSON.stringify(alarms[0]![1].Properties.AlarmActions)).toMatch(topicExport);
+    }
+    for (const fn of [stateful.node.findChild('InboundMail').node.findChild('Fn'), stateful.node.findChild('DirectoryImport').node.findChild('Fn')]) {
+      const id = stateful.getLogicalId((fn as ServiceFunction).node.defaultChild as CfnFunction);
+      expect(ofType(statefulResources, 'AWS::CloudWatch::Alarm').filter(([, a]) => a.Properties.Dimensions?.[0]?.Value?.Ref === id)).toHaveLength(1);
+    }
+  });
+
+  test.each(['Search', 'Outreach', 'Console', WORKERS_CONTEXT])('every function of %s runs Node.js 22 on arm64 with active tracing, source maps and its own one-month log group', (context) => {
+    const nestedT = templateOf(api.contextStacks.get(context)!);
+    nestedT.allResourcesProperties('AWS::Lambda::Function', {
       Runtime: 'nodejs22.x',
       Architectures: ['arm64'],
       TracingConfig: { Mode: 'Active' },
@@ -102,18 +147,19 @@ describe('functions', () => {
         }),
       },
     });
-    apiT.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
+    nestedT.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
   });
 
   test('workers take their timeout from the queue catalogue', () => {
     for (const q of QUEUE_LIST) {
-      expect([q.key, apiResources[logicalId(api.workerFunctions[q.key])]!.Properties.Timeout]).toEqual([q.key, q.worker.timeoutSeconds]);
+      const fn = api.workerFunctions[q.key];
+      expect([q.key, resourcesOf(fn)[logicalId(fn)]!.Properties.Timeout]).toEqual([q.key, q.worker.timeoutSeconds]);
     }
   });
 
   test('every bound table, queue and the scheduler reach the function as environment variables', () => {
     for (const { name, fn, bindings } of allFunctions) {
-      const env: Json = apiResources[logicalId(fn)]!.Properties.Environment.Variables;
+      const env: Json = resourcesOf(fn)[logicalId(fn)]!.Properties.Environment.Variables;
       const expected = [
         ...Object.keys(bindings.tables ?? {}).map((k) => TABLE_LIST.find((t) => t.key === k)!.env),
         ...Object.keys(bindings.queues ?? {}).flatMap((k) => {
@@ -152,13 +198,60 @@ describe('REST API', () => {
     for (const [, r] of ofType(apiResources, 'AWS::ApiGateway::Resource')) expect(r.Properties.PathPart).not.toBe('');
   });
 
-  test('one method per route, on the route path, proxying to that route’s function', () => {
+  test('one method per route, on the route path, proxying to that route’s function, which only that method may invoke', () => {
     expect(methods).toHaveLength(ROUTES.length);
     for (const route of ROUTES) {
       const method = methodOf(route);
-      expect(method.Integration.Type).toBe('AWS_PROXY');
-      expect(JSON.stringify(method.Integration.Uri)).toContain(`"${logicalId(api.routeFunctions.get(route)!)}","Arn"`);
+      const fn = api.routeFunctions.get(route)!;
+      const outputs: Record<string, Json> = templateOf(fn).toJSON().Outputs;
+      const arnOutput = Object.entries(outputs).find(([, o]) => JSON.stringify(o.Value) === JSON.stringify({ 'Fn::GetAtt': [logicalId(fn), 'Arn'] }))![0];
+      expect(method.Integration).toMatchObject({ Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST' });
+      expect(JSON.stringify(method.Integration.Uri)).toContain(`Outputs.${arnOutput}`);
+
+      const permissions = ofType(resourcesOf(fn), 'AWS::Lambda::Permission').filter(([, p]) => p.Properties.FunctionName['Fn::GetAtt']?.[0] === logicalId(fn));
+      expect([route.path, permissions.length]).toEqual([route.path, 1]);
+      const { Principal, SourceArn } = permissions[0]![1].Properties;
+      expect(Principal).toBe('apigateway.amazonaws.com');
+      const arnPath = resourcePath(route.path).replace(/\{[^}]+\}/g, '*');
+      expect(JSON.stringify(SourceArn)).toContain(`/*/${route.method}${arnPath}"`);
     }
+  });
+
+  test('the API returns binary for every Accept (the open pixel is a GIF)', () => {
+    apiT.hasResourceProperties('AWS::ApiGateway::RestApi', { BinaryMediaTypes: ['*/*'] });
+  });
+
+  test('routes without an API key (public) carry their route-table throttle as stage method settings', () => {
+    const unkeyed = ROUTES.filter((r) => r.auth !== 'api_key' && r.throttle);
+    expect(unkeyed.map((r) => r.path)).toEqual(expect.arrayContaining(['/api/public/v1/o/{token}/', '/api/public/v1/u/{token}/']));
+    expect(ROUTES.filter((r) => r.auth === 'public' && !r.throttle)).toEqual([]);
+    const settings: Json[] = ofType(apiResources, 'AWS::ApiGateway::Stage')[0]![1].Properties.MethodSettings;
+    for (const route of unkeyed) {
+      const escaped = `/${resourcePath(route.path).replace(/\//g, '~1')}`;
+      expect(settings).toContainEqual({
+        ResourcePath: escaped,
+        HttpMethod: route.method,
+        ThrottlingRateLimit: ratePerSecond(route.throttle!),
+        ThrottlingBurstLimit: route.throttle!.burst,
+        LoggingLevel: 'ERROR',
+        MetricsEnabled: true,
+        DataTraceEnabled: false,
+      });
+    }
+  });
+
+  test('operators get a managed policy allowing execute-api:Invoke on the console paths of this stage only, output by the stack', () => {
+    const policies = ofType(apiResources, 'AWS::IAM::ManagedPolicy');
+    expect(policies).toHaveLength(1);
+    const [policyId, policy] = policies[0]!;
+    const statements = policy.Properties.PolicyDocument.Statement;
+    expect(statements).toHaveLength(1);
+    expect(statements[0].Action).toBe('execute-api:Invoke');
+    const arn = JSON.stringify(statements[0].Resource);
+    expect(arn).toContain(`":execute-api:"`);
+    expect(arn).toContain(`/${STAGE}/*/api/console/v1/*"`);
+    expect(arn).toContain(`{"Ref":"${api.getLogicalId(api.api.node.defaultChild as never)}"}`);
+    apiT.hasOutput('ConsoleOperatorPolicyArn', { Value: { Ref: policyId } });
   });
 
   test('api_key routes require an API key, admin routes use IAM, handler_key and public routes neither', () => {
@@ -188,13 +281,13 @@ describe('REST API', () => {
       StageName: STAGE,
       TracingEnabled: true,
       AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.anyValue() },
-      MethodSettings: [Match.objectLike({ LoggingLevel: 'ERROR', MetricsEnabled: true, DataTraceEnabled: false })],
+      MethodSettings: Match.arrayWith([Match.objectLike({ ResourcePath: '/*', HttpMethod: '*', LoggingLevel: 'ERROR', MetricsEnabled: true, DataTraceEnabled: false })]),
     });
   });
 
-  test('the usage plan carries exactly the route table’s throttles, per /{path}/{METHOD}', () => {
+  test('the usage plan carries exactly the route table’s throttles of API-key routes, per /{path}/{METHOD}', () => {
     const expected: Json = {};
-    for (const route of ROUTES.filter((r) => r.throttle)) {
+    for (const route of ROUTES.filter((r) => r.auth === 'api_key' && r.throttle)) {
       expected[`${resourcePath(route.path)}/${route.method}`] = {
         RateLimit: ratePerSecond(route.throttle!),
         BurstLimit: route.throttle!.burst,
@@ -228,12 +321,13 @@ describe('REST API', () => {
 });
 
 describe('stateful resources', () => {
-  test.each(TABLE_LIST.map((t) => [t.key, t] as const))('table %s: on-demand, PITR, KMS encryption, catalogue GSIs and TTL, retained', (_key, def) => {
+  test.each(TABLE_LIST.map((t) => [t.key, t] as const))('table %s: on-demand, PITR, KMS encryption, catalogue GSIs and TTL, retained, named by CloudFormation', (_key, def) => {
+    const tableId = stateful.getLogicalId(stateful.tables[def.key].node.defaultChild as never);
+    expect(statefulResources[tableId]!.Properties.TableName).toBeUndefined();
     statefulT.hasResource('AWS::DynamoDB::Table', {
       DeletionPolicy: 'Retain',
       UpdateReplacePolicy: 'Retain',
       Properties: {
-        TableName: `${PREFIX}-${def.key}`,
         BillingMode: 'PAY_PER_REQUEST',
         KeySchema: [
           { AttributeName: 'pk', KeyType: 'HASH' },
@@ -254,6 +348,31 @@ describe('stateful resources', () => {
         TimeToLiveSpecification: def.ttlAttribute ? { AttributeName: def.ttlAttribute, Enabled: true } : Match.absent(),
       },
     });
+  });
+
+  test('every table holding an item kind that expires has TTL on expires_at', () => {
+    const expiringTables = new Set(Object.values(RETENTION).filter((r) => r.seconds !== null).map((r) => r.table));
+    expect(expiringTables).toEqual(new Set(['jobs', 'outreach']));
+    for (const key of expiringTables) {
+      const tableId = stateful.getLogicalId(stateful.tables[key].node.defaultChild as never);
+      expect([key, statefulResources[tableId]!.Properties.TimeToLiveSpecification]).toEqual([key, { AttributeName: 'expires_at', Enabled: true }]);
+    }
+  });
+
+  test('every dead-letter queue has a depth alarm to the alarm topic, which is encrypted with a rotated key CloudWatch may use', () => {
+    const topicId = stateful.getLogicalId(stateful.alarmTopic.node.defaultChild as never);
+    for (const q of QUEUE_LIST) {
+      const dlqId = stateful.getLogicalId(stateful.deadLetterQueues[q.key].node.defaultChild as never);
+      statefulT.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlqId, 'QueueName'] } }],
+        AlarmActions: [{ Ref: topicId }],
+      });
+    }
+    statefulT.hasOutput('AlarmTopicArn', { Value: { Ref: topicId } });
+    const keyId = statefulResources[topicId]!.Properties.KmsMasterKeyId['Fn::GetAtt'][0];
+    expect(statefulResources[keyId]!.Properties.EnableKeyRotation).toBe(true);
+    expect(JSON.stringify(statefulResources[keyId]!.Properties.KeyPolicy)).toContain('cloudwatch.amazonaws.com');
   });
 
   test('exactly one table per catalogue entry', () => {
@@ -308,7 +427,7 @@ describe('stateful resources', () => {
 
 describe('workers', () => {
   test.each(QUEUE_LIST.map((q) => [q.key, q] as const))('worker %s consumes its queue with the catalogue batch size and partial batch failures', (key, def) => {
-    apiT.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+    templateOf(api.workerFunctions[key]).hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: logicalId(api.workerFunctions[key]) },
       BatchSize: def.worker.batchSize,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
@@ -317,7 +436,7 @@ describe('workers', () => {
   });
 
   test('one event source mapping per worker', () => {
-    apiT.resourceCountIs('AWS::Lambda::EventSourceMapping', QUEUE_LIST.length);
+    expect(ofType(Object.fromEntries(allApiResources()), 'AWS::Lambda::EventSourceMapping')).toHaveLength(QUEUE_LIST.length);
   });
 });
 
@@ -376,6 +495,83 @@ describe('IAM least privilege', () => {
       expect([name, actions.includes('ses:SendEmail')]).toEqual([name, Boolean(bindings.mail)]);
       expect([name, actions.includes('apigateway:POST')]).toEqual([name, Boolean(bindings.apiKeys)]);
     }
+  });
+
+  test('SES sending names the configured identities and limits ses:FromAddress to them', () => {
+    const mailFns = allFunctions.filter((f) => f.bindings.mail);
+    expect(mailFns.length).toBeGreaterThan(0);
+    for (const { name, fn } of mailFns) {
+      const ses = statementsOf(fn).filter((s) => asArray<string>(s.Action).some((a) => a.startsWith('ses:')));
+      expect([name, ses.length]).toEqual([name, 1]);
+      const resources = JSON.stringify(ses[0]!.Resource);
+      for (const identity of SES_IDENTITIES) expect(resources).toContain(`:identity/${identity}"`);
+      expect(resources).not.toContain('identity/*');
+      expect(ses[0]!.Condition).toEqual({ StringLike: { 'ses:FromAddress': ['*@mail.example.com', 'sender@other.example'] } });
+    }
+  });
+
+  test('without sesIdentities no function may send through SES', () => {
+    const bare = new App({ context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
+    const stacks = createServiceStacks(bare, { stage: STAGE });
+    const sending = stacks.api.workerFunctions.sending;
+    const statements = ofType(Template.fromStack(Stack.of(sending)).toJSON().Resources, 'AWS::IAM::Policy').flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Json[]);
+    expect(statements.flatMap((s) => asArray<string>(s.Action)).filter((a) => a.startsWith('ses:'))).toEqual([]);
+  });
+
+  test('API-key functions: create keys, delete keys, find the plan by name, add keys to this stack’s plan by id — nothing else of API Gateway', () => {
+    const keyFns = allFunctions.filter((f) => f.bindings.apiKeys);
+    expect(keyFns.length).toBeGreaterThan(0);
+    const planId = api.getLogicalId(api.node.findChild('Api').node.findChild('UsagePlan').node.defaultChild as never);
+    for (const { name, fn } of keyFns) {
+      const grants = statementsOf(fn)
+        .filter((s) => asArray<string>(s.Action).some((a) => a.startsWith('apigateway:')))
+        .map((s) => [asArray<string>(s.Action).join(','), JSON.stringify(s.Resource).replace(/.*::(\/[^"]*)".*/, '$1')]);
+      expect([name, grants.sort()]).toEqual([
+        name,
+        [
+          ['apigateway:DELETE', '/apikeys/*'],
+          ['apigateway:GET', '/usageplans'],
+          ['apigateway:POST', '/apikeys'],
+          ['apigateway:POST', '/usageplans/'],
+        ],
+      ]);
+      const planGrant = statementsOf(fn).find((s) => JSON.stringify(s.Resource).includes('/usageplans/'))!;
+      expect(JSON.stringify(planGrant.Resource)).toContain(`"::/usageplans/",{"Ref":"${planId}"},"/keys"`);
+    }
+  });
+
+  /**
+   * The measured form of least privilege: every `*` in a resource of any IAM statement of either stack is
+   * one of these, each for a reason the service imposes.
+   */
+  const WILDCARD_EXCEPTIONS: { pattern: RegExp; actions: RegExp; why: string }[] = [
+    { pattern: /^\*$/, actions: /^xray:Put(TraceSegments|TelemetryRecords)$/, why: 'X-Ray accepts no resource narrower than *' },
+    { pattern: /:schedule\/people-outreach-test-schedules\/\*$/, actions: /^scheduler:/, why: 'schedule names are made at run time, inside the service group' },
+    { pattern: /::\/apikeys\/\*$/, actions: /^apigateway:DELETE$/, why: 'API key ids are generated by API Gateway' },
+    { pattern: /\/inbound\/\*$/, actions: /^s3:GetObject$/, why: 'SES names each stored inbound message' },
+    { pattern: /\/test\/\*\/api\/console\/v1\/\*$/, actions: /^execute-api:Invoke$/, why: 'operators call every console method of this stage' },
+  ];
+
+  test('no IAM statement has a wildcard resource except the named exceptions', () => {
+    const flatten = (r: unknown): string =>
+      typeof r === 'string' ? r : JSON.stringify(r).replace(/\{"Ref":"[^"]+"\}|\{"Fn::[^{}]*\}/g, 'X').replace(/"/g, '').replace(/\{Fn::Join:\[,\[/g, '').replace(/,/g, '').replace(/\]\]\}/g, '');
+    const documents: Json[] = [];
+    for (const [, r] of [...allApiResources(), ...Object.entries(statefulResources)]) {
+      if (r.Type === 'AWS::IAM::Policy' || r.Type === 'AWS::IAM::ManagedPolicy') documents.push(r.Properties.PolicyDocument);
+      if (r.Type === 'AWS::IAM::Role') for (const p of r.Properties.Policies ?? []) documents.push(p.PolicyDocument);
+    }
+    expect(documents.length).toBeGreaterThan(ROUTES.length);
+    const used = new Set<string>();
+    const offenders: string[] = [];
+    for (const s of documents.flatMap((d) => d.Statement as Json[])) {
+      for (const resource of asArray(s.Resource).map(flatten).filter((r) => r.includes('*'))) {
+        const rule = WILDCARD_EXCEPTIONS.find((e) => e.pattern.test(resource) && asArray<string>(s.Action).every((a) => e.actions.test(a)));
+        if (rule) used.add(rule.why);
+        else offenders.push(`${asArray<string>(s.Action).join(',')} on ${resource}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+    expect([...used].sort()).toEqual(WILDCARD_EXCEPTIONS.map((e) => e.why).sort());
   });
 
   test('the scheduler role is assumable by EventBridge Scheduler only and may only send to the timers queue', () => {
@@ -452,5 +648,27 @@ describe('data-side workers', () => {
     const prefixes = JSON.stringify(notifications);
     expect(prefixes).toContain('directory/directory.jsonl.gz');
     expect(prefixes).toContain('inbound/');
+  });
+});
+
+describe('room to grow (CloudFormation: 500 resources per stack, nested stacks included)', () => {
+  const LIMIT = 500;
+  const HEADROOM = 0.6;
+
+  test('25 planned routes are all new', () => {
+    expect(PLANNED).toHaveLength(25);
+    for (const p of PLANNED) expect(ROUTES.some((r) => r.method === p.method && r.path === p.path)).toBe(false);
+  });
+
+  test(`with every planned route and one error alarm per function, each stack stays under ${HEADROOM * 100}% of ${LIMIT} resources`, () => {
+    const projected = buildApp([...ROUTES, ...PLANNED]);
+    const count = (st: Stack) => Object.keys(Template.fromStack(st).toJSON().Resources).length;
+    const counts = Object.fromEntries([projected.stateful, projected.api, ...projected.api.contextStacks.values()].map((st) => [st.node.path, count(st)]));
+    const today = Object.fromEntries([stateful, api, ...nestedStacks].map((st) => [st.node.path, count(st)]));
+    const over = Object.entries(counts).filter(([, n]) => n >= LIMIT * HEADROOM);
+    expect({ over, counts, today }).toEqual({ over: [], counts: expect.any(Object), today: expect.any(Object) });
+    // The structure the projection relies on: functions out of the API stack, methods in it.
+    expect(counts[projected.api.node.path]).toBeGreaterThan(ROUTES.length + PLANNED.length);
+    expect(ofType(Template.fromStack(projected.api).toJSON().Resources, 'AWS::Lambda::Function')).toEqual([]);
   });
 });

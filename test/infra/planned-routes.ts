@@ -1,0 +1,40 @@
+import type { RouteDef } from '../../shared/catalog/routes.js';
+
+/** SPEC.md and DESIGN.md routes not in the route table yet, with the bindings they will most likely need. */
+export const PLANNED: RouteDef[] = (
+  [
+    ['POST', '/api/public/v1/deep-search/', 'functions/deep-search/create.ts'],
+    ['GET', '/api/public/v1/deep-search/{job_id}/', 'functions/deep-search/get.ts'],
+    ['POST', '/api/public/v1/agentic-search/', 'functions/agentic-search/create.ts'],
+    ['GET', '/api/public/v1/agentic-search/{job_id}/', 'functions/agentic-search/get.ts'],
+    ['POST', '/api/public/v1/agentic-search/{job_id}/cancel/', 'functions/agentic-search/cancel.ts'],
+    ['POST', '/api/public/v1/sequences/', 'functions/sequences/create.ts'],
+    ['GET', '/api/public/v1/sequences/', 'functions/sequences/list.ts'],
+    ['GET', '/api/public/v1/sequences/{id}/', 'functions/sequences/get.ts'],
+    ['POST', '/api/public/v1/sequences/{id}/contacts/', 'functions/sequences/add-contacts.ts'],
+    ['POST', '/api/public/v1/sequences/{id}/approve/', 'functions/sequences/approve.ts'],
+    ['POST', '/api/public/v1/sequences/{id}/cancel/', 'functions/sequences/cancel.ts'],
+    ['GET', '/api/public/v1/sequences/{id}/replies/', 'functions/sequences/replies.ts'],
+    ['POST', '/api/public/v1/test-emails/', 'functions/test-emails/create.ts'],
+    ['GET', '/api/public/v1/test-emails/{id}/', 'functions/test-emails/get.ts'],
+    ['GET', '/api/public/v1/openapi.json', 'functions/openapi/get.ts'],
+    ['PATCH', '/api/console/v1/accounts/{id}/', 'functions/console/update-account.ts'],
+    ['POST', '/api/console/v1/accounts/{id}/sending-accounts/connect/', 'functions/console/connect-sending-account.ts'],
+    ['GET', '/api/console/v1/oauth/callback/', 'functions/console/oauth-callback.ts'],
+    ['GET', '/api/app/v1/account/', 'functions/app/get-account.ts'],
+    ['GET', '/api/app/v1/api-keys/', 'functions/app/list-api-keys.ts'],
+    ['POST', '/api/app/v1/api-keys/', 'functions/app/create-api-key.ts'],
+    ['DELETE', '/api/app/v1/api-keys/{key_id}/', 'functions/app/revoke-api-key.ts'],
+    ['POST', '/api/app/v1/webhook-secrets/', 'functions/app/create-webhook-secret.ts'],
+    ['GET', '/api/app/v1/charges/', 'functions/app/list-charges.ts'],
+    ['GET', '/api/app/v1/sending-accounts/', 'functions/app/list-sending-accounts.ts'],
+  ] as const
+).map(([method, path, module]) => ({
+  method,
+  path,
+  module,
+  auth: path.startsWith('/api/console/') ? 'admin' : 'api_key',
+  throttle: { perMinute: 60, burst: 10 },
+  // The widest route bindings in use today: a projection that errs on the side of more statements.
+  bindings: { tables: { accounts: 'readwrite', jobs: 'readwrite', outreach: 'readwrite' }, queues: { search: 'send' }, scheduler: true },
+}));
