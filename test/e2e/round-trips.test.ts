@@ -43,15 +43,15 @@ async function callsOf<T>(fn: () => Promise<T>): Promise<{ calls: string[]; valu
   }
 }
 
-async function completedJob(accountId: string, keyId: string, tier: Job['tier'] = 'people_search'): Promise<string> {
+async function completedJob(accountId: string, keyId: string, status: Job['status'] = 'completed'): Promise<string> {
   const id = `dj_${Math.random().toString(36).slice(2, 12)}`;
   const now = new Date().toISOString();
   const job: Job = {
     id,
     account_id: accountId,
     key_id: keyId,
-    tier,
-    status: 'completed',
+    tier: 'people_search',
+    status,
     created_at: now,
     updated_at: now,
     completed_at: now,
@@ -84,6 +84,20 @@ describe('one DynamoDB round trip per authenticated read', () => {
     const revoked = await t.client.api('GET', `search/${jobId}/`);
     expect(revoked.status).toBe(403);
     expect(revoked.body).toEqual({ message: 'Forbidden' });
+  });
+
+  test('an unfinished job is read on every poll; a finished one is held and never changes', async () => {
+    const t = await newTenant(stack);
+    const jobId = await completedJob(t.accountId, t.keyId, 'running');
+    expect((await t.client.api('GET', `search/${jobId}/`)).body.status).toBe('running');
+    await documentClient().send(
+      new UpdateCommand({ TableName: process.env.JOBS_TABLE_NAME, Key: jobsKeys.job(jobId), UpdateExpression: 'SET #s = :c', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':c': 'completed' } }),
+    );
+    const after = await callsOf(() => t.client.api('GET', `search/${jobId}/`));
+    expect(after.value.body.status).toBe('completed');
+    expect(after.calls).toEqual(['BatchGetItemCommand']);
+    const again = await t.client.api('GET', `search/${jobId}/`);
+    expect(again.body).toEqual(after.value.body);
   });
 
   test('an unknown key costs the one key read and answers the edge 403; no key costs nothing', async () => {
