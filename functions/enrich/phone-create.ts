@@ -4,7 +4,7 @@ import { PhoneEnrichSchema, PRICES } from '../../shared/enrichment/enrichment.js
 import { FAILURE_MESSAGES } from '../../shared/webhooks/events.js';
 
 /** POST /enrich/phone/: accept a phone lookup (202); 50 credits reserved, kept only on a hit. */
-export const handler = publicRoute({ body: PhoneEnrichSchema }, async ({ account, keyId, body, headers }) => {
+export const handler = publicRoute({ body: PhoneEnrichSchema, paidOperation: 'phone_enrich' }, async ({ account, keyId, body, headers }) => {
   const { body: accepted } = await acceptJob({
     accountId: account.id,
     keyId,

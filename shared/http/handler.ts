@@ -5,6 +5,7 @@ import { AppError, GatewayError, PermissionDeniedError, UnauthorizedError, Valid
 import { findApiKey, getAccount } from '../accounts/accounts.repository.js';
 import type { Account } from '../accounts/model.js';
 import { logger } from '../core/logger.js';
+import { recordRejectedCall } from '../accounts/ledger.repository.js';
 
 /**
  * The primary-adapter shell every HTTP handler uses: parse JSON, validate with zod, resolve the caller,
@@ -140,17 +141,32 @@ export async function resolveCaller(headers: Record<string, string>, mode: 'edge
   return { account, keyId: key.key_id };
 }
 
-/** A public API route (API key checked at the edge in AWS and again here to find the account). */
+/**
+ * A public API route (API key checked at the edge in AWS and again here to find the account).
+ * `paidOperation` names the charge operation of a paid route: a call rejected as invalid (400) leaves a
+ * `released` audit record for it.
+ */
 export function publicRoute<S extends z.ZodType | undefined = undefined>(
-  opts: { body?: S; auth?: 'edge' | 'handler' },
+  opts: { body?: S; auth?: 'edge' | 'handler'; paidOperation?: string },
   fn: (ctx: CallerContext<S extends z.ZodType ? z.output<S> : undefined>) => Promise<HttpResult>,
 ): Handler {
   return wrap(async (event) => {
     const headers = lowerHeaders(event);
     const caller = await resolveCaller(headers, opts.auth ?? 'edge');
-    const ctx = baseContext(event, opts.body as S);
-    return fn({ ...ctx, ...caller });
+    try {
+      const ctx = baseContext(event, opts.body as S);
+      return await fn({ ...ctx, ...caller });
+    } catch (e) {
+      if (opts.paidOperation && e instanceof ValidationError) await auditRejectedCall(caller.account.id, opts.paidOperation, requestIdOf(event), e);
+      throw e;
+    }
   });
+}
+
+async function auditRejectedCall(accountId: string, operation: string, reference: string, rejection: ValidationError): Promise<void> {
+  const reason = [rejection.message, ...(rejection.details ?? []).map((d) => `${d.path}: ${d.message}`)].join(' ');
+  // The caller gets its 400 even when the audit write fails; the failure is logged for operators.
+  await recordRejectedCall({ accountId, operation, reference, reason }).catch((error: unknown) => logger.error('audit record of a rejected call not written', { operation, error: error as Error }));
 }
 
 /** A console route (IAM-authorised in AWS; the local gateway checks the admin token). */
