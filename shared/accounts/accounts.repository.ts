@@ -6,9 +6,10 @@ import { serviceClock, type Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { ConflictError, NotFoundError } from '../core/errors.js';
 import { apiKeyRegistry } from '../adapters/api-key-registry.js';
-import { toAccount, type Account, type ChargeRecord, toCharge } from './model.js';
+import { DEFAULT_FOLLOWUP_DAYS, toAccount, type Account, type AccountPatch, type ChargeRecord, toCharge } from './model.js';
 import { accountsKeys as K } from './accounts.keys.js';
-import { isTransactionCanceled } from '../adapters/dynamodb-errors.js';
+import { cancellationReasons, isTransactionCanceled } from '../adapters/dynamodb-errors.js';
+import { setClauses } from '../adapters/update-expression.js';
 
 /** Accounts, API keys and webhook signing secrets in the accounts table (keys: accounts.keys.ts). */
 
@@ -36,6 +37,8 @@ export async function createAccount(
     agentic_search: input.agentic_search,
     pilot: input.pilot,
     auto_recharge: input.auto_recharge,
+    attachments_enabled: false,
+    followup_days: [...DEFAULT_FOLLOWUP_DAYS],
     created_at: clock.now().toISOString(),
   };
   const table = tableName('accounts');
@@ -71,6 +74,54 @@ export async function createAccount(
     throw e;
   }
   return account;
+}
+
+const pilotCounterChange = (table: string, delta: 1 | -1, pilotLimit: number) => ({
+  Update: {
+    TableName: table,
+    Key: K.pilots(),
+    UpdateExpression: 'ADD #n :delta',
+    ConditionExpression: delta === 1 ? 'attribute_not_exists(#n) OR #n < :limit' : '#n > :zero',
+    ExpressionAttributeNames: { '#n': 'count' },
+    ExpressionAttributeValues: delta === 1 ? { ':delta': 1, ':limit': pilotLimit } : { ':delta': -1, ':zero': 0 },
+  },
+});
+
+/**
+ * Console PATCH of an account. Granting the pilot flag takes a place under `pilotLimit` and withdrawing
+ * it gives one back, in the same transaction as the account write; that write is conditioned on the
+ * flag still being what was read, so a concurrent change is judged again instead of counted twice.
+ */
+export async function updateAccount(accountId: string, patch: AccountPatch, opts: { pilotLimit: number }): Promise<Account> {
+  const table = tableName('accounts');
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const current = await requireAccount(accountId);
+    const pilotDelta = patch.pilot === undefined || patch.pilot === current.pilot ? 0 : patch.pilot ? 1 : -1;
+    const { clauses, names, values } = setClauses(patch);
+    names['#pilot'] = 'pilot';
+    values[':seenPilot'] = current.pilot;
+    const accountWrite = {
+      Update: {
+        TableName: table,
+        Key: K.account(accountId),
+        UpdateExpression: `SET ${clauses.join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk) AND #pilot = :seenPilot',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
+    };
+    try {
+      await documentClient().send(new TransactWriteCommand({ TransactItems: pilotDelta === 0 ? [accountWrite] : [accountWrite, pilotCounterChange(table, pilotDelta, opts.pilotLimit)] }));
+      return requireAccount(accountId);
+    } catch (e) {
+      if (!isTransactionCanceled(e)) throw e;
+      const [accountReason, counterReason] = cancellationReasons(e);
+      if (pilotDelta === 1 && counterReason?.Code === 'ConditionalCheckFailed' && accountReason?.Code !== 'ConditionalCheckFailed') {
+        throw new ConflictError(`At most ${opts.pilotLimit} accounts may hold the pilot flag.`);
+      }
+    }
+  }
+  throw new ConflictError('The account changed concurrently; try again.');
 }
 
 export async function getAccount(accountId: string): Promise<Account | null> {
