@@ -200,7 +200,8 @@ describe('people search', () => {
     await settle();
     const replay = await t.client.api('POST', 'search/', body, { 'Idempotency-Key': 'order-42' });
     expect(replay.body).toEqual({ id: a.body.id, status: 'completed', created_at: a.body.created_at });
-    expect((await charges(t.accountId)).filter((x) => x.operation === 'people_search')).toHaveLength(1);
+    // One reservation; the rejected bad key is audited as released (reserved 0).
+    expect((await charges(t.accountId)).filter((x) => x.operation === 'people_search').map((x) => x.reserved)).toEqual([0, 30]);
   });
 
   test('402 when the balance cannot cover max_results', async () => {
