@@ -254,6 +254,8 @@ export async function addCredits(accountId: string, amount: number, clock: Clock
   }
 }
 
+const MAX_REASON_CHARS = 1000;
+
 /**
  * The audit record of a paid call rejected as invalid (SPEC.md "Billing model": `released`, nothing
  * reserved or charged, with the reason). One write per rejected request: the route's gateway throttle
@@ -270,7 +272,8 @@ export async function recordRejectedCall(input: { accountId: string; operation: 
     charge_status: 'released',
     created_at: now.toISOString(),
     settled_at: now.toISOString(),
-    reason: input.reason,
+    // A body with thousands of invalid items would otherwise make the record itself huge.
+    reason: input.reason.slice(0, MAX_REASON_CHARS),
   };
   await documentClient().send(new PutCommand({ TableName: tableName('accounts'), Item: { ...K.charge(input.accountId, record.id), ...record } }));
   return record;
