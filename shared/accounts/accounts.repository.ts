@@ -6,9 +6,10 @@ import { serviceClock, type Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { ConflictError, NotFoundError } from '../core/errors.js';
 import { apiKeyRegistry } from '../adapters/api-key-registry.js';
-import { toAccount, type Account, type ChargeRecord, toCharge } from './model.js';
+import { DEFAULT_FOLLOWUP_DAYS, toAccount, type Account, type AccountPatch, type ChargeRecord, toCharge } from './model.js';
 import { accountsKeys as K } from './accounts.keys.js';
-import { isTransactionCanceled } from '../adapters/dynamodb-errors.js';
+import { cancellationReasons, isTransactionCanceled } from '../adapters/dynamodb-errors.js';
+import { setClauses } from '../adapters/update-expression.js';
 
 /** Accounts, API keys and webhook signing secrets in the accounts table (keys: accounts.keys.ts). */
 
@@ -36,6 +37,8 @@ export async function createAccount(
     agentic_search: input.agentic_search,
     pilot: input.pilot,
     auto_recharge: input.auto_recharge,
+    attachments_enabled: false,
+    followup_days: [...DEFAULT_FOLLOWUP_DAYS],
     created_at: clock.now().toISOString(),
   };
   const table = tableName('accounts');
@@ -73,6 +76,88 @@ export async function createAccount(
   return account;
 }
 
+const pilotCounterChange = (table: string, delta: 1 | -1, pilotLimit: number) => ({
+  Update: {
+    TableName: table,
+    Key: K.pilots(),
+    UpdateExpression: 'ADD #n :delta',
+    ConditionExpression: delta === 1 ? 'attribute_not_exists(#n) OR #n < :limit' : '#n > :zero',
+    ExpressionAttributeNames: { '#n': 'count' },
+    ExpressionAttributeValues: delta === 1 ? { ':delta': 1, ':limit': pilotLimit } : { ':delta': -1, ':zero': 0 },
+  },
+});
+
+/**
+ * Console PATCH of an account, in one transaction:
+ * - granting the pilot flag takes a place under `pilotLimit` and withdrawing it gives one back; the
+ *   account write is conditioned on the flag still being what was read, so a concurrent change is judged
+ *   again instead of counted twice;
+ * - a change of `public_api` also rewrites the copy every live API-key record carries (the one-read
+ *   authentication of caller.repository.ts), conditioned on the account's `keys_version`, which creating
+ *   a key bumps, so a key created meanwhile makes the change start again from a fresh read. One
+ *   transaction holds at most 100 items: an account with more than 98 live keys is refused.
+ */
+export async function updateAccount(accountId: string, patch: AccountPatch, opts: { pilotLimit: number }): Promise<Account> {
+  const table = tableName('accounts');
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const meta = (await documentClient().send(new GetCommand({ TableName: table, Key: K.account(accountId), ConsistentRead: true }))).Item;
+    if (!meta) throw new NotFoundError('Account not found.');
+    const current = toAccount(meta);
+    const pilotDelta = patch.pilot === undefined || patch.pilot === current.pilot ? 0 : patch.pilot ? 1 : -1;
+    const syncKeys = patch.public_api !== undefined && patch.public_api !== current.public_api;
+    const keyHashes = syncKeys ? await liveKeyHashes(accountId) : [];
+    if (keyHashes.length > 98) throw new ConflictError('This account holds more than 98 live API keys; revoke some before changing public_api.');
+    const version = meta.keys_version as number | undefined;
+    const { clauses, names, values } = setClauses(patch);
+    names['#pilot'] = 'pilot';
+    values[':seenPilot'] = current.pilot;
+    let condition = 'attribute_exists(pk) AND #pilot = :seenPilot';
+    if (syncKeys && version === undefined) condition += ' AND attribute_not_exists(keys_version)';
+    if (syncKeys && version !== undefined) {
+      condition += ' AND keys_version = :keysVersion';
+      values[':keysVersion'] = version;
+    }
+    const accountWrite = {
+      Update: { TableName: table, Key: K.account(accountId), UpdateExpression: `SET ${clauses.join(', ')}`, ConditionExpression: condition, ExpressionAttributeNames: names, ExpressionAttributeValues: values },
+    };
+    const keyWrites = keyHashes.map((hash) => ({
+      Update: { TableName: table, Key: K.apiKeyLookup(hash), UpdateExpression: 'SET public_api = :pa', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':pa': patch.public_api } },
+    }));
+    try {
+      await documentClient().send(new TransactWriteCommand({ TransactItems: [accountWrite, ...(pilotDelta === 0 ? [] : [pilotCounterChange(table, pilotDelta, opts.pilotLimit)]), ...keyWrites] }));
+      return requireAccount(accountId);
+    } catch (e) {
+      if (!isTransactionCanceled(e)) throw e;
+      const [accountReason, counterReason] = cancellationReasons(e);
+      if (pilotDelta === 1 && counterReason?.Code === 'ConditionalCheckFailed' && accountReason?.Code !== 'ConditionalCheckFailed') {
+        throw new ConflictError(`At most ${opts.pilotLimit} accounts may hold the pilot flag.`);
+      }
+    }
+  }
+  throw new ConflictError('The account changed concurrently; try again.');
+}
+
+/** Hashes of an account's unrevoked API keys (whose lookup records carry the account's flags). */
+async function liveKeyHashes(accountId: string): Promise<string[]> {
+  const hashes: string[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName('accounts'),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+        FilterExpression: 'attribute_not_exists(revoked_at)',
+        ExpressionAttributeValues: { ':pk': K.accountPk(accountId), ':p': K.apiKeyMetaPrefix },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of out.Items ?? []) hashes.push(item.hash as string);
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return hashes;
+}
+
 export async function getAccount(accountId: string): Promise<Account | null> {
   const out = await documentClient().send(
     new GetCommand({ TableName: tableName('accounts'), Key: K.account(accountId), ConsistentRead: true }),
@@ -95,7 +180,7 @@ export async function createApiKey(accountId: string, clock: Clock = serviceCloc
   const created_at = clock.now().toISOString();
   const table = tableName('accounts');
   // The key record carries the account's public_api flag (caller.repository.ts); bumping keys_version
-  // tells a concurrent setAccountFlags that its list of keys to update is stale.
+  // tells a concurrent updateAccount that its list of keys to update is stale.
   try {
     await documentClient().send(
       new TransactWriteCommand({

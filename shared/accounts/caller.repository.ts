@@ -1,22 +1,19 @@
-import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../adapters/aws.js';
 import { tableName } from '../core/env.js';
 import type { TableKey } from '../catalog/tables.js';
-import { ConflictError, NotFoundError } from '../core/errors.js';
-import { isTransactionCanceled } from '../adapters/dynamodb-errors.js';
 import type { Job } from '../jobs/model.js';
 import { jobsKeys } from '../jobs/jobs.keys.js';
 import type { EmailRecord } from '../outreach/model.js';
 import { outreachKeys } from '../outreach/outreach.keys.js';
-import { toAccount, type Account } from './model.js';
 import { accountsKeys as K } from './accounts.keys.js';
 
 /**
  * The caller behind a presented API key, read the way an authenticated request needs it, in one round
  * trip. The key record `APIKEY#<sha256> / APIKEY` carries the key's account, its revocation and a copy of
  * the account flags a request checks (`public_api`), so one strongly consistent read answers "who is
- * calling, and may they"; the one item a GET needs rides in the same BatchGetItem. `setAccountFlags`
- * keeps every key record's copy in step with the account in one transaction.
+ * calling, and may they"; the one item a GET needs rides in the same BatchGetItem. `updateAccount`
+ * (accounts.repository.ts) keeps every key record's copy in step with the account in one transaction.
  */
 export interface CallerKey {
   keyId: string;
@@ -76,85 +73,4 @@ export async function readCaller<T>(keyHash: string, companion: Companion<T> | n
       : null,
     item: companionItem && companion ? companion.decode(companionItem) : null,
   };
-}
-
-export type AccountFlags = Pick<Account, 'public_api' | 'agentic_search' | 'auto_recharge'>;
-
-/**
- * Change account flags and, in the same transaction, the copy every live key record carries. A key
- * created meanwhile bumps the account's `keys_version`, which fails this transaction's condition, and the
- * whole change is made again from a fresh read. One transaction holds at most 100 items: an account with
- * more than 99 live keys is refused rather than updated in parts.
- */
-export async function setAccountFlags(accountId: string, flags: Partial<AccountFlags>): Promise<Account> {
-  const table = tableName('accounts');
-  const metaKey = K.account(accountId);
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const sets: string[] = [];
-  for (const [i, [name, value]] of Object.entries(flags).filter(([, v]) => v !== undefined).entries()) {
-    names[`#f${i}`] = name;
-    values[`:f${i}`] = value;
-    sets.push(`#f${i} = :f${i}`);
-  }
-  const keyCopies = KEY_RECORD_FLAGS.filter((f) => flags[f] !== undefined);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const meta = (await documentClient().send(new GetCommand({ TableName: table, Key: metaKey, ConsistentRead: true }))).Item;
-    if (!meta) throw new NotFoundError('Account not found.');
-    if (!sets.length) return toAccount(meta);
-    const keys = keyCopies.length ? await liveKeyHashes(accountId) : [];
-    if (keys.length > 99) throw new ConflictError('This account holds more than 99 live API keys; revoke some before changing its flags.');
-    const version = meta.keys_version as number | undefined;
-    try {
-      await documentClient().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: table,
-                Key: metaKey,
-                UpdateExpression: `SET ${sets.join(', ')}`,
-                ConditionExpression: version === undefined ? 'attribute_exists(pk) AND attribute_not_exists(keys_version)' : 'keys_version = :v',
-                ExpressionAttributeNames: names,
-                ExpressionAttributeValues: version === undefined ? values : { ...values, ':v': version },
-              },
-            },
-            ...keys.map((hash) => ({
-              Update: {
-                TableName: table,
-                Key: K.apiKeyLookup(hash),
-                UpdateExpression: `SET ${keyCopies.map((_, i) => `#k${i} = :k${i}`).join(', ')}`,
-                ExpressionAttributeNames: Object.fromEntries(keyCopies.map((f, i) => [`#k${i}`, f])),
-                ExpressionAttributeValues: Object.fromEntries(keyCopies.map((f, i) => [`:k${i}`, flags[f]])),
-              },
-            })),
-          ],
-        }),
-      );
-      return toAccount({ ...meta, ...flags });
-    } catch (e) {
-      if (!isTransactionCanceled(e)) throw e;
-    }
-  }
-  throw new ConflictError('The account changed while its flags were being updated; try again.');
-}
-
-async function liveKeyHashes(accountId: string): Promise<string[]> {
-  const hashes: string[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await documentClient().send(
-      new QueryCommand({
-        TableName: tableName('accounts'),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-        FilterExpression: 'attribute_not_exists(revoked_at)',
-        ExpressionAttributeValues: { ':pk': K.accountPk(accountId), ':p': K.apiKeyMetaPrefix },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of out.Items ?? []) hashes.push(item.hash as string);
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return hashes;
 }

@@ -1,4 +1,4 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../adapters/aws.js';
 import { tableName } from '../core/env.js';
 import { serviceClock, type Clock } from '../core/clock.js';
@@ -282,4 +282,29 @@ export async function addCredits(accountId: string, amount: number, clock: Clock
     if (isTransactionCanceled(e)) throw new NotFoundError('Account not found.');
     throw e;
   }
+}
+
+const MAX_REASON_CHARS = 1000;
+
+/**
+ * The audit record of a paid call rejected as invalid (SPEC.md "Billing model": `released`, nothing
+ * reserved or charged, with the reason). One write per rejected request: the route's gateway throttle
+ * bounds how many a caller can cause, so it cannot become a write amplifier.
+ */
+export async function recordRejectedCall(input: { accountId: string; operation: string; reference: string; reason: string }, clock: Clock = serviceClock): Promise<ChargeRecord> {
+  const now = clock.now();
+  const record: ChargeRecord = {
+    id: newId('chg', now.getTime()),
+    operation: input.operation,
+    reference: input.reference,
+    reserved: 0,
+    charged: 0,
+    charge_status: 'released',
+    created_at: now.toISOString(),
+    settled_at: now.toISOString(),
+    // A body with thousands of invalid items would otherwise make the record itself huge.
+    reason: input.reason.slice(0, MAX_REASON_CHARS),
+  };
+  await documentClient().send(new PutCommand({ TableName: tableName('accounts'), Item: { ...K.charge(input.accountId, record.id), ...record } }));
+  return record;
 }

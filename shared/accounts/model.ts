@@ -1,5 +1,5 @@
 import * as z from 'zod';
-
+import { sanitizeEmailHtml } from '../outreach/html.js';
 
 export interface Account {
   id: string;
@@ -9,8 +9,13 @@ export interface Account {
   agentic_search: boolean;
   pilot: boolean;
   auto_recharge: boolean;
+  attachments_enabled: boolean;
+  /** Days after the previous step's actual send at which follow-ups 1, 2 and 3 go out. */
+  followup_days: number[];
   created_at: string;
 }
+
+export const DEFAULT_FOLLOWUP_DAYS: readonly number[] = Object.freeze([3, 7, 14]);
 
 export const SENDING_ACCOUNT_TYPES = ['google', 'microsoft', 'smtp'] as const;
 
@@ -24,6 +29,7 @@ export interface SendingAccount {
   sent_today: number;
   health: string;
   timezone: string;
+  signature_html: string;
 }
 
 export type ChargeStatus = 'pending' | 'charged' | 'zero_result' | 'released';
@@ -37,6 +43,8 @@ export interface ChargeRecord {
   charge_status: ChargeStatus;
   created_at: string;
   settled_at: string | null;
+  /** Why nothing was charged, on records of calls rejected as invalid. */
+  reason?: string;
 }
 
 export const toAccount = (item: Record<string, unknown>): Account => ({
@@ -47,6 +55,8 @@ export const toAccount = (item: Record<string, unknown>): Account => ({
   agentic_search: item.agentic_search as boolean,
   pilot: item.pilot as boolean,
   auto_recharge: item.auto_recharge as boolean,
+  attachments_enabled: (item.attachments_enabled as boolean | undefined) ?? false,
+  followup_days: (item.followup_days as number[] | undefined) ?? [...DEFAULT_FOLLOWUP_DAYS],
   created_at: item.created_at as string,
 });
 
@@ -59,6 +69,7 @@ export const toCharge = (item: Record<string, unknown>): ChargeRecord => ({
   charge_status: item.charge_status as ChargeStatus,
   created_at: item.created_at as string,
   settled_at: (item.settled_at as string | undefined) ?? null,
+  ...(item.reason === undefined ? {} : { reason: item.reason as string }),
 });
 
 export const CreateAccountSchema = z.strictObject({
@@ -69,6 +80,26 @@ export const CreateAccountSchema = z.strictObject({
   pilot: z.boolean().default(false),
   auto_recharge: z.boolean().default(false),
 });
+
+/**
+ * `followup_days`: exactly three whole days, 1 to 60 each. Three because a sequence has at most three
+ * follow-ups (steps 1 to 4 including the intro); each is counted from the previous step's actual send,
+ * so any order is a valid cadence, and 60 days keeps a four-step sequence inside six months.
+ */
+export const UpdateAccountSchema = z
+  .strictObject({
+    name: z.string().trim().min(1).max(200),
+    public_api: z.boolean(),
+    agentic_search: z.boolean(),
+    pilot: z.boolean(),
+    auto_recharge: z.boolean(),
+    attachments_enabled: z.boolean(),
+    followup_days: z.array(z.number().int().min(1).max(60)).length(3),
+  })
+  .partial()
+  .refine((v) => Object.keys(v).length > 0, 'at least one field is required');
+
+export type AccountPatch = z.output<typeof UpdateAccountSchema>;
 
 export const AddCreditsSchema = z.strictObject({
   amount: z.number().int().positive().max(100_000_000),
@@ -100,6 +131,8 @@ export const UpdateSendingAccountSchema = z
     daily_limit: z.number().int().min(0).max(10_000),
     health: z.string().trim().min(1).max(100),
     timezone: timeZone,
+    // Bounded as supplied; what is stored is what the sanitiser keeps.
+    signature_html: z.string().max(10_000).transform(sanitizeEmailHtml),
   })
   .partial()
   .refine((v) => Object.keys(v).length > 0, 'at least one field is required');

@@ -37,6 +37,7 @@ export function toSendingAccount(item: Record<string, unknown>, clock: Clock = s
     sent_today: s.sent_day === today ? (s.sent_count ?? 0) : 0,
     health: s.health,
     timezone: s.timezone,
+    signature_html: s.signature_html ?? '',
   };
 }
 
@@ -56,12 +57,12 @@ export function sendingAccountView(a: SendingAccount) {
 
 export async function createSendingAccount(
   accountId: string,
-  input: Omit<SendingAccount, 'id' | 'sent_today'>,
+  input: Omit<SendingAccount, 'id' | 'sent_today' | 'signature_html'>,
   clock: Clock = serviceClock,
 ): Promise<SendingAccount> {
   const id = newId('ea', clock.now().getTime());
   const table = tableName('accounts');
-  const item: StoredSendingAccount & Record<string, unknown> = { ...input, id, account_id: accountId, created_at: clock.now().toISOString() };
+  const item: StoredSendingAccount & Record<string, unknown> = { ...input, signature_html: '', id, account_id: accountId, created_at: clock.now().toISOString() };
   await documentClient().send(
     new TransactWriteCommand({
       TransactItems: [
@@ -104,9 +105,9 @@ export async function ownerOfSendingAccount(eaId: string): Promise<string | null
 
 export async function updateSendingAccount(
   eaId: string,
-  patch: Partial<Pick<SendingAccount, 'connected' | 'sending_enabled' | 'daily_limit' | 'health' | 'timezone'>>,
+  patch: Partial<Pick<SendingAccount, 'connected' | 'sending_enabled' | 'daily_limit' | 'health' | 'timezone' | 'signature_html'>>,
   clock: Clock = serviceClock,
-): Promise<SendingAccount> {
+): Promise<SendingAccount & { account_id: string }> {
   const owner = await ownerOfSendingAccount(eaId);
   if (!owner) throw new NotFoundError('Sending account not found.');
   const { clauses: sets, names, values } = setClauses(patch);
@@ -121,7 +122,7 @@ export async function updateSendingAccount(
       ReturnValues: 'ALL_NEW',
     }),
   );
-  return toSendingAccount(out.Attributes!, clock);
+  return { ...toSendingAccount(out.Attributes!, clock), account_id: owner };
 }
 
 /** Count one real send against the account's local day (resets when the local day changes). */

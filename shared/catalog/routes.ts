@@ -72,7 +72,7 @@ export const ROUTES: RouteDef[] = [
   { method: 'POST', path: pub('enrich/professional-profile/'), module: 'functions/enrich/professional-profile.ts', auth: 'api_key', throttle: { perMinute: 18, burst: 3 }, bindings: syncEnrich },
 
   // Outreach emails (SPEC.md "Outreach emails"; throttles DESIGN.md §3).
-  { method: 'POST', path: pub('emails/'), module: 'functions/emails/create.ts', auth: 'api_key', throttle: { perMinute: 60, burst: 10 }, bindings: { tables: { accounts: 'readwrite', outreach: 'readwrite' }, queues: { drafting: 'send' } } },
+  { method: 'POST', path: pub('emails/'), module: 'functions/emails/create.ts', auth: 'api_key', throttle: { perMinute: 60, burst: 10 }, bindings: { tables: { accounts: 'readwrite', outreach: 'readwrite', directory: 'read' }, queues: { drafting: 'send' } } },
   { method: 'GET', path: pub('emails/'), module: 'functions/emails/list.ts', auth: 'api_key', throttle: T.read, bindings: emailsRead },
   { method: 'GET', path: pub('emails/{id}/'), module: 'functions/emails/get.ts', auth: 'api_key', throttle: T.read, bindings: emailsRead },
   { method: 'PATCH', path: pub('emails/{id}/'), module: 'functions/emails/edit.ts', auth: 'api_key', throttle: outreachWrite, bindings: emailsChange },
@@ -87,6 +87,7 @@ export const ROUTES: RouteDef[] = [
   // Console API (DESIGN.md §2).
   { method: 'POST', path: con('accounts/'), module: 'functions/console/create-account.ts', auth: 'admin', bindings: accountsWrite },
   { method: 'GET', path: con('accounts/{id}/'), module: 'functions/console/get-account.ts', auth: 'admin', bindings: accountsRead },
+  { method: 'PATCH', path: con('accounts/{id}/'), module: 'functions/console/update-account.ts', auth: 'admin', bindings: accountsWrite },
   { method: 'POST', path: con('accounts/{id}/api-keys/'), module: 'functions/console/create-api-key.ts', auth: 'admin', bindings: { ...accountsWrite, apiKeys: true } },
   { method: 'DELETE', path: con('accounts/{id}/api-keys/{key_id}/'), module: 'functions/console/revoke-api-key.ts', auth: 'admin', bindings: { ...accountsWrite, apiKeys: true } },
   { method: 'POST', path: con('accounts/{id}/webhook-secrets/'), module: 'functions/console/create-webhook-secret.ts', auth: 'admin', bindings: { ...accountsWrite, secrets: true } },
@@ -95,7 +96,7 @@ export const ROUTES: RouteDef[] = [
   { method: 'GET', path: con('accounts/{id}/charges/'), module: 'functions/console/list-charges.ts', auth: 'admin', bindings: accountsRead },
   { method: 'POST', path: con('accounts/{id}/sending-accounts/'), module: 'functions/console/create-sending-account.ts', auth: 'admin', bindings: accountsWrite },
   { method: 'GET', path: con('accounts/{id}/jobs/{job_id}/webhook-deliveries/'), module: 'functions/console/webhook-deliveries.ts', auth: 'admin', bindings: { tables: { jobs: 'read' } } },
-  { method: 'PATCH', path: con('sending-accounts/{ea_id}/'), module: 'functions/console/update-sending-account.ts', auth: 'admin', bindings: accountsWrite },
+  { method: 'PATCH', path: con('sending-accounts/{ea_id}/'), module: 'functions/console/update-sending-account.ts', auth: 'admin', bindings: emailsChange },
 ];
 
 /** Per-second rate for API Gateway usage-plan throttles (which take requests per second). */

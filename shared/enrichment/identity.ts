@@ -43,7 +43,9 @@ export function commonIdentityIssues(v: IdentityInput): IdentityIssue[] {
   if (v.professional_url !== undefined && normalizeProfessionalUrl(v.professional_url) === null) {
     issues.push({ path: 'professional_url', message: 'must be a professional-network profile URL of the /in/<slug> shape' });
   }
-  if ((v.first_name === undefined) !== (v.last_name === undefined)) {
+  // Names pair up only when they are the shape in use; beside a profile URL or an email they are hints.
+  const namesAreTheShape = v.professional_url === undefined && v.email === undefined;
+  if (namesAreTheShape && (v.first_name === undefined) !== (v.last_name === undefined)) {
     issues.push({ path: v.first_name === undefined ? 'first_name' : 'last_name', message: 'first_name and last_name go together' });
   }
   return issues;

@@ -7,6 +7,7 @@ import { getAccount, hashApiKey } from '../accounts/accounts.repository.js';
 import { readCaller, type CallerKey, type Companion } from '../accounts/caller.repository.js';
 import { logger } from '../core/logger.js';
 import { KnownKeys } from './known-keys.js';
+import { recordRejectedCall } from '../accounts/ledger.repository.js';
 
 /**
  * The primary-adapter shell every HTTP handler uses: parse JSON, validate with zod, resolve the caller,
@@ -180,6 +181,11 @@ export interface PublicRouteOptions<S, T> {
    * answer is used only if the key turns out to be valid, unrevoked and of that same account.
    */
   readOnly?: boolean;
+  /**
+   * The charge operation of a paid route: a call rejected as invalid (400) leaves a `released` audit
+   * record for it (DESIGN.md §3). One record per rejected request, so the route's throttle bounds them.
+   */
+  paidOperation?: string;
 }
 
 /**
@@ -207,8 +213,19 @@ export function publicRoute<S extends z.ZodType | undefined = undefined, T = nev
     knownKeys.remember(keyHash, caller);
     const sameAccount = known === undefined || known.accountId === caller.accountId;
     if (ahead && sameAccount) return unwrap(await ahead);
-    return run(caller, companion && sameAccount ? item : undefined);
+    try {
+      return await run(caller, companion && sameAccount ? item : undefined);
+    } catch (e) {
+      if (opts.paidOperation && e instanceof ValidationError) await auditRejectedCall(caller.accountId, opts.paidOperation, requestIdOf(event), e);
+      throw e;
+    }
   });
+}
+
+async function auditRejectedCall(accountId: string, operation: string, reference: string, rejection: ValidationError): Promise<void> {
+  const reason = [rejection.message, ...(rejection.details ?? []).map((d) => `${d.path}: ${d.message}`)].join(' ');
+  // The caller gets its 400 even when the audit write fails; the failure is logged for operators.
+  await recordRejectedCall({ accountId, operation, reference, reason }).catch((error: unknown) => logger.error('audit record of a rejected call not written', { operation, error: error as Error }));
 }
 
 /** A console route (IAM-authorised in AWS; the local gateway checks the admin token). */

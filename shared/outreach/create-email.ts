@@ -8,29 +8,54 @@ import { sendMessage } from '../adapters/queue.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { ConflictError, ValidationError } from '../core/errors.js';
-import type { CreateEmailSchema, EmailRecord } from './model.js';
+import type { Contact, CreateEmailSchema, EmailRecord } from './model.js';
 import { messages } from '../catalog/messages.js';
-import { isSuppressed, upsertLead } from './leads.repository.js';
+import { getLead, isSuppressed, leadUpsertWrite } from './leads.repository.js';
+import { findContact } from '../enrichment/identity.js';
+import { findByProfessionalUrl } from '../directory/directory.repository.js';
+import { normalizeProfessionalUrl } from '../directory/urls.js';
+import { isValidTimeZone, timeZoneForLocation } from './send-time.js';
 import { newEmailWrites, transition } from './emails.repository.js';
 import { logger } from '../core/logger.js';
 
 /**
  * POST /emails/ — accept an email for drafting.
  *
- * 1. Choose the sender: `from_account` (owned by the caller, else 400; not usable, 409) or the
+ * 1. Take the time and the id together, before any await, so ids and `created_at` agree on order.
+ * 2. Choose the sender: `from_account` (owned by the caller, else 400; not usable, 409) or the
  *    least-loaded connected, sending-enabled account (none: 409). `reply_to` must be one of the caller's
- *    connected accounts (else 400). A suppressed (unsubscribed) recipient is refused (400).
- * 2. The recipient becomes or updates a lead.
- * 3. One transaction: reserve 2 credits and write the email as `drafting`.
- * 4. One message to the drafting queue.
+ *    connected accounts (else 400). A suppressed (unsubscribed) recipient is refused (400). An account
+ *    with a daily limit of 0 is usable: its emails wait in `queued` until it has capacity.
+ * 3. Resolve the recipient's time zone (directory, else the lead) for best-time sending.
+ * 4. One transaction: reserve 2 credits, write the email as `drafting`, and make the recipient a lead.
+ * 5. One message to the drafting queue.
  */
 
-export const usable = (a: SendingAccount) => a.connected && a.sending_enabled && a.daily_limit > 0;
+export const usable = (a: SendingAccount) => a.connected && a.sending_enabled;
+
+/** Share of today's limit already used; an account without capacity today comes last. */
+const load = (a: SendingAccount) => (a.daily_limit > 0 ? a.sent_today / a.daily_limit : Number.POSITIVE_INFINITY);
 
 export function leastLoaded(accounts: SendingAccount[]): SendingAccount | null {
   const candidates = accounts.filter(usable);
-  candidates.sort((a, b) => a.sent_today / a.daily_limit - b.sent_today / b.daily_limit || a.id.localeCompare(b.id));
+  candidates.sort((a, b) => (load(a) === load(b) ? a.id.localeCompare(b.id) : load(a) < load(b) ? -1 : 1));
   return candidates[0] ?? null;
+}
+
+/**
+ * The recipient's IANA zone: the directory person behind their email (or their profile URL), else what
+ * the lead already holds; null when nobody knows where they are.
+ */
+export async function recipientTimeZone(accountId: string, to: Contact): Promise<string | null> {
+  const byEmail = await findContact({ email: to.email }, ['email']);
+  const url = byEmail?.professional_url ?? (to.professional_url ? normalizeProfessionalUrl(to.professional_url) : null);
+  const person = url ? await findByProfessionalUrl(url) : null;
+  if (person) {
+    const { time_zone, country_code } = person.person.location;
+    const zone = isValidTimeZone(time_zone) ? time_zone : timeZoneForLocation(country_code);
+    if (zone) return zone;
+  }
+  return (await getLead(accountId, to.email))?.timezone ?? null;
 }
 
 export async function chooseSender(accountId: string, fromAccount: string | undefined, replyTo: string | undefined, clock: Clock): Promise<SendingAccount> {
@@ -51,16 +76,18 @@ export async function chooseSender(accountId: string, fromAccount: string | unde
 }
 
 export async function createEmail(accountId: string, body: z.output<typeof CreateEmailSchema>, clock: Clock = serviceClock): Promise<{ id: string; status: 'drafting'; created_at: string }> {
-  if (await isSuppressed(accountId, body.to.email)) {
-    throw new ValidationError('The recipient has unsubscribed from your emails.', [{ path: 'to.email', message: 'on your suppression list' }]);
-  }
-  const sender = await chooseSender(accountId, body.from_account, body.reply_to, clock);
   const now = clock.now();
   const iso = now.toISOString();
-  await upsertLead(accountId, body.to, iso);
-
   const id = newId('em', now.getTime());
   const chargeId = newId('chg', now.getTime());
+  const [suppressed, sender, recipientZone] = await Promise.all([
+    isSuppressed(accountId, body.to.email),
+    chooseSender(accountId, body.from_account, body.reply_to, clock),
+    recipientTimeZone(accountId, body.to),
+  ]);
+  if (suppressed) {
+    throw new ValidationError('The recipient has unsubscribed from your emails.', [{ path: 'to.email', message: 'on your suppression list' }]);
+  }
   const name = [body.to.first_name, body.to.last_name].filter(Boolean).join(' ');
   const record: EmailRecord = {
     id,
@@ -92,9 +119,10 @@ export async function createEmail(accountId: string, body: z.output<typeof Creat
     message_id: null,
     track_token: randomBytes(24).toString('base64url'),
     timezone: sender.timezone,
+    recipient_timezone: recipientZone,
     api_created: true,
   };
-  await reserveWith({ accountId, operation: 'outreach_email', reference: id, amount: PRICES.outreach_email, chargeId }, newEmailWrites(record));
+  await reserveWith({ accountId, operation: 'outreach_email', reference: id, amount: PRICES.outreach_email, chargeId }, [...newEmailWrites(record), leadUpsertWrite(accountId, body.to, iso, recipientZone)]);
   try {
     await sendMessage('drafting', messages.draftEmail(accountId, id));
   } catch (e) {

@@ -4,6 +4,7 @@ import { tableName } from '../core/env.js';
 import type { Contact } from './model.js';
 import { setClauses } from '../adapters/update-expression.js';
 import { outreachKeys as K } from './outreach.keys.js';
+import type { TransactItem } from '../accounts/ledger.repository.js';
 
 /**
  * Leads in the caller's workspace, keyed by email (the identity), and the workspace's suppression list.
@@ -20,24 +21,31 @@ export interface Lead {
   context?: string;
   replied_at?: string;
   bounced_at?: string;
+  /** The lead's time zone, learnt from the directory when they were last written to. */
+  timezone?: string;
   created_at: string;
   updated_at: string;
 }
 
-export async function upsertLead(accountId: string, contact: Contact, now: string): Promise<void> {
+/**
+ * The write that makes the recipient a lead or updates it (with their time zone when known), to ride in
+ * the transaction that accepts the email: a create that is refused (e.g. 402) leaves no lead behind.
+ */
+export function leadUpsertWrite(accountId: string, contact: Contact, now: string, timeZone: string | null): TransactItem {
   const fields: Record<string, unknown> = { email: contact.email.toLowerCase(), updated_at: now };
   for (const k of ['first_name', 'last_name', 'company_name', 'professional_url', 'context'] as const) if (contact[k] !== undefined) fields[k] = contact[k];
+  if (timeZone) fields.timezone = timeZone;
   const { clauses: sets, names, values } = setClauses(fields);
   values[':now'] = now;
-  await documentClient().send(
-    new UpdateCommand({
+  return {
+    Update: {
       TableName: tableName('outreach'),
       Key: K.lead(accountId, contact.email),
       UpdateExpression: `SET ${sets.join(', ')}, created_at = if_not_exists(created_at, :now)`,
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
-    }),
-  );
+    },
+  };
 }
 
 export async function getLead(accountId: string, email: string): Promise<Lead | null> {

@@ -1,13 +1,18 @@
 import type * as z from 'zod';
 import { queryEmails } from './emails.repository.js';
-import { emailView, type ListEmailsQuerySchema } from './model.js';
+import { emailView, type EmailRecord, type ListEmailsQuerySchema } from './model.js';
 
-/** GET /emails/: API-created emails, newest first, filtered by wire status and `since`, paged. */
+const newestFirst = (a: EmailRecord, b: EmailRecord) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : a.id > b.id ? -1 : 0) : a.created_at < b.created_at ? 1 : -1);
+
+/**
+ * GET /emails/: API-created emails, newest first by `created_at` (the id breaks ties; both are taken
+ * together at create), filtered by wire status and `since`, paged.
+ */
 export async function listEmails(accountId: string, q: z.output<typeof ListEmailsQuerySchema>) {
-  const since = q.since ? new Date(q.since).getTime() : null;
-  const all = (await queryEmails(accountId)).filter(
-    (e) => (e as unknown as { api_created?: boolean }).api_created && (!q.status || e.status === q.status) && (since === null || new Date(e.created_at).getTime() >= since),
-  );
+  const since = q.since ?? null;
+  const all = (await queryEmails(accountId))
+    .filter((e) => e.api_created && (!q.status || e.status === q.status) && (since === null || new Date(e.created_at).getTime() >= since))
+    .sort(newestFirst);
   const start = (q.page - 1) * q.page_size;
   return {
     count: all.length,

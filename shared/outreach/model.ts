@@ -6,6 +6,8 @@ import { normalizeProfessionalUrl } from '../directory/urls.js';
  * (ACCOUNT#<id> / EMAIL#<em_id>), so every read is tenant-scoped by construction and a list is one
  * strongly consistent query, newest first (ids are time-ordered ULIDs).
  */
+export type SendMode = 'best_time' | 'now' | 'at';
+
 export const EMAIL_STATUSES = ['drafting', 'pending_review', 'queued', 'sending', 'sent', 'replied', 'failed', 'cancelled'] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 
@@ -51,6 +53,10 @@ export interface EmailRecord {
   message_id: string | null;
   track_token: string;
   timezone: string;
+  /** The recipient's zone when the directory or the lead knows where they are (best time uses it). */
+  recipient_timezone?: string | null;
+  /** Approved while the sending account had no daily capacity: the send waits for it, as asked. */
+  awaiting_capacity?: { mode: SendMode; send_at: string | null };
   step?: number;
   sequence_id?: string;
   /** The sending account's local day whose capacity this email booked. */
@@ -107,7 +113,8 @@ export const ContactSchema = z.strictObject({
 
 export const CreateEmailSchema = z.strictObject({
   to: ContactSchema,
-  instructions: z.string().trim().min(1).max(2000),
+  // Kept exactly as supplied (SPEC.md: "as supplied at create"), so the bound applies to the raw string.
+  instructions: z.string().max(2000).refine((s) => s.trim().length > 0, 'must not be blank'),
   from_account: eaId.optional(),
   reply_to: email.optional(),
   cc: z.array(email).max(3).default([]),
@@ -144,7 +151,36 @@ export const ApproveEmailSchema = z
 
 export const ListEmailsQuerySchema = z.strictObject({
   status: z.enum(EMAIL_STATUSES).optional(),
-  since: z.iso.datetime({ offset: true }).optional(),
+  since: z
+    .string()
+    .refine((s) => parseIsoInstant(s) !== null, 'must be an ISO 8601 date or date-time')
+    .transform((s) => parseIsoInstant(s)!)
+    .optional(),
   page: z.coerce.number().int().min(1).default(1),
   page_size: z.coerce.number().int().min(1).max(200).default(50),
 });
+
+const ISO_8601 =
+  /^(\d{4})-?(\d{2})-?(\d{2})(?:[T ](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d{1,9}))?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+
+/**
+ * An instant from any ISO 8601 calendar date or date-time a client may send (extended or basic form,
+ * hours with optional minutes, seconds and fraction, `Z` or a ±hh[:mm] offset). A date alone is its
+ * midnight; no offset means UTC (SPEC.md: timestamps are UTC). Null when it is not one.
+ */
+export function parseIsoInstant(text: string): number | null {
+  const m = ISO_8601.exec(text.trim());
+  if (!m) return null;
+  const [, y, mo, d, h = '00', mi = '00', sec = '00', frac = '', zone = 'Z'] = m;
+  const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, sec].map(Number) as [number, number, number, number, number, number];
+  if (month < 1 || month > 12 || day < 1 || hour > 24 || minute > 59 || second > 60) return null;
+  if (hour === 24 && (minute > 0 || second > 0 || /[1-9]/.test(frac))) return null;
+  const utc = Date.UTC(year, month - 1, day, hour, minute, Math.min(second, 59), Number(`0.${frac || '0'}`) * 1000);
+  if (new Date(Date.UTC(year, month - 1, day)).getUTCDate() !== day) return null;
+  if (zone === 'Z') return utc;
+  const sign = zone.startsWith('-') ? -1 : 1;
+  const digits = zone.slice(1).replace(':', '');
+  const offsetMinutes = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2) || '0');
+  if (offsetMinutes > 18 * 60) return null;
+  return utc - sign * offsetMinutes * 60_000;
+}

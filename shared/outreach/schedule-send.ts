@@ -3,27 +3,31 @@ import { serviceClock, type Clock } from '../core/clock.js';
 import { ConflictError, ValidationError } from '../core/errors.js';
 import { sendMessage } from '../adapters/queue.js';
 import { awsScheduler, scheduleName, type Scheduler } from '../adapters/scheduler.js';
-import { bestSendTime, nextSlotNow, timeZoneForLocation } from './send-time.js';
+import { bestSendTime, nextSlotNow } from './send-time.js';
 import { bookSlot } from './send-slots.repository.js';
 import { transition } from './emails.repository.js';
-import type { EmailRecord } from './model.js';
+import type { EmailRecord, SendMode } from './model.js';
 import { messages } from '../catalog/messages.js';
 
 /**
  * Give a queued email its send slot: the desired time (best time, now, or a fixed `send_at`), moved to
  * the first local day on which the sending account still has capacity; then a one-time schedule puts
- * it on the sending queue at that slot (a slot due now goes on the queue directly).
+ * it on the sending queue at that slot (a slot due now goes on the queue directly). An account with a
+ * daily limit of 0 has no slot to give: the email stays `queued` with the request kept until it has.
  */
 export const sendScheduleName = (emailId: string) => scheduleName('send', emailId);
 
-export async function scheduleSend(email: EmailRecord, mode: 'best_time' | 'now' | 'at', sendAt: string | undefined, deps: { clock?: Clock; scheduler?: Scheduler } = {}): Promise<EmailRecord> {
+export async function scheduleSend(email: EmailRecord, mode: SendMode, sendAt: string | undefined, deps: { clock?: Clock; scheduler?: Scheduler } = {}): Promise<EmailRecord> {
   const clock = deps.clock ?? serviceClock;
   const scheduler = deps.scheduler ?? awsScheduler;
   const account = await getSendingAccount(email.account_id, email.from_account, clock);
   if (!account) throw new ConflictError('The sending account no longer exists.');
   const now = clock.now();
-  // Best time is in the recipient's zone when known (a lead's country), else the sending account's.
-  const tz = timeZoneForLocation((email.contact as { country_code?: string }).country_code) ?? account.timezone;
+  if (account.daily_limit <= 0) {
+    return (await transition(email.account_id, email.id, ['queued'], { awaiting_capacity: { mode, send_at: sendAt ?? null }, scheduled_for: null, updated_at: now.toISOString() })) ?? email;
+  }
+  // Best time is in the recipient's zone when known (resolved at create), else the sending account's.
+  const tz = email.recipient_timezone ?? account.timezone;
   let desired: Date;
   if (mode === 'now') desired = nextSlotNow(now);
   else if (mode === 'at') {
@@ -32,8 +36,10 @@ export async function scheduleSend(email: EmailRecord, mode: 'best_time' | 'now'
     if (desired < now) desired = now;
   } else desired = bestSendTime({ now, timeZone: tz, seed: email.id });
 
-  const slot = await bookSlot({ eaId: account.id, timeZone: account.timezone, dailyLimit: account.daily_limit, desired, seed: email.id, weekdaysOnly: mode === 'best_time' });
-  const updated = await transition(email.account_id, email.id, ['queued'], { scheduled_for: slot.at.toISOString(), slot_day: slot.day, updated_at: now.toISOString() });
+  // Capacity counts in the account's days; its weekday rule would misjudge a time already chosen on the
+  // recipient's weekday in a zone many hours away, so it applies only when both zones are one.
+  const slot = await bookSlot({ eaId: account.id, timeZone: account.timezone, dailyLimit: account.daily_limit, desired, seed: email.id, weekdaysOnly: mode === 'best_time' && tz === account.timezone });
+  const updated = await transition(email.account_id, email.id, ['queued'], { scheduled_for: slot.at.toISOString(), slot_day: slot.day, updated_at: now.toISOString() }, ['awaiting_capacity']);
   if (!updated) return email;
   const wait = (slot.at.getTime() - now.getTime()) / 1000;
   if (wait <= 1) await sendMessage('sending', messages.sendEmail(email.account_id, email.id));

@@ -18,7 +18,8 @@ import { peopleIndex } from './index-source.js';
  */
 export const PeopleSearchSchema = z
   .strictObject({
-    query: z.string().trim().min(1).max(500).optional(),
+    // SPEC.md's 500 characters bound the query as sent, surrounding spaces included.
+    query: z.string().max(500).refine((q) => q.trim().length > 0, 'must not be blank').optional(),
     search_id: z.string().regex(/^dj_[0-9a-z]{26}$/, 'must be a dj_<id> people search id').optional(),
     max_results: z.number().int().min(25).max(100),
     webhook_url: z.string().max(2048),

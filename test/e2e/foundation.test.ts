@@ -128,6 +128,8 @@ describe('console API', () => {
       agentic_search: false,
       pilot: false,
       auto_recharge: false,
+      attachments_enabled: false,
+      followup_days: [3, 7, 14],
       created_at: expect.any(String),
     });
     expect(new Date(created.body.created_at).toISOString()).toBe(created.body.created_at);

@@ -2,7 +2,6 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { LocalStack } from '../../shared/local/stack.js';
 import { documentClient } from '../../shared/adapters/aws.js';
 import { hashApiKey } from '../../shared/accounts/accounts.repository.js';
-import { setAccountFlags } from '../../shared/accounts/caller.repository.js';
 import type { Job } from '../../shared/jobs/model.js';
 import { jobsKeys } from '../../shared/jobs/jobs.keys.js';
 import { accountsKeys } from '../../shared/accounts/accounts.keys.js';
@@ -136,13 +135,14 @@ describe('one DynamoDB round trip per authenticated read', () => {
     expect(after.body).toEqual({ message: 'Forbidden' });
   });
 
-  test('setAccountFlags keeps every key record in step: public_api off is 403 permission_denied on every key at once', async () => {
+  test('the console PATCH of public_api keeps every key record in step: off is 403 permission_denied on every key at once', async () => {
     const t = await newTenant(stack);
     const second = new Client(stack, (await admin.console('POST', `accounts/${t.accountId}/api-keys/`)).body.key);
     const jobId = await completedJob(t.accountId, t.keyId);
     expect((await t.client.api('GET', `search/${jobId}/`)).status).toBe(200);
-    const off = await setAccountFlags(t.accountId, { public_api: false });
-    expect(off.public_api).toBe(false);
+    const off = await admin.console('PATCH', `accounts/${t.accountId}/`, { public_api: false });
+    expect(off.status).toBe(200);
+    expect(off.body.public_api).toBe(false);
     for (const client of [t.client, second]) {
       const r = await client.api('GET', `search/${jobId}/`);
       expect(r.status).toBe(403);
@@ -151,7 +151,7 @@ describe('one DynamoDB round trip per authenticated read', () => {
     expect((await admin.console('GET', `accounts/${t.accountId}/`)).body.public_api).toBe(false);
     const third = new Client(stack, (await admin.console('POST', `accounts/${t.accountId}/api-keys/`)).body.key);
     expect((await third.api('GET', `search/${jobId}/`)).body.error.code).toBe('permission_denied');
-    await setAccountFlags(t.accountId, { public_api: true });
+    expect((await admin.console('PATCH', `accounts/${t.accountId}/`, { public_api: true })).status).toBe(200);
     for (const client of [t.client, second, third]) expect((await client.api('GET', `search/${jobId}/`)).status).toBe(200);
   });
 

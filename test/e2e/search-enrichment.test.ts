@@ -62,7 +62,8 @@ describe('people search', () => {
       expect(r.status).toBe(400);
       expect(r.body.error.code).toBe('invalid_request');
     }
-    expect(await charges(w.accountId)).toEqual([]);
+    // Each rejection is audited as `released`, nothing charged (SPEC.md "Billing model").
+    expect((await charges(w.accountId)).map((c) => [c.charge_status, c.charged])).toEqual(Array(7).fill(['released', 0]));
     // Revoking the only secret brings the 409 back; revoking twice is harmless.
     const s = await admin.console('POST', `accounts/${t.accountId}/webhook-secrets/`);
     expect((await t.client.api('POST', 'search/', body)).status).toBe(202);
@@ -199,7 +200,8 @@ describe('people search', () => {
     await settle();
     const replay = await t.client.api('POST', 'search/', body, { 'Idempotency-Key': 'order-42' });
     expect(replay.body).toEqual({ id: a.body.id, status: 'completed', created_at: a.body.created_at });
-    expect((await charges(t.accountId)).filter((x) => x.operation === 'people_search')).toHaveLength(1);
+    // One reservation; the rejected bad key is audited as released (reserved 0).
+    expect((await charges(t.accountId)).filter((x) => x.operation === 'people_search').map((x) => x.reserved)).toEqual([0, 30]);
   });
 
   test('402 when the balance cannot cover max_results', async () => {
@@ -264,7 +266,7 @@ describe('enrichment', () => {
       const r = await t.client.api('POST', 'enrich/email/', bad);
       expect(r.status).toBe(400);
     }
-    const cs = await charges(t.accountId);
+    const cs = (await charges(t.accountId)).filter((c) => c.charge_status !== 'released');
     expect(cs.map((c) => [c.operation, c.charged, c.charge_status])).toEqual(Array(4).fill(['email_enrich', 5, 'charged']));
     expect(await balance(t.accountId)).toBe(1250 - 20);
   });
@@ -281,7 +283,7 @@ describe('enrichment', () => {
     expect(mixed.status).toBe(400);
     expect(mixed.body.error.code).toBe('invalid_request');
     expect((await t.client.api('POST', 'enrich/professional-url/', { email: 'nobody@nowhere.example' })).status).toBe(404);
-    const cs = await charges(t.accountId);
+    const cs = (await charges(t.accountId)).filter((c) => c.charge_status !== 'released');
     expect(cs.map((c) => c.charged)).toEqual([3, 3, 3]);
   });
 
@@ -297,7 +299,7 @@ describe('enrichment', () => {
     for (const e of r.body.experience) expect(e.start === null || /^\d{4}-\d{2}$/.test(e.start)).toBe(true);
     expect((await t.client.api('POST', 'enrich/professional-profile/', { professional_url: 'linkedin.com/company/acme' })).status).toBe(400);
     expect((await t.client.api('POST', 'enrich/professional-profile/', { professional_url: 'linkedin.com/in/no-such-person-123' })).status).toBe(404);
-    expect((await charges(t.accountId)).map((c) => c.charged)).toEqual([2, 2]);
+    expect((await charges(t.accountId)).filter((c) => c.charge_status !== 'released').map((c) => c.charged)).toEqual([2, 2]);
   });
 
   test('phone: 50 on a hit (E.164), 0 on a miss (phone null), webhook and polling', async () => {

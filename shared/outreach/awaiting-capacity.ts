@@ -1,0 +1,32 @@
+import { updateSendingAccount } from '../accounts/sending-accounts.repository.js';
+import type { SendingAccount } from '../accounts/model.js';
+import { serviceClock, type Clock } from '../core/clock.js';
+import type { Scheduler } from '../adapters/scheduler.js';
+import { queryEmails } from './emails.repository.js';
+import { scheduleSend } from './schedule-send.js';
+
+/**
+ * Console PATCH of a sending account (DESIGN.md §2). When it leaves the account with a daily limit above
+ * zero, the emails that were approved while it had none get their slots now, each as its approval
+ * asked (a fixed `send_at` that has meanwhile passed becomes "now").
+ *
+ * 1. Write the change.
+ * 2. Find the account's `queued` emails from this sending account that wait for capacity.
+ * 3. Schedule each, in creation order, so the daily limit spills the later ones onto following days.
+ */
+export async function changeSendingAccount(
+  eaId: string,
+  patch: Partial<Pick<SendingAccount, 'connected' | 'sending_enabled' | 'daily_limit' | 'health' | 'timezone' | 'signature_html'>>,
+  deps: { clock?: Clock; scheduler?: Scheduler } = {},
+): Promise<SendingAccount> {
+  const clock = deps.clock ?? serviceClock;
+  const { account_id: accountId, ...account } = await updateSendingAccount(eaId, patch, clock);
+  if (patch.daily_limit === undefined || account.daily_limit <= 0) return account;
+  const waiting = (await queryEmails(accountId)).filter((e) => e.status === 'queued' && e.from_account === eaId && e.awaiting_capacity).reverse();
+  for (const email of waiting) {
+    const { mode, send_at } = email.awaiting_capacity!;
+    const passed = mode === 'at' && new Date(send_at!).getTime() < clock.now().getTime();
+    await scheduleSend(email, passed ? 'now' : mode, passed ? undefined : (send_at ?? undefined), deps);
+  }
+  return account;
+}
