@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { generateDirectory, mulberry32 } from '../shared/directory/generate.js';
 import type { DirectoryRecord } from '../shared/directory/types.js';
-import { PeopleIndex } from '../shared/search/index.js';
+import { PeopleIndex } from '../shared/search/search-engine.js';
 import { parseQuery } from '../shared/search/query.js';
 
 const { values } = parseArgs({

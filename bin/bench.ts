@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generateDirectory, mulberry32 } from '../shared/directory/generate.js';
 import type { DirectoryRecord, Person } from '../shared/directory/types.js';
-import { PeopleIndex } from '../shared/search/index.js';
+import { PeopleIndex } from '../shared/search/search-engine.js';
 import { parseQuery } from '../shared/search/query.js';
 import { startLocalStack } from '../shared/local/stack.js';
 import { startServices } from '../shared/local/services.js';

@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { optionalEnv, requireEnv } from '../core/env.js';
 import { DirectoryRecordSchema, type DirectoryRecord } from '../directory/types.js';
-import { PeopleIndex } from './index.js';
+import { PeopleIndex } from './search-engine.js';
 
 /**
  * Where the search worker's in-memory index comes from: the same JSONL the import reads — a local file

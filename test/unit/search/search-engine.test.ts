@@ -8,7 +8,7 @@
 import { generateDirectory } from '../../../shared/directory/generate.js';
 import type { Company, DirectoryRecord, Person } from '../../../shared/directory/types.js';
 import { normalizeCompanyName } from '../../../shared/directory/urls.js';
-import { PeopleIndex, type SearchHit } from '../../../shared/search/index.js';
+import { PeopleIndex, type SearchHit } from '../../../shared/search/search-engine.js';
 import { parseQuery, type ParsedQuery } from '../../../shared/search/query.js';
 import { expected } from './expected.js';
 
