@@ -1,13 +1,13 @@
 /**
- * In-memory people index. Structured constraints are hard filters evaluated on compact
- * per-person arrays, seeded from the smallest matching posting list; keywords rank through a
- * MiniSearch full-text index (title, headline, skills, company name). Results are deterministic:
- * score descending, then person id.
+ * In-memory people search engine. Structured constraints are hard filters on compact per-person
+ * arrays; keywords are required words with their own posting lists (title, headline, skills).
+ * A search starts from the smallest posting union among its constraints and keywords, checks
+ * the rest per candidate, and scores only the candidates that pass, so a common keyword never
+ * costs a pass over the corpus. Results are deterministic: score descending, then person id.
  */
-import MiniSearch from 'minisearch';
 import type { Company, DirectoryRecord, Person } from '../directory/types.js';
 import { normalizeCompanyName, normalizeName } from '../directory/urls.js';
-import { singular, titleKeys, type ParsedQuery } from './query.js';
+import { keywordKey, textKeys, titleKeys, type ParsedQuery, type Place } from './query.js';
 
 export interface SearchHit {
   person: Person;
@@ -37,25 +37,85 @@ class Interner {
   }
 }
 
-interface Place {
+/** Ascending person indices, built with push and frozen into an Int32Array. */
+class Postings<K> {
+  private readonly building = new Map<K, number[]>();
+  private readonly frozen = new Map<K, Int32Array>();
+  add(k: K, i: number) {
+    const l = this.building.get(k);
+    if (l) {
+      if (l[l.length - 1] !== i) l.push(i);
+    } else this.building.set(k, [i]);
+  }
+  freeze(sort = false) {
+    for (const [k, l] of this.building) {
+      const a = Int32Array.from(l);
+      this.frozen.set(k, sort ? a.sort() : a);
+    }
+    this.building.clear();
+  }
+  get(k: K): Int32Array | undefined {
+    return this.frozen.get(k);
+  }
+  get size(): number {
+    return this.frozen.size;
+  }
+}
+
+const EMPTY = new Int32Array(0);
+
+/** First index >= from in an ascending list whose value is >= target (galloping search). */
+function advance(list: Int32Array, from: number, target: number): number {
+  if (from >= list.length || list[from]! >= target) return from;
+  let step = 1;
+  let hi = from + 1;
+  while (hi < list.length && list[hi]! < target) {
+    from = hi;
+    step *= 2;
+    hi = from + step;
+  }
+  let lo = from + 1;
+  hi = Math.min(hi, list.length);
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]! < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Union of ascending lists, ascending and without duplicates. */
+function union(lists: Int32Array[], n: number): Int32Array {
+  if (lists.length === 0) return EMPTY;
+  if (lists.length === 1) return lists[0]!;
+  const total = lists.reduce((a, l) => a + l.length, 0);
+  if (total <= n / 16) {
+    const out = new Int32Array(total);
+    let o = 0;
+    for (const l of lists) {
+      out.set(l, o);
+      o += l.length;
+    }
+    out.sort();
+    let w = 0;
+    for (let r = 0; r < out.length; r++) if (r === 0 || out[r] !== out[r - 1]) out[w++] = out[r]!;
+    return out.subarray(0, w);
+  }
+  const mark = new Uint8Array(n);
+  for (const l of lists) for (let k = 0; k < l.length; k++) mark[l[k]!] = 1;
+  let count = 0;
+  for (let i = 0; i < n; i++) count += mark[i]!;
+  const out = new Int32Array(count);
+  let o = 0;
+  for (let i = 0; i < n; i++) if (mark[i]) out[o++] = i;
+  return out;
+}
+
+interface IndexedPlace {
   city: string; // normalized
   region: string; // normalized
   country: string; // ISO2
 }
-
-const textTokens = (s: string) =>
-  s
-    .replace(/([A-Za-z])\.([A-Za-z])/g, '$1$2')
-    .split(/[^\p{L}\p{N}+#]+/u)
-    .filter(Boolean);
-const textTerm = (t: string) => singular(t.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase());
-
-/** Pushes into a Map<key, number[]> posting list. */
-const post = (m: Map<number, number[]>, k: number, i: number) => {
-  const l = m.get(k);
-  if (l) l.push(i);
-  else m.set(k, [i]);
-};
 
 export class PeopleIndex {
   private readonly people: Person[] = [];
@@ -72,27 +132,27 @@ export class PeopleIndex {
   // per-company attributes
   private cIndustry!: Uint16Array;
   private cSize!: Int32Array;
-  private cName: string[] = [];
+  private readonly cName: string[] = [];
 
   private readonly functions = new Interner();
   private readonly seniorities = new Interner();
   private readonly industries = new Interner();
   private readonly titles = new Interner(); // raw current_job_title
-  private titleKeyIds: number[][] = []; // title id -> canonical title key ids
-  private titleExact: string[] = []; // title id -> normalized title
+  private readonly titleKeyIds: number[][] = []; // title id -> canonical title key ids
+  private readonly titleExact: string[] = []; // title id -> normalized title
+  private readonly titleWords: Set<string>[] = []; // title id -> its searchable words
   private readonly titleKeys = new Interner();
   private readonly places = new Interner();
-  private placeList: Place[] = [];
+  private readonly placeList: IndexedPlace[] = [];
 
-  // postings: attribute id -> person indices (ascending)
-  private readonly byFunction = new Map<number, number[]>();
-  private readonly bySeniority = new Map<number, number[]>();
-  private readonly byTitleKey = new Map<number, number[]>();
-  private readonly byPlace = new Map<number, number[]>();
-  private readonly byCompany = new Map<number, number[]>();
-  private readonly byIndustry = new Map<number, number[]>();
+  private readonly byFunction = new Postings<number>();
+  private readonly bySeniority = new Postings<number>();
+  private readonly byTitleKey = new Postings<number>();
+  private readonly byPlace = new Postings<number>();
+  private readonly byCompany = new Postings<number>();
+  private readonly byIndustry = new Postings<number>();
+  private readonly byWord = new Postings<string>();
 
-  private text!: MiniSearch<{ id: number; text: string }>;
   /** People whose company_id named no company in the input. */
   skipped = 0;
   /** Build time in milliseconds. */
@@ -102,6 +162,11 @@ export class PeopleIndex {
 
   get size(): number {
     return this.people.length;
+  }
+
+  /** Distinct searchable words. */
+  get vocabulary(): number {
+    return this.byWord.size;
   }
 
   person(id: string): Person | undefined {
@@ -134,6 +199,8 @@ export class PeopleIndex {
     ix.pSeniority = new Uint16Array(n0);
     ix.pTitle = new Int32Array(n0);
     ix.pPlace = new Int32Array(n0);
+    // Skills come from a short list, so their words are worked out once per distinct skill.
+    const skillWords = new Map<string, string[]>();
 
     for (const p of pending) {
       const c = ix.companyById.get(p.company_id);
@@ -145,53 +212,50 @@ export class PeopleIndex {
       ix.people.push(p);
       ix.personById.set(p.id, i);
       ix.pCompany[i] = c;
-      post(ix.byCompany, c, i);
+      ix.byCompany.add(c, i);
       const f = ix.functions.id(p.function);
       ix.pFunction[i] = f;
-      post(ix.byFunction, f, i);
+      ix.byFunction.add(f, i);
       const s = ix.seniorities.id(p.seniority);
       ix.pSeniority[i] = s;
-      post(ix.bySeniority, s, i);
+      ix.bySeniority.add(s, i);
       const t = ix.titles.id(p.current_job_title);
       if (t === ix.titleKeyIds.length) {
         ix.titleKeyIds.push(titleKeys(p.current_job_title).map((k) => ix.titleKeys.id(k)));
         ix.titleExact.push(normalizeName(p.current_job_title));
+        ix.titleWords.push(new Set(textKeys(p.current_job_title)));
       }
       ix.pTitle[i] = t;
-      for (const k of ix.titleKeyIds[t]!) post(ix.byTitleKey, k, i);
+      for (const k of ix.titleKeyIds[t]!) ix.byTitleKey.add(k, i);
       // Keyed on the raw strings so each distinct place is normalized once, not once per person.
       const pl = ix.places.id(`${p.location.country_code}|${p.location.region}|${p.location.city}`);
       if (pl === ix.placeList.length) {
         ix.placeList.push({ city: normalizeName(p.location.city), region: normalizeName(p.location.region), country: p.location.country_code });
       }
       ix.pPlace[i] = pl;
-      post(ix.byPlace, pl, i);
+      ix.byPlace.add(pl, i);
+
+      const words = new Set(ix.titleWords[t]);
+      for (const w of textKeys(p.headline)) words.add(w);
+      for (const skill of p.skills) {
+        let ws = skillWords.get(skill);
+        if (!ws) skillWords.set(skill, (ws = textKeys(skill)));
+        for (const w of ws) words.add(w);
+      }
+      for (const w of words) ix.byWord.add(w, i);
     }
 
     ix.cIndustry = new Uint16Array(ix.companies.length);
     ix.cSize = new Int32Array(ix.companies.length);
+    ix.byCompany.freeze();
     ix.companies.forEach((c, ci) => {
       ix.cIndustry[ci] = ix.industries.id(c.industry);
       ix.cSize[ci] = c.employee_count;
       ix.cName.push(normalizeCompanyName(c.name));
-      for (const i of ix.byCompany.get(ci) ?? []) post(ix.byIndustry, ix.cIndustry[ci]!, i);
+      for (const i of ix.byCompany.get(ci) ?? EMPTY) ix.byIndustry.add(ix.cIndustry[ci]!, i);
     });
-    for (const l of ix.byIndustry.values()) l.sort((a, b) => a - b);
-
-    // One field (title twice for emphasis): MiniSearch's cost grows with fields x matched
-    // documents, and a single field is ~2.5x faster than four boosted ones at 100k people.
-    ix.text = new MiniSearch({
-      fields: ['text'],
-      tokenize: textTokens,
-      processTerm: textTerm,
-      searchOptions: { combineWith: 'OR', prefix: false, fuzzy: false },
-    });
-    ix.text.addAll(
-      ix.people.map((p, i) => ({
-        id: i,
-        text: `${p.current_job_title} | ${p.current_job_title} | ${p.headline} | ${p.skills.join(' , ')} | ${ix.companies[ix.pCompany[i]!]!.name}`,
-      })),
-    );
+    ix.byIndustry.freeze(true);
+    for (const p of [ix.byFunction, ix.bySeniority, ix.byTitleKey, ix.byPlace, ix.byWord]) p.freeze();
     ix.buildMs = Math.round(performance.now() - started);
     return ix;
   }
@@ -211,58 +275,21 @@ export class PeopleIndex {
     return out;
   }
 
-  /**
-   * Allowed places for the location constraint. A broader place that contains a named narrower
-   * one only qualifies it ("London, UK" is London in GB, not all of the UK); otherwise every
-   * named place counts.
-   */
-  private resolvePlaces(loc: ParsedQuery['locations']): Set<number> | null {
-    const cities = loc.cities.map(normalizeName);
-    const regions = loc.regions.map(normalizeName);
-    const countries = loc.countries.map((c) => c.toUpperCase());
-    if (!cities.length && !regions.length && !countries.length) return null;
+  /** Indexed places inside any of the query's places (each given field must match). */
+  private resolvePlaces(places: Place[]): Set<number> | null {
+    if (!places.length) return null;
+    const wanted = places.map((p) => ({ city: p.city && normalizeName(p.city), region: p.region && normalizeName(p.region), country: p.country.toUpperCase() }));
     const ok = new Set<number>();
-    const usedRegions = new Set<string>();
-    const usedCountries = new Set<string>();
-    const ids = this.placeList.map((_, i) => i);
-    const narrow = (ps: number[]) => {
-      if (regions.length) {
-        const inRegion = ps.filter((p) => regions.includes(this.placeList[p]!.region));
-        if (inRegion.length) {
-          inRegion.forEach((p) => usedRegions.add(this.placeList[p]!.region));
-          ps = inRegion;
-        }
-      }
-      if (countries.length) {
-        const inCountry = ps.filter((p) => countries.includes(this.placeList[p]!.country));
-        if (inCountry.length) {
-          inCountry.forEach((p) => usedCountries.add(this.placeList[p]!.country));
-          ps = inCountry;
-        }
-      }
-      return ps;
-    };
-    for (const c of cities) for (const p of narrow(ids.filter((p) => this.placeList[p]!.city === c))) ok.add(p);
-    for (const r of regions) {
-      if (usedRegions.has(r)) continue;
-      const ps = ids.filter((p) => this.placeList[p]!.region === r);
-      if (countries.length) {
-        const inCountry = ps.filter((p) => countries.includes(this.placeList[p]!.country));
-        if (inCountry.length) {
-          inCountry.forEach((p) => usedCountries.add(this.placeList[p]!.country));
-          inCountry.forEach((p) => ok.add(p));
-          continue;
-        }
-      }
-      ps.forEach((p) => ok.add(p));
-    }
-    for (const k of countries) if (!usedCountries.has(k)) ids.filter((p) => this.placeList[p]!.country === k).forEach((p) => ok.add(p));
+    this.placeList.forEach((pl, id) => {
+      if (wanted.some((w) => w.country === pl.country && (!w.region || w.region === pl.region) && (!w.city || w.city === pl.city))) ok.add(id);
+    });
     return ok;
   }
 
   search(q: ParsedQuery, opts: SearchOptions): SearchHit[] {
     const limit = Math.max(0, Math.floor(opts.limit));
-    if (!limit || !this.people.length) return [];
+    const N = this.people.length;
+    if (!limit || !N) return [];
 
     // --- resolve constraints to attribute-id sets (null = unconstrained)
     const idSet = (interner: Interner, values: string[]) => (values.length ? new Set(values.map((v) => interner.ids.get(v) ?? -1)) : null);
@@ -273,9 +300,8 @@ export class PeopleIndex {
     const titleOk = keyOk ? this.titleKeyIds.map((ks) => ks.some((k) => keyOk.has(k))) : null;
     const placeOk = this.resolvePlaces(q.locations);
     const companyOk = q.companies.length ? this.resolveCompanies(q.companies) : null;
-    const size = q.companySize;
-    const minSize = size?.min ?? -Infinity;
-    const maxSize = size?.max ?? Infinity;
+    const minSize = q.companySize?.min ?? -Infinity;
+    const maxSize = q.companySize?.max ?? Infinity;
 
     const x = q.exclusions;
     const xCompanies = x.companies.length ? this.resolveCompanies(x.companies) : null;
@@ -284,6 +310,29 @@ export class PeopleIndex {
     const xSen = idSet(this.seniorities, x.seniorities);
     const xKeys = idSet(this.titleKeys, x.titles);
     const xTitle = xKeys ? this.titleKeyIds.map((ks) => ks.some((k) => xKeys.has(k))) : null;
+
+    // Required words: one nobody has means nobody matches.
+    const keys = [...new Set(q.keywords.map(keywordKey))];
+    const required = keys.map((k) => this.byWord.get(k) ?? EMPTY);
+    if (required.some((l) => l.length === 0)) return [];
+    const forbidden = [...new Set(x.keywords.map(keywordKey))].map((k) => this.byWord.get(k)).filter((l): l is Int32Array => l !== undefined);
+
+    // --- seed: the smallest candidate list among the constraints and the required words
+    const seeds: Int32Array[][] = [];
+    const addSeed = (ids: Iterable<number> | null, postings: Postings<number>) => {
+      if (ids) seeds.push([...ids].flatMap((id) => postings.get(id) ?? []));
+    };
+    addSeed(fnOk, this.byFunction);
+    addSeed(senOk, this.bySeniority);
+    addSeed(keyOk, this.byTitleKey);
+    addSeed(placeOk, this.byPlace);
+    addSeed(companyOk, this.byCompany);
+    addSeed(indOk, this.byIndustry);
+    for (const l of required) seeds.push([l]);
+    const hasExclusion = xCompanies || xInd || xFn || xSen || xKeys || forbidden.length;
+    if (!seeds.length && !q.companySize && !hasExclusion) return []; // nothing to search on
+    const total = (lists: Int32Array[]) => lists.reduce((a, l) => a + l.length, 0);
+    const seed = seeds.length ? union(seeds.reduce((a, b) => (total(b) < total(a) ? b : a)), N) : null;
 
     const pass = (i: number): boolean => {
       const c = this.pCompany[i]!;
@@ -303,69 +352,45 @@ export class PeopleIndex {
       if (opts.exclude?.has(this.people[i]!.id)) return false;
       return true;
     };
-
-    // --- seed from the smallest posting union, iterated in ascending (= id) order
-    const N = this.people.length;
-    const seeds: { lists: number[][]; total: number }[] = [];
-    const addSeed = (ids: Iterable<number> | null, postings: Map<number, number[]>) => {
-      if (!ids) return;
-      const lists = [...ids].map((id) => postings.get(id) ?? []).filter((l) => l.length);
-      seeds.push({ lists, total: lists.reduce((a, l) => a + l.length, 0) });
-    };
-    addSeed(fnOk, this.byFunction);
-    addSeed(senOk, this.bySeniority);
-    addSeed(keyOk, this.byTitleKey);
-    addSeed(placeOk, this.byPlace);
-    addSeed(companyOk, this.byCompany);
-    addSeed(indOk, this.byIndustry);
-
-    const hasKeywords = q.keywords.length > 0;
-    const keywordScores = new Map<number, number>();
-    if (hasKeywords) for (const r of this.text.search(q.keywords.join(' '))) keywordScores.set(r.id as number, r.score);
-
-    let seed: ArrayLike<number> | null = null; // null = every person
-    if (seeds.length) {
-      const { lists, total } = seeds.reduce((a, b) => (b.total < a.total ? b : a));
-      if (lists.length <= 1) seed = lists[0] ?? [];
-      else if (total <= N / 16) seed = Int32Array.from(new Set(lists.flat())).sort();
-      else {
-        const mark = new Uint8Array(N);
-        for (const l of lists) for (const i of l) mark[i] = 1;
-        const out: number[] = [];
-        for (let i = 0; i < N; i++) if (mark[i]) out.push(i);
-        seed = out;
+    // Candidates arrive in ascending order, so each word list is walked once with a cursor.
+    const requiredAt = required.map(() => 0);
+    const forbiddenAt = forbidden.map(() => 0);
+    const hasWords = (i: number): boolean => {
+      for (let k = 0; k < required.length; k++) {
+        const at = (requiredAt[k] = advance(required[k]!, requiredAt[k]!, i));
+        if (required[k]![at] !== i) return false;
       }
-    } else if (hasKeywords && !size) {
-      seed = Int32Array.from(keywordScores.keys()).sort();
-    } else if (!(size || hasKeywords || x.companies.length || x.industries.length || x.functions.length || x.seniorities.length || x.titles.length)) {
-      return []; // nothing to search on
-    }
-    const mustMatchText = hasKeywords && !seeds.length; // keywords are the only positive signal
+      for (let k = 0; k < forbidden.length; k++) {
+        const at = (forbiddenAt[k] = advance(forbidden[k]!, forbiddenAt[k]!, i));
+        if (forbidden[k]![at] === i) return false;
+      }
+      return true;
+    };
 
-    // --- filter, score, keep the top `limit` by (score desc, index = id asc)
-    let maxText = 0;
-    for (const v of keywordScores.values()) maxText = Math.max(maxText, v);
+    // --- score: a word in the title counts more than one in the headline or skills; an exact
+    // canonical title more than a narrower one
     const canonical = q.titles.map(normalizeName);
     const score = (i: number): number => {
       let parts = 0;
       let weight = 0;
-      if (hasKeywords) {
-        parts += 3 * (maxText > 0 ? (keywordScores.get(i) ?? 0) / maxText : 0);
-        weight += 3;
+      if (keys.length) {
+        const words = this.titleWords[this.pTitle[i]!]!;
+        for (const k of keys) parts += words.has(k) ? 3 : 2;
+        weight += 3 * keys.length;
       }
       if (canonical.length) {
         parts += canonical.includes(this.titleExact[this.pTitle[i]!]!) ? 1 : 0.5;
         weight += 1;
       }
-      return weight ? 100 * (0.5 + (0.5 * parts) / weight) : 100;
+      return weight ? Math.round(100 * (0.5 + (0.5 * parts) / weight)) : 100;
     };
 
+    // --- keep the top `limit` by (score desc, index = id asc)
     const topI: number[] = [];
     const topS: number[] = [];
     const consider = (i: number): boolean => {
-      if (!pass(i) || (mustMatchText && !keywordScores.has(i))) return false;
-      const s = Math.round(score(i) * 1e6) / 1e6;
-      // Candidates arrive in ascending index order, so on equal scores the earlier one wins.
+      if (!pass(i) || !hasWords(i)) return false;
+      const s = score(i);
       if (topI.length === limit && s <= topS[limit - 1]!) return topS[limit - 1] === 100;
       let lo = 0;
       let hi = topI.length;
@@ -387,6 +412,6 @@ export class PeopleIndex {
     } else {
       for (let i = 0; i < N; i++) if (consider(i)) break;
     }
-    return topI.map((i, k) => ({ person: this.people[i]!, company: this.companies[this.pCompany[i]!]!, score: Math.round(topS[k]!) }));
+    return topI.map((i, k) => ({ person: this.people[i]!, company: this.companies[this.pCompany[i]!]!, score: topS[k]! }));
   }
 }
