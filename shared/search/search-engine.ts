@@ -84,8 +84,8 @@ function advance(list: Int32Array, from: number, target: number): number {
   return lo;
 }
 
-/** Union of ascending lists, ascending and without duplicates. */
-function union(lists: Int32Array[], n: number): Int32Array {
+/** Union of ascending lists, ascending and without duplicates; `scratch` is all zeros on entry and exit. */
+function union(lists: Int32Array[], n: number, scratch: Uint8Array): Int32Array {
   if (lists.length === 0) return EMPTY;
   if (lists.length === 1) return lists[0]!;
   const total = lists.reduce((a, l) => a + l.length, 0);
@@ -101,13 +101,24 @@ function union(lists: Int32Array[], n: number): Int32Array {
     for (let r = 0; r < out.length; r++) if (r === 0 || out[r] !== out[r - 1]) out[w++] = out[r]!;
     return out.subarray(0, w);
   }
-  const mark = new Uint8Array(n);
-  for (const l of lists) for (let k = 0; k < l.length; k++) mark[l[k]!] = 1;
   let count = 0;
-  for (let i = 0; i < n; i++) count += mark[i]!;
+  for (const l of lists) {
+    for (let k = 0; k < l.length; k++) {
+      const i = l[k]!;
+      if (!scratch[i]) {
+        scratch[i] = 1;
+        count++;
+      }
+    }
+  }
   const out = new Int32Array(count);
   let o = 0;
-  for (let i = 0; i < n; i++) if (mark[i]) out[o++] = i;
+  for (let i = 0; i < n; i++) {
+    if (scratch[i]) {
+      out[o++] = i;
+      scratch[i] = 0;
+    }
+  }
   return out;
 }
 
@@ -141,6 +152,7 @@ export class PeopleIndex {
   private readonly titleKeyIds: number[][] = []; // title id -> canonical title key ids
   private readonly titleExact: string[] = []; // title id -> normalized title
   private readonly titleWords: Set<string>[] = []; // title id -> its searchable words
+  private readonly titleSeniorities: number[] = []; // title id -> bit set of the seniority ids holding it
   private readonly titleKeys = new Interner();
   private readonly places = new Interner();
   private readonly placeList: IndexedPlace[] = [];
@@ -152,6 +164,9 @@ export class PeopleIndex {
   private readonly byCompany = new Postings<number>();
   private readonly byIndustry = new Postings<number>();
   private readonly byWord = new Postings<string>();
+
+  /** Reused by `union`, so a query over broad constraints allocates no per-person mark array. */
+  private scratch = new Uint8Array(0);
 
   /** People whose company_id named no company in the input. */
   skipped = 0;
@@ -224,7 +239,9 @@ export class PeopleIndex {
         ix.titleKeyIds.push(titleKeys(p.current_job_title).map((k) => ix.titleKeys.id(k)));
         ix.titleExact.push(normalizeName(p.current_job_title));
         ix.titleWords.push(new Set(textKeys(p.current_job_title)));
+        ix.titleSeniorities.push(0);
       }
+      ix.titleSeniorities[t]! |= 1 << Math.min(s, 30);
       ix.pTitle[i] = t;
       for (const k of ix.titleKeyIds[t]!) ix.byTitleKey.add(k, i);
       // Keyed on the raw strings so each distinct place is normalized once, not once per person.
@@ -256,6 +273,7 @@ export class PeopleIndex {
     });
     ix.byIndustry.freeze(true);
     for (const p of [ix.byFunction, ix.bySeniority, ix.byTitleKey, ix.byPlace, ix.byWord]) p.freeze();
+    ix.scratch = new Uint8Array(ix.people.length);
     ix.buildMs = Math.round(performance.now() - started);
     return ix;
   }
@@ -276,12 +294,12 @@ export class PeopleIndex {
   }
 
   /** Indexed places inside any of the query's places (each given field must match). */
-  private resolvePlaces(places: Place[]): Set<number> | null {
+  private resolvePlaces(places: Place[]): Uint8Array | null {
     if (!places.length) return null;
     const wanted = places.map((p) => ({ city: p.city && normalizeName(p.city), region: p.region && normalizeName(p.region), country: p.country.toUpperCase() }));
-    const ok = new Set<number>();
+    const ok = new Uint8Array(this.placeList.length);
     this.placeList.forEach((pl, id) => {
-      if (wanted.some((w) => w.country === pl.country && (!w.region || w.region === pl.region) && (!w.city || w.city === pl.city))) ok.add(id);
+      if (wanted.some((w) => w.country === pl.country && (!w.region || w.region === pl.region) && (!w.city || w.city === pl.city))) ok[id] = 1;
     });
     return ok;
   }
@@ -292,12 +310,22 @@ export class PeopleIndex {
     if (!limit || !N) return [];
 
     // --- resolve constraints to attribute-id sets (null = unconstrained)
-    const idSet = (interner: Interner, values: string[]) => (values.length ? new Set(values.map((v) => interner.ids.get(v) ?? -1)) : null);
+    // Attribute-id masks: a typed-array lookup per candidate is cheaper than a Set probe.
+    const idSet = (interner: Interner, values: string[]) => {
+      if (!values.length) return null;
+      const mask = new Uint8Array(interner.values.length);
+      for (const v of values) {
+        const id = interner.ids.get(v);
+        if (id !== undefined) mask[id] = 1;
+      }
+      return mask;
+    };
+    const ids = (mask: Uint8Array | null) => (mask ? [...mask.keys()].filter((k) => mask[k]) : null);
     const fnOk = idSet(this.functions, q.functions);
     const senOk = idSet(this.seniorities, q.seniorities);
     const indOk = idSet(this.industries, q.industries);
     const keyOk = idSet(this.titleKeys, q.titles);
-    const titleOk = keyOk ? this.titleKeyIds.map((ks) => ks.some((k) => keyOk.has(k))) : null;
+    const titleOk = keyOk ? Uint8Array.from(this.titleKeyIds, (ks) => (ks.some((k) => keyOk[k]) ? 1 : 0)) : null;
     const placeOk = this.resolvePlaces(q.locations);
     const companyOk = q.companies.length ? this.resolveCompanies(q.companies) : null;
     const minSize = q.companySize?.min ?? -Infinity;
@@ -309,7 +337,7 @@ export class PeopleIndex {
     const xFn = idSet(this.functions, x.functions);
     const xSen = idSet(this.seniorities, x.seniorities);
     const xKeys = idSet(this.titleKeys, x.titles);
-    const xTitle = xKeys ? this.titleKeyIds.map((ks) => ks.some((k) => xKeys.has(k))) : null;
+    const xTitle = xKeys ? Uint8Array.from(this.titleKeyIds, (ks) => (ks.some((k) => xKeys[k]) ? 1 : 0)) : null;
 
     // Required words: one nobody has means nobody matches.
     const keys = [...new Set(q.keywords.map(keywordKey))];
@@ -322,32 +350,32 @@ export class PeopleIndex {
     const addSeed = (ids: Iterable<number> | null, postings: Postings<number>) => {
       if (ids) seeds.push([...ids].flatMap((id) => postings.get(id) ?? []));
     };
-    addSeed(fnOk, this.byFunction);
-    addSeed(senOk, this.bySeniority);
-    addSeed(keyOk, this.byTitleKey);
-    addSeed(placeOk, this.byPlace);
+    addSeed(ids(fnOk), this.byFunction);
+    addSeed(ids(senOk), this.bySeniority);
+    addSeed(ids(keyOk), this.byTitleKey);
+    addSeed(ids(placeOk), this.byPlace);
     addSeed(companyOk, this.byCompany);
-    addSeed(indOk, this.byIndustry);
+    addSeed(ids(indOk), this.byIndustry);
     for (const l of required) seeds.push([l]);
     const hasExclusion = xCompanies || xInd || xFn || xSen || xKeys || forbidden.length;
     if (!seeds.length && !q.companySize && !hasExclusion) return []; // nothing to search on
     const total = (lists: Int32Array[]) => lists.reduce((a, l) => a + l.length, 0);
-    const seed = seeds.length ? union(seeds.reduce((a, b) => (total(b) < total(a) ? b : a)), N) : null;
+    const seed = seeds.length ? union(seeds.reduce((a, b) => (total(b) < total(a) ? b : a)), N, this.scratch) : null;
 
     const pass = (i: number): boolean => {
       const c = this.pCompany[i]!;
-      if (fnOk && !fnOk.has(this.pFunction[i]!)) return false;
-      if (senOk && !senOk.has(this.pSeniority[i]!)) return false;
+      if (fnOk && !fnOk[this.pFunction[i]!]) return false;
+      if (senOk && !senOk[this.pSeniority[i]!]) return false;
       if (titleOk && !titleOk[this.pTitle[i]!]) return false;
-      if (placeOk && !placeOk.has(this.pPlace[i]!)) return false;
-      if (indOk && !indOk.has(this.cIndustry[c]!)) return false;
+      if (placeOk && !placeOk[this.pPlace[i]!]) return false;
+      if (indOk && !indOk[this.cIndustry[c]!]) return false;
       if (companyOk && !companyOk.has(c)) return false;
       const n = this.cSize[c]!;
       if (n < minSize || n > maxSize) return false;
       if (xCompanies?.has(c)) return false;
-      if (xInd?.has(this.cIndustry[c]!)) return false;
-      if (xFn?.has(this.pFunction[i]!)) return false;
-      if (xSen?.has(this.pSeniority[i]!)) return false;
+      if (xInd?.[this.cIndustry[c]!]) return false;
+      if (xFn?.[this.pFunction[i]!]) return false;
+      if (xSen?.[this.pSeniority[i]!]) return false;
       if (xTitle?.[this.pTitle[i]!]) return false;
       if (opts.exclude?.has(this.people[i]!.id)) return false;
       return true;
@@ -370,20 +398,25 @@ export class PeopleIndex {
     // --- score: a word in the title counts more than one in the headline or skills; an exact
     // canonical title more than a narrower one
     const canonical = q.titles.map(normalizeName);
+    const blend = (parts: number, weight: number) => (weight ? Math.round(100 * (0.5 + (0.5 * parts) / weight)) : 100);
     const score = (i: number): number => {
       let parts = 0;
-      let weight = 0;
       if (keys.length) {
         const words = this.titleWords[this.pTitle[i]!]!;
         for (const k of keys) parts += words.has(k) ? 3 : 2;
-        weight += 3 * keys.length;
       }
-      if (canonical.length) {
-        parts += canonical.includes(this.titleExact[this.pTitle[i]!]!) ? 1 : 0.5;
-        weight += 1;
-      }
-      return weight ? Math.round(100 * (0.5 + (0.5 * parts) / weight)) : 100;
+      if (canonical.length) parts += canonical.includes(this.titleExact[this.pTitle[i]!]!) ? 1 : 0.5;
+      return blend(parts, 3 * keys.length + (canonical.length ? 1 : 0));
     };
+    // The best score any candidate can reach: once the page is full of it, the scan can stop.
+    const senBits = senOk ? [...senOk.keys()].reduce((a, k) => (senOk[k] ? a | (1 << Math.min(k, 30)) : a), 0) : -1;
+    const exactReachable = this.titleExact.some(
+      (t, id) => canonical.includes(t) && (!titleOk || titleOk[id]) && !xTitle?.[id] && (this.titleSeniorities[id]! & senBits) !== 0,
+    );
+    const best = blend(
+      keys.reduce((a, k) => a + (this.titleWords.some((ws) => ws.has(k)) ? 3 : 2), 0) + (canonical.length ? (exactReachable ? 1 : 0.5) : 0),
+      3 * keys.length + (canonical.length ? 1 : 0),
+    );
 
     // --- keep the top `limit` by (score desc, index = id asc)
     const topI: number[] = [];
@@ -391,7 +424,7 @@ export class PeopleIndex {
     const consider = (i: number): boolean => {
       if (!pass(i) || !hasWords(i)) return false;
       const s = score(i);
-      if (topI.length === limit && s <= topS[limit - 1]!) return topS[limit - 1] === 100;
+      if (topI.length === limit && s <= topS[limit - 1]!) return topS[limit - 1]! >= best;
       let lo = 0;
       let hi = topI.length;
       while (lo < hi) {
@@ -405,7 +438,7 @@ export class PeopleIndex {
         topI.pop();
         topS.pop();
       }
-      return topI.length === limit && topS[limit - 1] === 100; // nothing later can beat a full list of 100s
+      return topI.length === limit && topS[limit - 1]! >= best; // nothing later can beat a full page of the best score
     };
     if (seed) {
       for (let k = 0; k < seed.length; k++) if (consider(seed[k]!)) break;
