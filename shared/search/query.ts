@@ -346,7 +346,7 @@ const pushUnique = <T>(xs: T[], ...vs: T[]) => {
 
 const samePlace = (a: Place, b: Place) => a.city === b.city && a.region === b.region && a.country === b.country;
 const describePlace = (p: Place) => [p.city, p.region, p.country].filter(Boolean).join(', ');
-export function describeSize(s: CompanySize): string {
+function describeSize(s: CompanySize): string {
   if (s.min !== undefined && s.max !== undefined) return `${s.min}-${s.max} employees`;
   return s.min !== undefined ? `at least ${s.min} employees` : `at most ${s.max} employees`;
 }
