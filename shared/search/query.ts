@@ -571,7 +571,10 @@ export function parseQuery(text: string): ParsedQuery {
         const u = toks[k]!;
         if (u.boundary || used[k] || neg[k] !== polarity) break;
         if (CAPTURE_STOP.has(u.low) && !(capital && CONNECTORS.has(u.low) && toks[k + 1] && isUpperStart(toks[k + 1]!.raw))) break;
-        if (capital && !isUpperStart(u.raw) && !/^\d/.test(u.raw) && !CONNECTORS.has(u.low)) break;
+        // A lower-case word ends a capitalized name, unless it closes the query or clause as the
+        // name's last word ("Razoa io", a brand with a lower-case suffix).
+        const closesName = (toks[k + 1]?.boundary ?? true) && !STOPWORDS.has(u.low) && !startsDictionary(k);
+        if (capital && !isUpperStart(u.raw) && !/^\d/.test(u.raw) && !CONNECTORS.has(u.low) && !closesName) break;
         words.push(k);
       }
       // Lower-case input: stop before a role word that is followed by more words ("acme sales team").

@@ -102,6 +102,7 @@ describe('parseQuery', () => {
     ['product managers at Bluepeak Health or Silverline Software', { titles: ['Product Manager'], companies: ['bluepeak health', 'silverline software'] }],
     ['engineers at bluepeak health', { functions: ['engineering'], companies: ['bluepeak health'] }],
     ['employees of Acme Inc.', { companies: ['acme'] }],
+    ['CFOs at Razoa io', { titles: ['Chief Financial Officer'], companies: ['razoa io'] }],
     ['engineers at a fintech startup', { functions: ['engineering'], industries: ['Financial Services'], companySize: { max: 200 } }],
   ])('companies: %s', (text, want) => {
     expect(constraints(parseQuery(text))).toEqual(expected(want));
