@@ -1,71 +1,77 @@
 /**
- * Search benchmark: generates a directory, builds the index, runs varied queries, prints JSON.
- *   tsx bin/bench-search.ts [--people 100000] [--seed 42] [--queries 200]
+ * Search benchmark over the labelled evaluation set (test/unit/search/evaluation-set.ts):
+ * generation and index build time, heap used, in-process latency (parse + search, 100 leads,
+ * the first round only warms up), and precision and recall per category against the raw records.
+ * Prints one JSON object; `npm run bench` runs it in a child process per directory size.
+ *   tsx bin/bench-search.ts [--people 100000] [--seed 42] [--rounds 5]
  */
 import { parseArgs } from 'node:util';
-import { generateDirectory, mulberry32 } from '../shared/directory/generate.js';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { generateDirectory } from '../shared/directory/generate.js';
 import type { DirectoryRecord } from '../shared/directory/types.js';
-import { PeopleIndex } from '../shared/search/index.js';
+import { PeopleIndex } from '../shared/search/search-engine.js';
 import { parseQuery } from '../shared/search/query.js';
+import { evaluationSet, scoreEvaluation, summarize } from '../test/unit/search/evaluation-set.js';
 
 const { values } = parseArgs({
   options: {
     people: { type: 'string', default: '100000' },
     seed: { type: 'string', default: '42' },
-    queries: { type: 'string', default: '200' },
+    rounds: { type: 'string', default: '5' },
   },
 });
 
-const ROLES = ['CTOs', 'VP of Sales', 'heads of marketing', 'software engineers', 'senior software engineers', 'data scientists', 'founders', 'executives', 'product managers', 'recruiters', 'engineering managers', 'account executives', 'designers', 'CFOs', 'director-level people', 'sales leaders', 'marketing directors', 'interns', 'customer success managers', 'lawyers', 'people in IT', 'engineers', ''];
-const PLACES = ['in Berlin', 'in NYC', 'in the Bay Area', 'in the UK', 'in Germany', 'in India', 'in Texas', 'in London', 'based in Toronto', 'in Brazil', 'in Sydney', 'in California', 'in Europe', '', '', ''];
-const FIRMOGRAPHICS = ['at fintech startups', 'at SaaS companies', 'in healthtech', 'at enterprise companies', 'at companies with 50-200 employees', 'at companies with over 1000 employees', 'in ecommerce', 'at banks', 'at mid-size companies', '', '', ''];
-const EXTRAS = ['python', 'kubernetes', 'salesforce', 'not at Google', 'excluding agencies', 'no recruiters', 'figma', 'with b2b saas experience', '', '', '', ''];
+// Heap figures are taken after a full collection, so they count what is kept, not garbage.
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+const heapMb = () => {
+  gc();
+  return Math.round(process.memoryUsage().heapUsed / 2 ** 20);
+};
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return Number(s[Math.min(s.length - 1, Math.floor(p * s.length))]!.toFixed(2));
+};
 
-const rnd = mulberry32(Number(values.seed) + 1);
-const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)]!;
-const queries: string[] = [];
-while (queries.length < Number(values.queries)) {
-  const q = [pick(ROLES), pick(FIRMOGRAPHICS), pick(PLACES), pick(EXTRAS)].filter(Boolean).join(' ').trim();
-  if (q) queries.push(q);
-}
-
+const heapStart = heapMb();
 let t = performance.now();
 const records: DirectoryRecord[] = [...generateDirectory({ seed: Number(values.seed), people: Number(values.people) })];
 const generateMs = Math.round(performance.now() - t);
+const heapRecords = heapMb();
 const index = PeopleIndex.build(records);
-parseQuery('warm up the gazetteer');
+const heapIndexed = heapMb();
 
+const set = evaluationSet(records);
+parseQuery('warm up the gazetteer');
 const times: number[] = [];
-let zero = 0;
-let total = 0;
-for (let round = 0; round < 2; round++) {
-  for (const q of queries) {
+for (let round = 0; round < Number(values.rounds); round++) {
+  for (const e of set) {
     t = performance.now();
-    const hits = index.search(parseQuery(q), { limit: 100 });
-    const ms = performance.now() - t;
-    if (round === 1) {
-      // second round only: the first warms the JIT, as a long-lived worker would be
-      times.push(ms);
-      total += hits.length;
-      if (!hits.length) zero++;
-    }
+    index.search(parseQuery(e.query), { limit: 100 });
+    if (round > 0) times.push(performance.now() - t);
   }
 }
-times.sort((a, b) => a - b);
-const pct = (p: number) => Number(times[Math.min(times.length - 1, Math.floor(p * times.length))]!.toFixed(2));
+
+const scores = scoreEvaluation(set, records, (q) => index.search(parseQuery(q), { limit: Number.MAX_SAFE_INTEGER }));
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
 console.log(
-  JSON.stringify(
-    {
-      people: index.size,
-      generate_ms: generateMs,
-      build_ms: index.buildMs,
-      queries: times.length,
-      search_ms: { p50: pct(0.5), p95: pct(0.95), max: pct(1) },
-      avg_results: Math.round(total / times.length),
-      zero_result_queries: zero,
-      rss_mb: Math.round(process.memoryUsage().rss / 2 ** 20),
-    },
-    null,
-    2,
-  ),
+  JSON.stringify({
+    people: index.size,
+    seed: Number(values.seed),
+    generate_ms: generateMs,
+    index_build_ms: index.buildMs,
+    heap_used_mb: heapIndexed,
+    heap_records_mb: heapRecords - heapStart,
+    heap_index_mb: heapIndexed - heapRecords,
+    vocabulary: index.vocabulary,
+    queries: set.length,
+    samples: times.length,
+    p50_ms: pct(times, 0.5),
+    p95_ms: pct(times, 0.95),
+    p99_ms: pct(times, 0.99),
+    max_ms: pct(times, 1),
+    quality: summarize(scores).map((r) => ({ ...r, precision: round3(r.precision), recall: round3(r.recall) })),
+    misses: scores.filter((s) => s.precision < 1 || s.recall < 1),
+  }),
 );

@@ -8,6 +8,7 @@ import examples from 'libphonenumber-js/mobile/examples';
 import { COUNTRY_SHARES, coveredCities, type City } from './geo.js';
 import {
   INDUSTRIES,
+  INDUSTRY_STAFF,
   SKILLS,
   TITLES_BY_FUNCTION,
   type JobFunction,
@@ -223,6 +224,38 @@ const INDUSTRY_FUNCTION_BIAS: Record<string, Partial<Record<JobFunction, number>
   Banking: { finance: 2.5 },
 };
 
+/** Function weights at a company of the industry: the general mix, biased, plus its own staff. */
+function functionWeights(industry: string, withStaff: boolean): [JobFunction, number][] {
+  const bias = INDUSTRY_FUNCTION_BIAS[industry] ?? {};
+  const general = FUNCTION_WEIGHTS.map(([f, base]): [JobFunction, number] => [f, base * (bias[f] ?? 1)]);
+  const staff = withStaff ? (Object.entries(INDUSTRY_STAFF[industry] ?? {}) as [JobFunction, number][]) : [];
+  return [...general, ...staff];
+}
+
+export const LEADERSHIP_MIN_EMPLOYEES = 50;
+
+/**
+ * The leadership every company of 50 or more employees has: a CEO, a CFO and the heads of its
+ * main functions (two below 200 employees, three below 1,000, four above, where the first two
+ * are chiefs). Main functions are the industry's heaviest, so a hospital's heads are clinical.
+ */
+function leadershipRoles(industry: string, size: number, rng: Rng): { fn: JobFunction; seniority: Seniority; title: string }[] {
+  const roles: { fn: JobFunction; seniority: Seniority; title: string }[] = [
+    { fn: 'executive', seniority: 'c_level', title: rng.pick(TITLES_BY_FUNCTION.executive.c_level!) },
+    { fn: 'finance', seniority: 'c_level', title: 'Chief Financial Officer' },
+  ];
+  const main = functionWeights(industry, true)
+    .filter(([f]) => f !== 'finance' && f !== 'executive')
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, size < 200 ? 2 : size < 1000 ? 3 : 4);
+  main.forEach(([fn], n) => {
+    const tiers: Seniority[] = size < 1000 ? ['director'] : n < 2 ? ['c_level', 'vp', 'director'] : ['vp', 'director'];
+    const seniority = tiers.find((t) => TITLES_BY_FUNCTION[fn][t])!;
+    roles.push({ fn, seniority, title: rng.pick(TITLES_BY_FUNCTION[fn][seniority]!) });
+  });
+  return roles;
+}
+
 const RANK: Seniority[] = ['intern', 'entry', 'senior', 'manager', 'director', 'vp', 'c_level', 'founder'];
 
 export function* generateDirectory(opts: GenerateOptions): Generator<DirectoryRecord> {
@@ -334,12 +367,12 @@ export function* generateDirectory(opts: GenerateOptions): Generator<DirectoryRe
     return w;
   };
   const fnCache = new Map<string, Weighted<JobFunction>>();
-  const functionPick = (industry: string) => {
-    let w = fnCache.get(industry);
+  const functionPick = (industry: string, withStaff = true) => {
+    const key = `${withStaff}|${industry}`;
+    let w = fnCache.get(key);
     if (!w) {
-      const bias = INDUSTRY_FUNCTION_BIAS[industry] ?? {};
-      w = weighted(FUNCTION_WEIGHTS.map(([f, base]) => [f, base * (bias[f] ?? 1)] as const));
-      fnCache.set(industry, w);
+      w = weighted(functionWeights(industry, withStaff));
+      fnCache.set(key, w);
     }
     return w;
   };
@@ -348,11 +381,24 @@ export function* generateDirectory(opts: GenerateOptions): Generator<DirectoryRe
   const usedPersonSlugs = new Set<string>();
   const usedEmails = new Set<string>();
 
+  // Leadership first, company by company (one person for a company below the threshold), then
+  // people follow company size (a 3-person shop never has ten profiles).
+  type Slot = { co: CompanyState; role: { fn: JobFunction; seniority: Seniority; title: string } | null };
+  const planned: Slot[] = [];
+  for (const co of companies) {
+    const size = co.record.employee_count;
+    if (size >= LEADERSHIP_MIN_EMPLOYEES) for (const role of leadershipRoles(co.record.industry, size, rng)) planned.push({ co, role });
+    else planned.push({ co, role: null });
+  }
+
   for (let i = 0; i < opts.people; i++) {
-    // Every company gets one person first, then people follow company size (a 3-person shop
-    // never has ten profiles).
-    let co = i < companies.length ? companies[i]! : companyPick.pick(rng);
-    for (let tries = 0; co.people >= co.record.employee_count && tries < 20; tries++) co = companyPick.pick(rng);
+    let slot = planned[i];
+    if (!slot) {
+      let co = companyPick.pick(rng);
+      for (let tries = 0; co.people >= co.record.employee_count && tries < 20; tries++) co = companyPick.pick(rng);
+      slot = { co, role: null };
+    }
+    const co = slot.co;
     co.people++;
     const company = co.record;
 
@@ -365,13 +411,20 @@ export function* generateDirectory(opts: GenerateOptions): Generator<DirectoryRe
     const last = rng.pick(pool.last);
 
     const size = company.employee_count;
-    const seniority = seniorityPick(size).pick(rng);
     const fnPick = functionPick(company.industry);
     let fn: JobFunction;
-    if (seniority === 'founder') fn = 'executive';
-    else if (seniority === 'c_level') fn = rng.chance(0.3) ? 'executive' : fnPick.pick(rng);
-    else fn = fnPick.pick(rng);
-    const title = rng.pick(TITLES_BY_FUNCTION[fn][seniority]!);
+    let seniority: Seniority;
+    let title: string;
+    if (slot.role) ({ fn, seniority, title } = slot.role);
+    else {
+      seniority = seniorityPick(size).pick(rng);
+      if (seniority === 'founder') fn = 'executive';
+      else if (seniority === 'c_level') fn = rng.chance(0.3) ? 'executive' : fnPick.pick(rng);
+      else fn = fnPick.pick(rng);
+      // Trades have no chiefs: such a pick becomes a chief of a general function.
+      if (!TITLES_BY_FUNCTION[fn][seniority]) fn = functionPick(company.industry, false).pick(rng);
+      title = rng.pick(TITLES_BY_FUNCTION[fn][seniority]!);
+    }
 
     let slug = '';
     do slug = `${kebab(`${first} ${last}`)}-${rng.hex(6)}`;

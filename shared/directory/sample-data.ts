@@ -203,5 +203,10 @@ export const FIELDS: Record<string, string[]> = {
   operations: ['Business Administration', 'Industrial Engineering', 'Supply Chain Management', 'Economics'],
   customer_success: ['Business Administration', 'Communications', 'Psychology', 'Marketing'],
   legal: ['Law'],
+  clinical: ['Nursing', 'Medicine', 'Pharmacy', 'Physical Therapy', 'Radiologic Technology', 'Biology'],
+  education: ['Education', 'Mathematics', 'English Literature', 'Biology', 'History', 'Educational Leadership'],
+  manufacturing: ['Mechanical Engineering', 'Industrial Engineering', 'Chemical Engineering', 'Manufacturing Technology'],
+  trades: ['Construction Management', 'Electrical Technology', 'Civil Engineering', 'Building Technology'],
+  public_sector: ['Public Administration', 'Political Science', 'Social Work', 'Urban Planning', 'Economics'],
   executive: ['Business Administration', 'Economics', 'Computer Science', 'Engineering'],
 };

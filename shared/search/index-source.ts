@@ -1,11 +1,10 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
-import type { Readable } from 'node:stream';
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { readObjectStream } from '../adapters/object-store.js';
 import { optionalEnv, requireEnv } from '../core/env.js';
 import { DirectoryRecordSchema, type DirectoryRecord } from '../directory/types.js';
-import { PeopleIndex } from './index.js';
+import { PeopleIndex } from './search-engine.js';
 
 /**
  * Where the search worker's in-memory index comes from: the same JSONL the import reads — a local file
@@ -28,8 +27,7 @@ export async function directoryStream(): Promise<NodeJS.ReadableStream> {
   }
   const bucket = requireEnv('DIRECTORY_BUCKET');
   const key = requireEnv('DIRECTORY_KEY');
-  const out = await new S3Client({}).send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-  const body = out.Body as Readable;
+  const body = await readObjectStream(bucket, key);
   return key.endsWith('.gz') ? body.pipe(createGunzip()) : body;
 }
 

@@ -57,25 +57,9 @@ export async function acceptPeopleSearch(
 
 /** A query with nothing to search on (no constraint, no keyword) is invalid input. */
 export function isEmptyQuery(q: ParsedQuery): boolean {
-  const l = q.locations;
   const e = q.exclusions;
-  return (
-    !q.titles.length &&
-    !q.functions.length &&
-    !q.seniorities.length &&
-    !l.cities.length &&
-    !l.regions.length &&
-    !l.countries.length &&
-    !q.industries.length &&
-    !q.companySize &&
-    !q.companies.length &&
-    !q.keywords.length &&
-    !e.companies.length &&
-    !e.industries.length &&
-    !e.titles.length &&
-    !e.seniorities.length &&
-    !e.functions.length
-  );
+  const lists = [q.titles, q.functions, q.seniorities, q.locations, q.industries, q.companies, q.keywords, e.companies, e.industries, e.titles, e.seniorities, e.functions, e.keywords];
+  return !q.companySize && lists.every((l) => l.length === 0);
 }
 
 export function runPeopleSearchJob(jobId: string, record: SQSRecord | null): Promise<void> {

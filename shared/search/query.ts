@@ -4,9 +4,11 @@
  * words, industries, size words, countries, regions, cities) matched longest-first over
  * normalized tokens, plus regexes for numeric company sizes, a capture rule for named
  * companies ("at X"), and negation spans ("not at X", "excluding agencies", "no recruiters").
- * Whatever is left becomes ranking keywords.
+ * Every other meaningful word is a required keyword (it must appear in the title, headline or
+ * skills), so a word nobody has empties the result instead of being dropped; `terms` says how
+ * each word was used, and why an ignored one was ignored.
  */
-import { allCities, allCountries, allRegions, CITY_RENAMES } from '../directory/geo.js';
+import { allCities, allCountries, allRegions, CITY_RENAMES, type City } from '../directory/geo.js';
 import { INDUSTRIES, TITLE_ROLES, type JobFunction, type Seniority } from '../directory/taxonomy.js';
 import { normalizeCompanyName } from '../directory/urls.js';
 
@@ -15,19 +17,44 @@ export interface CompanySize {
   max?: number;
 }
 
+/** One place: every given field must match (a city with its region and country, a region, a country). */
+export interface Place {
+  city?: string;
+  region?: string;
+  /** ISO 3166-1 alpha-2 */
+  country: string;
+}
+
+export type TermRole =
+  | 'title' | 'function' | 'seniority' | 'location' | 'industry' | 'company_size' | 'company' | 'keyword' | 'negation' | 'ignored';
+
+/** How one word or phrase of the query was used. */
+export interface TermUse {
+  text: string;
+  use: TermRole;
+  /** What it was read as (a canonical title, a place, a size range...). */
+  value?: string;
+  /** The term excludes what it names ("not at Acme", "no recruiters"). */
+  excluded?: true;
+  /** Why an ignored term was ignored. */
+  reason?: string;
+}
+
 export interface ParsedQuery {
   /** Canonical title phrases (TITLE_ROLES titles); a person matches if their title maps to any. */
   titles: string[];
   functions: string[];
   seniorities: string[];
-  /** A person matches any listed place; a broader place that contains a listed narrower one only qualifies it. */
-  locations: { cities: string[]; regions: string[]; countries: string[] };
+  /** A person matches any listed place. */
+  locations: Place[];
   industries: string[];
   companySize: CompanySize | null;
   /** normalizeCompanyName() forms */
   companies: string[];
-  exclusions: { companies: string[]; industries: string[]; titles: string[]; seniorities: string[]; functions: string[] };
+  /** Required words: each must appear in the person's title, headline or skills. */
   keywords: string[];
+  exclusions: { companies: string[]; industries: string[]; titles: string[]; seniorities: string[]; functions: string[]; keywords: string[] };
+  terms: TermUse[];
 }
 
 // ---- normalization -------------------------------------------------------------------------
@@ -57,6 +84,7 @@ interface Tok {
   low: string;
   key: string; // singular(low), the dictionary form
   boundary: boolean; // punctuation that ends phrases and captures
+  at: number; // offset in the prepared text, to order terms
 }
 
 function tokenize(prepared: string): Tok[] {
@@ -65,12 +93,18 @@ function tokenize(prepared: string): Tok[] {
     const raw = m[0];
     const boundary = !/[A-Za-z0-9]/.test(raw[0]!);
     const low = raw.toLowerCase();
-    out.push({ raw, low, key: boundary ? low : singular(low), boundary });
+    out.push({ raw, low, key: boundary ? low : singular(low), boundary, at: m.index });
   }
   return out;
 }
 
 const phraseKeys = (phrase: string): string[] => tokenize(prepare(phrase)).filter((t) => !t.boundary).map((t) => t.key);
+
+/** The searchable words of a text, in the form query keywords take (see `keywordKey`). */
+export const textKeys = phraseKeys;
+
+/** The form a query keyword is looked up in: the same normalization the text went through. */
+export const keywordKey = (keyword: string): string => singular(keyword.toLowerCase());
 
 // ---- the dictionary ------------------------------------------------------------------------
 
@@ -121,6 +155,11 @@ const FUNCTION_WORDS: [string[], JobFunction][] = [
   [['legal', 'compliance', 'legal team'], 'legal'],
   [['data', 'analytics', 'data science', 'machine learning', 'ml', 'business intelligence', 'data team'], 'data'],
   [['it security', 'information security', 'security', 'it department', 'it team', 'it support', 'it operations'], 'it_security'],
+  [['clinical', 'clinician', 'clinical staff', 'medical staff', 'nursing', 'healthcare worker', 'health care worker', 'healthcare professional'], 'clinical'],
+  [['teaching', 'teaching staff', 'faculty', 'academic staff'], 'education'],
+  [['production', 'plant operations', 'quality', 'quality control', 'quality assurance', 'shop floor'], 'manufacturing'],
+  [['trades', 'skilled trades', 'tradespeople', 'tradesperson', 'tradesman', 'tradesmen', 'craftsmen', 'construction workers'], 'trades'],
+  [['public administration', 'civil service', 'civil servant', 'public servant', 'government official'], 'public_sector'],
 ];
 
 /** Size words. "enterprise" alone is handled in code: it is also a sales segment ("enterprise AEs"). */
@@ -190,6 +229,9 @@ const LOCATION_CUES = new Set(['in', 'from', 'near', 'around', 'based', 'located
 
 interface Dictionary {
   byFirst: Map<string, Entry[]>; // entries sorted longest first
+  /** phraseKeys(city name) joined -> every city of that name, most populous first */
+  namesakes: Map<string, City[]>;
+  regionCountry: Map<string, string>;
 }
 
 let dictionary: Dictionary | null = null;
@@ -198,6 +240,15 @@ function getDictionary(): Dictionary {
   if (dictionary) return dictionary;
   const byFirst = new Map<string, Entry[]>();
   const seen = new Set<string>();
+  const namesakes = new Map<string, City[]>();
+  for (const c of [...allCities()].sort((a, b) => b.population - a.population)) {
+    const id = phraseKeys(c.name).join(' ');
+    const list = namesakes.get(id) ?? [];
+    if (!list.some((o) => o.country_code === c.country_code && o.region === c.region)) list.push(c);
+    namesakes.set(id, list);
+  }
+  const regionCountry = new Map<string, string>();
+  for (const r of allRegions()) if (!regionCountry.has(r.name)) regionCountry.set(r.name, r.country_code);
   // First registration of a phrase wins, so insertion order is precedence.
   const add = (phrase: string, effect: Effect, guard?: Guard) => {
     const keys = phraseKeys(phrase);
@@ -222,12 +273,7 @@ function getDictionary(): Dictionary {
   for (const c of countries) add(c.name, { t: 'country', v: c.code }, AMBIGUOUS_PLACES.has(c.name.toLowerCase()) ? 'cue' : undefined);
   for (const [from, to] of Object.entries(CITY_RENAMES)) add(from, { t: 'city', v: [to] });
   // Cities before regions: a name that is both (Berlin, Utrecht) means the city.
-  const cityNames = new Map<string, string>();
-  for (const c of [...allCities()].sort((a, b) => b.population - a.population)) {
-    const id = phraseKeys(c.name).join(' ');
-    if (!cityNames.has(id)) cityNames.set(id, c.name);
-  }
-  for (const [id, name] of cityNames) {
+  for (const [id, [{ name }]] of namesakes as Map<string, [City]>) {
     const single = !id.includes(' ');
     const guard: Guard | undefined = single && (AMBIGUOUS_PLACES.has(id) || AMBIGUOUS_PLACES.has(name.toLowerCase()) || id.length <= 3) ? 'cue' : undefined;
     add(name, { t: 'city', v: [name] }, guard);
@@ -235,7 +281,7 @@ function getDictionary(): Dictionary {
   for (const r of allRegions()) add(r.name, { t: 'region', v: r.name });
 
   for (const list of byFirst.values()) list.sort((a, b) => b.keys.length - a.keys.length);
-  dictionary = { byFirst };
+  dictionary = { byFirst, namesakes, regionCountry };
   return dictionary;
 }
 
@@ -259,6 +305,15 @@ const STOPWORDS = new Set([
   'profile', 'worldwide', 'globally', 'global', 'remote', 'now', 'today', 'recently', 'years', 'year', 'yrs', 'plus',
   'what', 'where', 'when', 'how', 'why', 'it', 'its', 'you', 'your', 'he', 'she', 'his', 'her', 'was', 'were', 'if', 'so',
   'then', 'very', 'remotely', 'us', 'etc', 'eg', 'ie', 'via', 'per', 'using', 'use', 'used', 'preferably', 'ideally', 'mainly', 'mostly',
+  // verbs and fillers that describe the person without naming a skill or role
+  'know', 'knows', 'knowing', 'known', 'speak', 'speaks', 'speaking', 'fluent', 'doing', 'did', 'done', 'handle', 'handles',
+  'handling', 'manage', 'manages', 'managing', 'run', 'runs', 'running', 'build', 'builds', 'building', 'make', 'makes',
+  'making', 'help', 'helps', 'helping', 'hold', 'holds', 'holding', 'seek', 'seeking', 'interested', 'familiar', 'proficient',
+  'proficiency', 'strong', 'solid', 'deep', 'skills', 'skill', 'understand', 'understands', 'love', 'loves', 'enjoy', 'enjoys',
+  'am', 'being', 'got', 'gets', 'go', 'going', 'join', 'joined', 'joining', 'serve', 'serves', 'serving', 'responsible',
+  'charge', 'include', 'includes', 'including', 'especially', 'particularly', 'kind', 'type', 'types', 'somebody', 'anybody',
+  'everyone', 'everybody', 'specialize', 'specializes', 'specializing', 'specialized', 'specialised', 'specialising', 'whos',
+  'hire', 'hired', 'new', 'open', 'presently', 'employ', 'employs', 'employing', 'good', 'able', 'willing', 'ready',
 ]);
 
 const NEGATION = new Set(['not', 'no', 'non', 'excluding', 'exclude', 'excludes', 'except', 'without', 'excl', 'minus', 'nor']);
@@ -277,16 +332,24 @@ const isUpperStart = (raw: string) => /^[A-Z]/.test(raw);
 function emptyQuery(): ParsedQuery {
   return {
     titles: [], functions: [], seniorities: [],
-    locations: { cities: [], regions: [], countries: [] },
+    locations: [],
     industries: [], companySize: null, companies: [],
-    exclusions: { companies: [], industries: [], titles: [], seniorities: [], functions: [] },
     keywords: [],
+    exclusions: { companies: [], industries: [], titles: [], seniorities: [], functions: [], keywords: [] },
+    terms: [],
   };
 }
 
 const pushUnique = <T>(xs: T[], ...vs: T[]) => {
   for (const v of vs) if (!xs.includes(v)) xs.push(v);
 };
+
+const samePlace = (a: Place, b: Place) => a.city === b.city && a.region === b.region && a.country === b.country;
+const describePlace = (p: Place) => [p.city, p.region, p.country].filter(Boolean).join(', ');
+function describeSize(s: CompanySize): string {
+  if (s.min !== undefined && s.max !== undefined) return `${s.min}-${s.max} employees`;
+  return s.min !== undefined ? `at least ${s.min} employees` : `at most ${s.max} employees`;
+}
 
 function mergeSize(q: ParsedQuery, s: CompanySize) {
   const cur = q.companySize ?? {};
@@ -322,7 +385,7 @@ export function parseQuery(text: string): ParsedQuery {
     // "VPs of sales and marketing" -> "VPs of sales and VPs of marketing"
     .replace(/\b(vps?|vice presidents?|heads?|directors?)\s+of\s+([a-z]+)\s+(and|or)\s+(?!vps?\b|heads?\b|directors?\b)([a-z]+)\b/gi, '$1 of $2 $3 $1 of $4');
   if (prepared.toLowerCase().length !== prepared.length) prepared = prepared.toLowerCase();
-  const sizes: { at: number; size: CompanySize }[] = [];
+  const sizes: { at: number; size: CompanySize; text: string }[] = [];
   let lower = prepared.toLowerCase();
   for (const [re, arity, make] of SIZE_PATTERNS) {
     lower = lower.replace(re, (m: string, ...groups: unknown[]) => {
@@ -330,7 +393,7 @@ export function parseQuery(text: string): ParsedQuery {
       const at = groups[arity * 2] as number;
       const n: number[] = [];
       for (let k = 0; k < arity; k++) n.push(num(g[k * 2]!, g[k * 2 + 1]));
-      sizes.push({ at, size: make(n) });
+      sizes.push({ at, size: make(n), text: prepared.slice(at, at + m.length).trim() });
       prepared = prepared.slice(0, at) + ' , '.padEnd(m.length, ' ') + prepared.slice(at + m.length);
       return ' , '.padEnd(m.length, ' ');
     });
@@ -341,6 +404,13 @@ export function parseQuery(text: string): ParsedQuery {
   const used = new Array<boolean>(toks.length).fill(false);
   // Negation spans: neg[i] holds the cue word that negates token i, or null.
   const neg = new Array<string | null>(toks.length).fill(null);
+  // The use of each consumed span, keyed by its first token.
+  const uses = new Map<number, TermUse>();
+  const mark = (from: number, to: number, use: Omit<TermUse, 'text'>) => {
+    const text = toks.slice(from, to).map((t) => t.raw).join(' ').replace(/ ([,;:!?.])/g, '$1');
+    uses.set(from, { text, ...use });
+    for (let k = from; k < to; k++) used[k] = true;
+  };
 
   const matchAt = (i: number, polarity: string | null): Entry | null => {
     const t = toks[i]!;
@@ -379,7 +449,7 @@ export function parseQuery(text: string): ParsedQuery {
       width = 2;
     }
     if (!cue) continue;
-    for (let k = 0; k < width; k++) used[i + k] = true;
+    mark(i, i + width, { use: 'negation' });
     let content = false;
     let j = i + width;
     for (; j < toks.length; j++) {
@@ -393,33 +463,83 @@ export function parseQuery(text: string): ParsedQuery {
     i = j - 1;
   }
 
-  const emit = (e: Effect, polarity: string | null) => {
-    if (polarity === null) {
-      switch (e.t) {
-        case 'title': return pushUnique(q.titles, e.v);
-        case 'function': return pushUnique(q.functions, e.v);
-        case 'seniority': return pushUnique(q.seniorities, ...e.v);
-        case 'industry': return pushUnique(q.industries, e.v);
-        case 'size': return mergeSize(q, e.v);
-        case 'city': return pushUnique(q.locations.cities, ...e.v);
-        case 'region': return pushUnique(q.locations.regions, e.v);
-        case 'country': return pushUnique(q.locations.countries, e.v);
-        case 'countries': return pushUnique(q.locations.countries, ...e.v);
-      }
-    }
-    // Exclusions cover roles, industries and companies; a negated place or size is dropped.
-    switch (e.t) {
-      case 'title': return pushUnique(q.exclusions.titles, e.v);
-      case 'function': return pushUnique(q.exclusions.functions, e.v);
-      case 'seniority': return pushUnique(q.exclusions.seniorities, ...e.v);
-      case 'industry': return pushUnique(q.exclusions.industries, e.v);
-      default: return;
-    }
+  /** Places a city name stands for: its most populous namesake, or the namesakes inside a qualifier. */
+  const cityPlaces = (names: string[], qualifier: Place | null): Place[] =>
+    names.flatMap((name) => {
+      const all = dict.namesakes.get(phraseKeys(name).join(' ')) ?? [];
+      const fit = qualifier ? all.filter((c) => c.country_code === qualifier.country && (!qualifier.region || c.region === qualifier.region)) : all.slice(0, 1);
+      if (fit.length) return fit.map((c): Place => (c.region ? { city: c.name, region: c.region, country: c.country_code } : { city: c.name, country: c.country_code }));
+      return qualifier ? [{ city: name, ...qualifier }] : [];
+    });
+  const regionPlace = (name: string): Place => ({ region: name, country: dict.regionCountry.get(name) ?? '' });
+  /** A region or country right after a place ("London, Ontario", "Portland, Maine", "Ontario, Canada"). */
+  const qualifierAt = (j: number, polarity: string | null): { place: Place; end: number } | null => {
+    let k = j;
+    if (toks[k]?.low === ',') k++;
+    if (k >= toks.length) return null;
+    const e = matchAt(k, polarity);
+    if (!e) return null;
+    if (e.effect.t === 'region') return { place: regionPlace(e.effect.v), end: k + e.keys.length };
+    if (e.effect.t === 'country') return { place: { country: e.effect.v }, end: k + e.keys.length };
+    return null;
   };
-  const addCompany = (words: string[], polarity: string | null) => {
-    const name = normalizeCompanyName(words.join(' '));
+
+  /** Applies a dictionary entry matched at token i; returns the index after everything it consumed. */
+  const apply = (e: Entry, i: number, polarity: string | null): number => {
+    let end = i + e.keys.length;
+    const excluded = polarity === null ? {} : { excluded: true as const };
+    const eff = e.effect;
+    if (eff.t === 'city' || eff.t === 'region' || eff.t === 'country' || eff.t === 'countries') {
+      if (polarity !== null) {
+        mark(i, end, { use: 'ignored', reason: 'excluding a place is not supported' });
+        return end;
+      }
+      let places: Place[];
+      const qualifier = eff.t === 'city' || eff.t === 'region' ? qualifierAt(end, polarity) : null;
+      if (eff.t === 'city') places = cityPlaces(eff.v, qualifier?.place ?? null);
+      else if (eff.t === 'region') {
+        const region = regionPlace(eff.v);
+        const q2 = qualifier?.place;
+        places = [q2 && !q2.region && q2.country !== region.country ? { region: eff.v, country: q2.country } : region];
+      } else if (eff.t === 'country') places = [{ country: eff.v }];
+      else places = eff.v.map((c) => ({ country: c }));
+      if (qualifier && eff.t !== 'country' && eff.t !== 'countries' && (eff.t === 'city' || !qualifier.place.region)) end = qualifier.end;
+      for (const p of places) if (!q.locations.some((o) => samePlace(o, p))) q.locations.push(p);
+      mark(i, end, { use: 'location', value: places.map(describePlace).join(' | ') || 'no such place' });
+      return end;
+    }
+    switch (eff.t) {
+      case 'title':
+        pushUnique(polarity === null ? q.titles : q.exclusions.titles, eff.v);
+        mark(i, end, { use: 'title', value: eff.v, ...excluded });
+        break;
+      case 'function':
+        pushUnique(polarity === null ? q.functions : q.exclusions.functions, eff.v);
+        mark(i, end, { use: 'function', value: eff.v, ...excluded });
+        break;
+      case 'seniority':
+        pushUnique(polarity === null ? q.seniorities : q.exclusions.seniorities, ...eff.v);
+        mark(i, end, { use: 'seniority', value: eff.v.join(', '), ...excluded });
+        break;
+      case 'industry':
+        pushUnique(polarity === null ? q.industries : q.exclusions.industries, eff.v);
+        mark(i, end, { use: 'industry', value: eff.v, ...excluded });
+        break;
+      case 'size':
+        if (polarity !== null) mark(i, end, { use: 'ignored', reason: 'excluding a company size is not supported' });
+        else {
+          mergeSize(q, eff.v);
+          mark(i, end, { use: 'company_size', value: describeSize(eff.v) });
+        }
+        break;
+    }
+    return end;
+  };
+  const addCompany = (words: number[], polarity: string | null) => {
+    const name = normalizeCompanyName(words.map((k) => toks[k]!.low).join(' '));
     if (!name) return;
     pushUnique(polarity === null ? q.companies : q.exclusions.companies, name);
+    mark(words[0]!, words.at(-1)! + 1, { use: 'company', value: name, ...(polarity === null ? {} : { excluded: true as const }) });
   };
   const startsDictionary = (i: number) => {
     if (toks[i]!.key === 'enterprise') return true; // a size word in context, never a company
@@ -438,7 +558,7 @@ export function parseQuery(text: string): ParsedQuery {
       (t.low === 'of' && (prev === 'employees' || prev === 'employee' || prev === 'alumni')) ||
       (t.low === 'by' && prev === 'employed') ||
       (t.low === 'from' && next !== undefined && isUpperStart(next.raw));
-    if (!isCue) continue;
+    if (!isCue || used[i]) continue;
     const polarity = neg[i] ?? (next ? neg[i + 1]! : null);
     let j = i + 1;
     for (;;) {
@@ -451,7 +571,10 @@ export function parseQuery(text: string): ParsedQuery {
         const u = toks[k]!;
         if (u.boundary || used[k] || neg[k] !== polarity) break;
         if (CAPTURE_STOP.has(u.low) && !(capital && CONNECTORS.has(u.low) && toks[k + 1] && isUpperStart(toks[k + 1]!.raw))) break;
-        if (capital && !isUpperStart(u.raw) && !/^\d/.test(u.raw) && !CONNECTORS.has(u.low)) break;
+        // A lower-case word ends a capitalized name, unless it closes the query or clause as the
+        // name's last word ("Razoa io", a brand with a lower-case suffix).
+        const closesName = (toks[k + 1]?.boundary ?? true) && !STOPWORDS.has(u.low) && !startsDictionary(k);
+        if (capital && !isUpperStart(u.raw) && !/^\d/.test(u.raw) && !CONNECTORS.has(u.low) && !closesName) break;
         words.push(k);
       }
       // Lower-case input: stop before a role word that is followed by more words ("acme sales team").
@@ -466,15 +589,14 @@ export function parseQuery(text: string): ParsedQuery {
       }
       while (words.length && CONNECTORS.has(toks[words.at(-1)!]!.low)) words.pop();
       if (!words.length) break;
-      addCompany(words.map((k) => toks[k]!.low), polarity);
-      for (const k of words) used[k] = true;
-      used[i] = true;
+      if (!used[i]) mark(i, i + 1, { use: 'ignored', reason: 'introduces a company name' });
+      addCompany(words, polarity);
       j = words.at(-1)! + 1;
       // "at Acme or Globex": continue when the next word is not a known term.
       if (j + 1 < toks.length && (toks[j]!.low === 'or' || toks[j]!.low === 'and' || toks[j]!.low === ',') && neg[j + 1] === polarity) {
         const k = j + 1;
         if (!toks[k]!.boundary && !STOPWORDS.has(toks[k]!.low) && !startsDictionary(k) && (isUpperStart(toks[k]!.raw) || !capital)) {
-          used[j] = true;
+          if (!toks[j]!.boundary) mark(j, j + 1, { use: 'ignored', reason: 'stop word' });
           j = k;
           continue;
         }
@@ -490,9 +612,7 @@ export function parseQuery(text: string): ParsedQuery {
     const polarity = neg[i] ?? null;
     const e = matchAt(i, polarity);
     if (e) {
-      emit(e.effect, polarity);
-      for (let k = 0; k < e.keys.length; k++) used[i + k] = true;
-      i += e.keys.length - 1;
+      i = apply(e, i, polarity) - 1;
       continue;
     }
     if (t.key === 'enterprise') {
@@ -501,15 +621,17 @@ export function parseQuery(text: string): ParsedQuery {
       const nextIsCompany = next !== undefined && !next.boundary && COMPANY_WORDS.has(next.key);
       const atEnd = next === undefined || next.boundary || STOPWORDS.has(next.low);
       if (t.low === 'enterprises' || nextIsCompany || (atEnd && ['at', 'in', 'for', 'from', 'large', 'big', 'an'].includes(prev))) {
-        emit({ t: 'size', v: { min: 1000 } }, polarity);
-        used[i] = true;
-        if (nextIsCompany) used[i + 1] = true;
+        if (polarity !== null) mark(i, nextIsCompany ? i + 2 : i + 1, { use: 'ignored', reason: 'excluding a company size is not supported' });
+        else {
+          mergeSize(q, { min: 1000 });
+          mark(i, nextIsCompany ? i + 2 : i + 1, { use: 'company_size', value: describeSize({ min: 1000 }) });
+        }
       }
     }
   }
 
-  // 4) leftovers: keywords, or excluded company names after "excluding"/"except"/"not"
-  let group: string[] = [];
+  // 4) leftovers: required keywords, ignored words, or excluded names after "excluding"/"except"/"not"
+  let group: number[] = [];
   let groupPolarity: string | null = null;
   const flush = () => {
     if (group.length && groupPolarity && NAMING_NEGATIONS.has(groupPolarity)) addCompany(group, groupPolarity);
@@ -518,18 +640,32 @@ export function parseQuery(text: string): ParsedQuery {
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i]!;
     const polarity = neg[i] ?? null;
-    if (used[i] || t.boundary || STOPWORDS.has(t.low) || polarity !== groupPolarity) {
+    const stop = STOPWORDS.has(t.low);
+    if (used[i] || t.boundary || stop || polarity !== groupPolarity) {
       flush();
       groupPolarity = polarity;
-      if (used[i] || t.boundary || STOPWORDS.has(t.low)) continue;
+      if (stop && !used[i]) mark(i, i + 1, { use: 'ignored', reason: 'stop word' });
+      if (used[i] || t.boundary || stop) continue;
     }
-    if (polarity === null) {
-      if (!/^\d+$/.test(t.low) && t.low.length > 1) pushUnique(q.keywords, t.low);
-    } else group.push(t.low);
+    if (/^\d+$/.test(t.low)) mark(i, i + 1, { use: 'ignored', reason: 'a number without a unit' });
+    else if (t.low.length < 2) mark(i, i + 1, { use: 'ignored', reason: 'too short to search for' });
+    else if (polarity === null) {
+      pushUnique(q.keywords, t.low);
+      mark(i, i + 1, { use: 'keyword', value: t.low });
+    } else if (NAMING_NEGATIONS.has(polarity)) group.push(i);
+    else {
+      pushUnique(q.exclusions.keywords, t.low);
+      mark(i, i + 1, { use: 'keyword', value: t.low, excluded: true });
+    }
   }
   flush();
 
   for (const s of sizes.sort((a, b) => a.at - b.at)) mergeSize(q, s.size);
+  const ordered: { at: number; use: TermUse }[] = [
+    ...[...uses].map(([i, use]) => ({ at: toks[i]!.at, use })),
+    ...sizes.map((s) => ({ at: s.at, use: { text: s.text, use: 'company_size' as const, value: describeSize(s.size) } })),
+  ];
+  q.terms = ordered.sort((a, b) => a.at - b.at).map((o) => o.use);
   return q;
 }
 

@@ -116,4 +116,48 @@ describe('generateDirectory', () => {
     const de = people.find((p) => p.location.country_code === 'DE');
     expect(de?.location.time_zone).toBe('Europe/Berlin');
   });
+
+  describe('shaped like real companies', () => {
+    const shaped = sample(11, 20_000);
+    const cos = shaped.filter((r): r is Company => r.type === 'company');
+    const staff = new Map<string, Person[]>();
+    for (const r of shaped) if (r.type === 'person') staff.set(r.company_id, [...(staff.get(r.company_id) ?? []), r]);
+    const titlesAt = (c: Company) => (staff.get(c.id) ?? []).map((p) => p.current_job_title);
+    const share = (industry: string, re: RegExp) => {
+      const ps = cos.filter((c) => c.industry === industry).flatMap(titlesAt);
+      return ps.filter((t) => re.test(t)).length / ps.length;
+    };
+
+    it('gives every company of 50 or more employees a CEO, a CFO and heads of its main functions', () => {
+      const big = cos.filter((c) => c.employee_count >= 50);
+      expect(big.length).toBeGreaterThan(400);
+      for (const c of big) {
+        const ts = titlesAt(c);
+        expect([c.name, ts.some((t) => /CEO|Chief Executive Officer/.test(t))]).toEqual([c.name, true]);
+        expect([c.name, ts.includes('Chief Financial Officer')]).toEqual([c.name, true]);
+        const heads = (staff.get(c.id) ?? []).filter((p) => p.function !== 'finance' && p.function !== 'executive' && ['director', 'vp', 'c_level'].includes(p.seniority));
+        expect([c.name, heads.length >= 2]).toEqual([c.name, true]);
+      }
+    });
+
+    it('grows people per company with headcount', () => {
+      const mean = (lo: number, hi: number) => {
+        const cs = cos.filter((c) => c.employee_count >= lo && c.employee_count <= hi);
+        return cs.reduce((a, c) => a + (staff.get(c.id)?.length ?? 0), 0) / cs.length;
+      };
+      const means = [mean(1, 49), mean(50, 999), mean(1000, 9999), mean(10_000, 1e9)];
+      expect(means[0]!).toBeLessThan(3);
+      for (let k = 1; k < means.length; k++) expect(means[k]!).toBeGreaterThan(means[k - 1]!);
+      for (const c of cos) expect(staff.get(c.id)?.length ?? 0).toBeLessThanOrEqual(Math.max(c.employee_count, 6));
+    });
+
+    it('fits roles to the industry', () => {
+      expect(share('Hospital & Health Care', /Nurse|Physician|Surgeon|Pharmacist|Medical|Clinical/)).toBeGreaterThan(0.35);
+      expect(share('Education Management', /Teacher|Principal|Counselor|Teaching|Professor|Lecturer|Dean|Provost|Superintendent|Instructional|Department Head|Admissions/)).toBeGreaterThan(0.3);
+      expect(share('Law Practice', /Attorney|Counsel|Paralegal/)).toBeGreaterThan(0.2);
+      expect(share('Industrial Automation', /Plant|Quality|Production|Manufacturing|Machine|Maintenance|Process Engineer/)).toBeGreaterThan(0.25);
+      expect(share('Construction', /Electrician|Plumber|Carpenter|HVAC|Welder|Foreman|Site Manager|Construction|Estimator|Equipment/)).toBeGreaterThan(0.3);
+      expect(share('Computer Software', /Nurse|Teacher|Electrician|Plant Manager/)).toBe(0);
+    });
+  });
 });

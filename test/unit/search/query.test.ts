@@ -1,6 +1,8 @@
 import { parseQuery, singular, titleKeys, type ParsedQuery } from '../../../shared/search/query.js';
 import { TITLES_BY_FUNCTION, TITLE_ROLES } from '../../../shared/directory/taxonomy.js';
-import { expected, type Partial2 } from './expected.js';
+import { constraints, expected, place, type Partial2 } from './expected.js';
+
+const BAY_AREA = [place('San Francisco', 'California', 'US'), place('San Jose', 'California', 'US'), place('Oakland', 'California', 'US')];
 
 describe('parseQuery', () => {
   it.each<[string, Partial2<ParsedQuery>]>([
@@ -20,29 +22,36 @@ describe('parseQuery', () => {
     ['people in IT', { functions: ['it_security'] }],
     ['it is what it is', {}],
   ])('roles: %s', (text, want) => {
-    expect(parseQuery(text)).toEqual(expected(want));
+    expect(constraints(parseQuery(text))).toEqual(expected(want));
   });
 
   it.each<[string, Partial2<ParsedQuery>]>([
-    ['engineers in NYC', { functions: ['engineering'], locations: { cities: ['New York'] } }],
-    ['engineers in New York City', { functions: ['engineering'], locations: { cities: ['New York'] } }],
-    ['designers in SF', { titles: ['Designer'], locations: { cities: ['San Francisco'] } }],
-    ['designers in the Bay Area', { titles: ['Designer'], locations: { cities: ['San Francisco', 'San Jose', 'Oakland'] } }],
-    ['CFOs in the UK', { titles: ['Chief Financial Officer'], locations: { countries: ['GB'] } }],
-    ['CFOs in Britain', { titles: ['Chief Financial Officer'], locations: { countries: ['GB'] } }],
-    ['CFOs in the U.S.', { titles: ['Chief Financial Officer'], locations: { countries: ['US'] } }],
-    ['CFOs in America', { titles: ['Chief Financial Officer'], locations: { countries: ['US'] } }],
-    ['CFOs in Germany', { titles: ['Chief Financial Officer'], locations: { countries: ['DE'] } }],
-    ['recruiters based in Berlin', { titles: ['Recruiter'], locations: { cities: ['Berlin'] } }],
-    ['recruiters in Berlin, Germany', { titles: ['Recruiter'], locations: { cities: ['Berlin'], countries: ['DE'] } }],
-    ['recruiters in Texas', { titles: ['Recruiter'], locations: { regions: ['Texas'] } }],
-    ['recruiters in Köln or München', { titles: ['Recruiter'], locations: { cities: ['Cologne', 'Munich'] } }],
-    ['marketers in São Paulo', { functions: ['marketing'], locations: { cities: ['São Paulo'] } }],
-    ['lawyers in Reading', { titles: ['Legal Counsel'], locations: { cities: ['Reading'] } }],
+    ['engineers in NYC', { functions: ['engineering'], locations: [place('New York', 'New York', 'US')] }],
+    ['engineers in New York City', { functions: ['engineering'], locations: [place('New York', 'New York', 'US')] }],
+    ['designers in SF', { titles: ['Designer'], locations: [place('San Francisco', 'California', 'US')] }],
+    ['designers in the Bay Area', { titles: ['Designer'], locations: BAY_AREA }],
+    ['CFOs in the UK', { titles: ['Chief Financial Officer'], locations: [place(null, null, 'GB')] }],
+    ['CFOs in Britain', { titles: ['Chief Financial Officer'], locations: [place(null, null, 'GB')] }],
+    ['CFOs in the U.S.', { titles: ['Chief Financial Officer'], locations: [place(null, null, 'US')] }],
+    ['CFOs in America', { titles: ['Chief Financial Officer'], locations: [place(null, null, 'US')] }],
+    ['CFOs in Germany', { titles: ['Chief Financial Officer'], locations: [place(null, null, 'DE')] }],
+    ['recruiters based in Berlin', { titles: ['Recruiter'], locations: [place('Berlin', 'Berlin', 'DE')] }],
+    ['recruiters in Berlin, Germany', { titles: ['Recruiter'], locations: [place('Berlin', 'Berlin', 'DE')] }],
+    ['recruiters in Texas', { titles: ['Recruiter'], locations: [place(null, 'Texas', 'US')] }],
+    ['recruiters in Köln or München', { titles: ['Recruiter'], locations: [place('Cologne', 'North Rhine-Westphalia', 'DE'), place('Munich', 'Bavaria', 'DE')] }],
+    ['marketers in São Paulo', { functions: ['marketing'], locations: [place('São Paulo', 'São Paulo', 'BR')] }],
+    ['lawyers in Reading', { titles: ['Attorney'], locations: [place('Reading', 'England', 'GB')] }],
     ['reading lists', { keywords: ['reading', 'lists'] }],
-    ['people who help us', { keywords: ['help'] }],
+    ['people who help us', {}],
+    ['engineers in London, Ontario', { functions: ['engineering'], locations: [place('London', 'Ontario', 'CA')] }],
+    ['engineers in London, England', { functions: ['engineering'], locations: [place('London', 'England', 'GB')] }],
+    ['engineers in London, UK', { functions: ['engineering'], locations: [place('London', 'England', 'GB')] }],
+    ['engineers in Portland', { functions: ['engineering'], locations: [place('Portland', 'Oregon', 'US')] }],
+    ['engineers in Portland, Maine', { functions: ['engineering'], locations: [place('Portland', 'Maine', 'US')] }],
+    ['engineers in Paris, Texas', { functions: ['engineering'], locations: [place('Paris', 'Texas', 'US')] }],
+    ['engineers in Ontario, Canada', { functions: ['engineering'], locations: [place(null, 'Ontario', 'CA')] }],
   ])('places: %s', (text, want) => {
-    expect(parseQuery(text)).toEqual(expected(want));
+    expect(constraints(parseQuery(text))).toEqual(expected(want));
   });
 
   it.each<[string, Partial2<ParsedQuery>]>([
@@ -55,7 +64,7 @@ describe('parseQuery', () => {
     ['designers at marketing agencies', { titles: ['Designer'], industries: ['Marketing & Advertising'] }],
     ['engineers at non-profits', { functions: ['engineering'], industries: ['Nonprofit Organization Management'] }],
   ])('industries: %s', (text, want) => {
-    expect(parseQuery(text)).toEqual(expected(want));
+    expect(constraints(parseQuery(text))).toEqual(expected(want));
   });
 
   it.each<[string, ParsedQuery['companySize']]>([
@@ -83,51 +92,52 @@ describe('parseQuery', () => {
   });
 
   it('does not read "enterprise" in a sales title as a company size', () => {
-    expect(parseQuery('enterprise account executives')).toEqual(expected({ titles: ['Enterprise Account Executive'] }));
+    expect(constraints(parseQuery('enterprise account executives'))).toEqual(expected({ titles: ['Enterprise Account Executive'] }));
     expect(parseQuery('enterprise sales reps').companySize).toBeNull();
   });
 
   it.each<[string, Partial2<ParsedQuery>]>([
     ['engineers at Northwind Analytics', { functions: ['engineering'], companies: ['northwind analytics'] }],
-    ['engineers working at Northwind Analytics in Berlin', { functions: ['engineering'], companies: ['northwind analytics'], locations: { cities: ['Berlin'] } }],
+    ['engineers working at Northwind Analytics in Berlin', { functions: ['engineering'], companies: ['northwind analytics'], locations: [place('Berlin', 'Berlin', 'DE')] }],
     ['product managers at Bluepeak Health or Silverline Software', { titles: ['Product Manager'], companies: ['bluepeak health', 'silverline software'] }],
     ['engineers at bluepeak health', { functions: ['engineering'], companies: ['bluepeak health'] }],
     ['employees of Acme Inc.', { companies: ['acme'] }],
+    ['CFOs at Razoa io', { titles: ['Chief Financial Officer'], companies: ['razoa io'] }],
     ['engineers at a fintech startup', { functions: ['engineering'], industries: ['Financial Services'], companySize: { max: 200 } }],
   ])('companies: %s', (text, want) => {
-    expect(parseQuery(text)).toEqual(expected(want));
+    expect(constraints(parseQuery(text))).toEqual(expected(want));
   });
 
   it.each<[string, Partial2<ParsedQuery>]>([
     ['data scientists not at Google', { titles: ['Data Scientist'], exclusions: { companies: ['google'] } }],
     ['marketers excluding agencies', { functions: ['marketing'], exclusions: { industries: ['Marketing & Advertising'] } }],
     ['people at Northwind except interns', { companies: ['northwind'], exclusions: { seniorities: ['intern'] } }],
-    ['HR people in London, no recruiters', { functions: ['hr'], locations: { cities: ['London'] }, exclusions: { titles: ['Recruiter'] } }],
+    ['HR people in London, no recruiters', { functions: ['hr'], locations: [place('London', 'England', 'GB')], exclusions: { titles: ['Recruiter'] } }],
     ['designers excluding Acme Corp and Globex', { titles: ['Designer'], exclusions: { companies: ['acme', 'globex'] } }],
     ['engineers but not managers', { functions: ['engineering'], exclusions: { seniorities: ['manager'] } }],
-    ['salespeople without SDRs in Germany', { functions: ['sales'], exclusions: { titles: ['Sales Development Representative'] }, locations: { countries: ['DE'] } }],
+    ['salespeople without SDRs in Germany', { functions: ['sales'], exclusions: { titles: ['Sales Development Representative'] }, locations: [place(null, null, 'DE')] }],
   ])('exclusions: %s', (text, want) => {
-    expect(parseQuery(text)).toEqual(expected(want));
+    expect(constraints(parseQuery(text))).toEqual(expected(want));
   });
 
   it('keeps unknown words as keywords, is robust to case and punctuation', () => {
-    expect(parseQuery('Kubernetes + Rust engineers in MUNICH!!!')).toEqual(
-      expected({ functions: ['engineering'], locations: { cities: ['Munich'] }, keywords: ['kubernetes', 'rust'] }),
+    expect(constraints(parseQuery('Kubernetes + Rust engineers in MUNICH!!!'))).toEqual(
+      expected({ functions: ['engineering'], locations: [place('Munich', 'Bavaria', 'DE')], keywords: ['kubernetes', 'rust'] }),
     );
-    expect(parseQuery('  cto;;; BERLIN  ')).toEqual(parseQuery('CTO in Berlin'));
-    expect(parseQuery('')).toEqual(expected({}));
+    expect(constraints(parseQuery('  cto;;; BERLIN  '))).toEqual(constraints(parseQuery('CTO in Berlin')));
+    expect(parseQuery('')).toEqual({ ...expected({}), terms: [] });
   });
 
   it('parses a long combined query', () => {
     expect(
-      parseQuery('Senior data engineers at mid-market fintech companies in the Bay Area or Seattle, not at Northwind Analytics, excluding interns, python'),
+      constraints(parseQuery('Senior data engineers at mid-market fintech companies in the Bay Area or Seattle, not at Northwind Analytics, excluding interns, python')),
     ).toEqual(
       expected({
         titles: ['Data Engineer'],
         seniorities: ['senior'],
         companySize: { min: 201, max: 999 },
         industries: ['Financial Services'],
-        locations: { cities: ['San Francisco', 'San Jose', 'Oakland', 'Seattle'] },
+        locations: [...BAY_AREA, place('Seattle', 'Washington', 'US')],
         exclusions: { companies: ['northwind analytics'], seniorities: ['intern'] },
         keywords: ['python'],
       }),
@@ -164,5 +174,54 @@ describe('titleKeys', () => {
     expect(['companies', 'businesses', 'ctos', 'vps', 'sales', 'analytics', 'us', 'boss'].map(singular)).toEqual([
       'company', 'business', 'cto', 'vp', 'sale', 'analytic', 'us', 'boss',
     ]);
+  });
+});
+
+describe('term accounting', () => {
+  const uses = (text: string) => parseQuery(text).terms.map((t) => [t.text, t.use, t.value ?? t.reason ?? null, t.excluded ?? false]);
+
+  it('accounts for every word: constraints, required keywords and ignored stop words with a reason', () => {
+    expect(uses('senior backend engineers who know Rust in Berlin')).toEqual([
+      ['senior', 'seniority', 'senior', false],
+      ['backend engineers', 'title', 'Backend Engineer', false],
+      ['who', 'ignored', 'stop word', false],
+      ['know', 'ignored', 'stop word', false],
+      ['Rust', 'keyword', 'rust', false],
+      ['in', 'ignored', 'stop word', false],
+      ['Berlin', 'location', 'Berlin, Berlin, DE', false],
+    ]);
+    expect(constraints(parseQuery('senior backend engineers who know Rust in Berlin')).keywords).toEqual(['rust']);
+  });
+
+  it('keeps an unknown role as a required keyword instead of dropping it', () => {
+    const q = parseQuery('astronaut engineers in Texas');
+    expect(q.keywords).toEqual(['astronaut']);
+    expect(uses('astronaut engineers in Texas')[0]).toEqual(['astronaut', 'keyword', 'astronaut', false]);
+  });
+
+  it('reports sizes, companies, exclusions and numbers', () => {
+    expect(uses('CFOs at companies with 50-200 employees, not at Acme, without salesforce 42')).toEqual([
+      ['CFOs', 'title', 'Chief Financial Officer', false],
+      ['at', 'ignored', 'stop word', false],
+      ['companies', 'ignored', 'stop word', false],
+      ['with', 'ignored', 'stop word', false],
+      ['50-200 employees', 'company_size', '50-200 employees', false],
+      ['not', 'negation', null, false],
+      ['at', 'ignored', 'introduces a company name', false],
+      ['Acme', 'company', 'acme', true],
+      ['without', 'negation', null, false],
+      ['salesforce', 'keyword', 'salesforce', true],
+      ['42', 'ignored', 'a number without a unit', false],
+    ]);
+  });
+
+  it('maps titles, abbreviations and plurals both ways', () => {
+    for (const [a, b] of [['CFOs', 'chief financial officers'], ['SDR', 'sales development representatives'], ['AEs', 'account executive'], ['RNs', 'registered nurses'], ['devs', 'developer'], ['VP of Sales', 'vice presidents of sales']]) {
+      expect([a, parseQuery(a!).titles]).toEqual([a, parseQuery(b!).titles]);
+      expect(parseQuery(a!).titles).toHaveLength(1);
+    }
+    expect(parseQuery('nurses').titles).toEqual(['Nurse']);
+    expect(titleKeys('Senior Registered Nurse')).toEqual(['Registered Nurse', 'Nurse']);
+    expect(titleKeys('CFO')).toEqual(titleKeys('Chief Financial Officer'));
   });
 });

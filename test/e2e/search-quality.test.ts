@@ -1,0 +1,95 @@
+/**
+ * People search quality over HTTP, as a client sees it: a word the directory does not know is
+ * never dropped (an unknown role in a known place returns nothing and costs nothing), stop words
+ * never constrain, and `parsed_query` accounts for every term.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LocalStack } from '../../shared/local/stack.js';
+import { startServices } from '../../shared/local/services.js';
+import { readDirectoryFile } from '../../shared/directory/file.js';
+import type { Person } from '../../shared/directory/types.js';
+import { Client, ROOT, newTenant, startTestStack } from '../support/local.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
+
+let stack: LocalStack;
+let receiver: WebhookReceiver;
+let admin: Client;
+const people: Person[] = [];
+const dir = mkdtempSync(join(tmpdir(), 'search-quality-'));
+
+beforeAll(async () => {
+  stack = await startTestStack({ throttleMultiplier: 1000 });
+  const file = join(dir, 'directory.jsonl');
+  await startServices({ root: ROOT, stack, dataDir: null, directory: { file, people: 1500, seed: 7 } });
+  for await (const r of readDirectoryFile(file)) if (r.type === 'person') people.push(r);
+  receiver = await new WebhookReceiver([]).start();
+  admin = new Client(stack);
+}, 180_000); // the stack, generation and import share two cores with the rest of the suite
+afterAll(async () => {
+  await receiver?.stop();
+  await stack?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function tenant() {
+  const t = await newTenant(stack);
+  const s = await t.admin.console('POST', `accounts/${t.accountId}/webhook-secrets/`);
+  receiver.setSecrets([...((receiver as any).secrets as string[]), s.body.secret]);
+  return t;
+}
+
+/** Runs one search to completion and returns the polled job with the account's charges. */
+async function searchFor(query: string) {
+  const t = await tenant();
+  const before = (await admin.console('GET', `accounts/${t.accountId}/`)).body.balance as number;
+  const accepted = await t.client.api('POST', 'search/', { query, max_results: 25, webhook_url: receiver.url });
+  expect(accepted.status).toBe(202);
+  expect((await admin.console('POST', 'dev/settle/')).body).toEqual({ idle: true });
+  const job = (await t.client.api('GET', `search/${accepted.body.id}/`)).body;
+  const after = (await admin.console('GET', `accounts/${t.accountId}/`)).body.balance as number;
+  const charges = (await admin.console('GET', `accounts/${t.accountId}/charges/`)).body.results as any[];
+  return { id: accepted.body.id as string, job, spent: before - after, charges };
+}
+
+describe('people search you can trust', () => {
+  test('an unknown role in a known place completes with zero leads and a zero_result charge', async () => {
+    // The place alone matches people here, so only the unknown word can empty the result.
+    expect(people.some((p) => p.location.country_code === 'US')).toBe(true);
+    const { id, job, spent, charges } = await searchFor('astronauts in the United States');
+    expect(job.status).toBe('completed');
+    expect(job.result).toEqual({ results: [], total_returned: 0 });
+    expect(job.leads_returned).toBe(0);
+    expect(spent).toBe(0);
+    expect(charges).toHaveLength(1);
+    expect(charges[0]).toMatchObject({ operation: 'people_search', reference: id, reserved: 25, charged: 0, charge_status: 'zero_result' });
+    expect(job.parsed_query.keywords).toEqual(['astronauts']);
+    expect(job.parsed_query.locations).toEqual([{ country: 'US' }]);
+    expect(job.parsed_query.terms).toContainEqual({ text: 'astronauts', use: 'keyword', value: 'astronauts' });
+    expect(receiver.for(id)[0]!.body).toEqual({ id, event_type: 'search.completed', results: [], total_returned: 0 });
+  });
+
+  test('stop words and verbs never constrain; parsed_query says how each term was used', async () => {
+    const { job, spent } = await searchFor('software engineers who know Python in the United States');
+    expect(job.status).toBe('completed');
+    expect(job.parsed_query.keywords).toEqual(['python']);
+    const uses = Object.fromEntries(job.parsed_query.terms.map((t: any) => [t.text, [t.use, t.reason ?? t.value]]));
+    expect(uses).toMatchObject({
+      'software engineers': ['title', 'Software Engineer'],
+      who: ['ignored', 'stop word'],
+      know: ['ignored', 'stop word'],
+      Python: ['keyword', 'python'],
+      'United States': ['location', 'US'],
+    });
+    const expectedLeads = people.filter(
+      (p) => p.location.country_code === 'US' && /\b(Software Engineer|Frontend Engineer|Backend Engineer|Full Stack Developer|Mobile Developer|Principal Engineer)\b/.test(p.current_job_title) && (p.skills.includes('Python') || /\bpython\b/i.test(p.headline)),
+    );
+    expect(expectedLeads.length).toBeGreaterThan(0);
+    expect(job.result.total_returned).toBe(Math.min(25, job.result.results.length));
+    expect(job.result.results.length).toBeGreaterThan(0);
+    const urls = new Set(expectedLeads.map((p) => p.professional_url));
+    for (const lead of job.result.results) expect(urls.has(lead.professional_url)).toBe(true);
+    expect(spent).toBe(job.result.results.length);
+  });
+});

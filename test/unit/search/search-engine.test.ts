@@ -1,0 +1,136 @@
+/**
+ * Engine behaviour over a generated 12,000-person directory: exclusions that do work, required
+ * words, ranking, tie-breaking and paging, company-name resolution. Query understanding and
+ * per-query precision and recall are covered by the evaluation set (evaluation.test.ts).
+ */
+import { generateDirectory } from '../../../shared/directory/generate.js';
+import type { Company, DirectoryRecord, Person } from '../../../shared/directory/types.js';
+import { normalizeCompanyName } from '../../../shared/directory/urls.js';
+import { PeopleIndex, type SearchHit } from '../../../shared/search/search-engine.js';
+import { parseQuery, type ParsedQuery } from '../../../shared/search/query.js';
+import { expected } from './expected.js';
+
+type Pred = (p: Person, c: Company) => boolean;
+
+const records: DirectoryRecord[] = [...generateDirectory({ seed: 20240611, people: 12_000 })];
+const companies = new Map(records.filter((r): r is Company => r.type === 'company').map((c) => [c.id, c]));
+const people = records.filter((r): r is Person => r.type === 'person');
+const index = PeopleIndex.build(records);
+
+const fn = (...f: string[]): Pred => (p) => f.includes(p.function);
+const all = (...fs: Pred[]): Pred => (p, c) => fs.every((f) => f(p, c));
+const RECRUITER = /Recruiter|Talent Acquisition Specialist/;
+
+function matching(pred: Pred): Person[] {
+  return people.filter((p) => pred(p, companies.get(p.company_id)!));
+}
+
+function search(text: string, limit = 100, exclude?: Set<string>): SearchHit[] {
+  return index.search(parseQuery(text), { limit, exclude });
+}
+
+const byCompany = new Map<string, Person[]>();
+for (const p of people) byCompany.set(p.company_id, [...(byCompany.get(p.company_id) ?? []), p]);
+const ranked = [...byCompany.entries()].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]));
+const bigCo = companies.get(ranked[0]![0])!;
+const engineersIn = (cc: string, id: string) => byCompany.get(id)!.filter((p) => p.function === 'engineering' && p.location.country_code === cc).length;
+const usEngCo = companies.get([...byCompany.keys()].sort((a, b) => engineersIn('US', b) - engineersIn('US', a) || a.localeCompare(b))[0]!)!;
+const nameOf = (c: Company) => c.name.replace(/\s+(GmbH|Ltd|Inc\.|AG|B\.V\.|SAS|Pty Ltd)$/, '');
+const withEmpty = (p: Parameters<typeof expected>[0]): ParsedQuery => ({ ...expected(p), terms: [] });
+
+describe('PeopleIndex', () => {
+  it('builds over every person', () => {
+    expect(index.size).toBe(12_000);
+    expect(index.skipped).toBe(0);
+    expect(index.person(people[10]!.id)).toBe(people[10]);
+    expect(index.company(bigCo.id)).toBe(bigCo);
+    expect(index.person('p_missing')).toBeUndefined();
+  });
+
+  it('honours exclusions that would otherwise match', () => {
+    // The excluded company really has US engineers, so the exclusion is doing work.
+    expect(engineersIn('US', usEngCo.id)).toBeGreaterThan(0);
+    const all = [...search('engineers in the US', 100_000)];
+    expect(all.some((h) => h.company.id === usEngCo.id)).toBe(true);
+    const excluded = search(`engineers in the US, not at ${nameOf(usEngCo)}`, 100_000);
+    expect(excluded.some((h) => h.company.id === usEngCo.id)).toBe(false);
+    expect(excluded.length).toBe(all.length - all.filter((h) => h.company.id === usEngCo.id).length);
+
+    const withAgencies = search('sales people in Australia', 100_000);
+    expect(withAgencies.some((h) => h.company.industry === 'Marketing & Advertising')).toBe(true);
+    const noInterns = search('interns in the United States, no recruiters', 100_000);
+    expect(noInterns.length).toBeGreaterThan(0);
+    expect(noInterns.every((h) => h.person.seniority === 'intern' && !RECRUITER.test(h.person.current_job_title))).toBe(true);
+  });
+
+  it.each([
+    'CTOs in Tokyo',
+    'VP of Sales at Zyxwvut Holdings',
+    'interns who are CEOs',
+    'astronaut engineers in Texas',
+    'software engineers who know qwertyuiopasdf',
+  ])('returns nothing for %s', (text) => {
+    expect(parseQuery(text).titles.length + parseQuery(text).seniorities.length + parseQuery(text).functions.length).toBeGreaterThan(0);
+    expect(search(text)).toEqual([]);
+  });
+
+  it('requires every keyword, and a common one only narrows the filtered candidates', () => {
+    const hits = search('engineers who know python in the United States', 100_000);
+    const truth = matching(all(fn('engineering'), (p) => p.location.country_code === 'US' && (p.skills.includes('Python') || /python/i.test(p.headline))));
+    expect(truth.length).toBeGreaterThan(10);
+    expect(new Set(hits.map((h) => h.person.id))).toEqual(new Set(truth.map((p) => p.id)));
+    const without = search('engineers without python in the United States', 100_000);
+    expect(without.length).toBe(matching(all(fn('engineering'), (p) => p.location.country_code === 'US')).length - truth.length);
+  });
+
+  it('returns nothing for an empty query', () => {
+    expect(search('')).toEqual([]);
+    expect(search('   ...   ')).toEqual([]);
+  });
+
+  it('ranks exact titles first, with integer scores in 0..100 in a deterministic order', () => {
+    const hits = search('senior engineers with kubernetes', 200);
+    expect(hits.length).toBeGreaterThan(20);
+    // A title that names the word outranks a skill that does; ties break by person id.
+    const titled = search('data engineers', 200);
+    const exact = titled.findIndex((h) => h.person.current_job_title !== 'Data Engineer');
+    expect(exact).toBeGreaterThan(0);
+    expect(titled.slice(exact).every((h) => h.person.current_job_title !== 'Data Engineer')).toBe(true);
+    for (let i = 0; i < hits.length; i++) {
+      expect(Number.isInteger(hits[i]!.score)).toBe(true);
+      expect(hits[i]!.score).toBeGreaterThanOrEqual(0);
+      expect(hits[i]!.score).toBeLessThanOrEqual(100);
+      if (i) expect(hits[i - 1]!.score).toBeGreaterThanOrEqual(hits[i]!.score);
+    }
+    expect(search('senior engineers with kubernetes', 200).map((h) => h.person.id)).toEqual(hits.map((h) => h.person.id));
+  });
+
+  it('breaks score ties by person id and pages without overlap via exclude', () => {
+    const first = search('engineers', 50);
+    const ids = first.map((h) => h.person.id);
+    expect(ids).toEqual([...ids].sort());
+    const second = search('engineers', 50, new Set(ids));
+    expect(second).toHaveLength(50);
+    expect(second.some((h) => ids.includes(h.person.id))).toBe(false);
+    expect(second[0]!.person.id > ids.at(-1)!).toBe(true);
+  });
+
+  it('treats keyword-only queries as a text search', () => {
+    const hits = search('kubernetes', 100_000);
+    expect(hits.length).toBeGreaterThan(0);
+    expect(hits.every((h) => h.person.skills.includes('Kubernetes') || /kubernetes/i.test(h.person.headline))).toBe(true);
+    expect(search('qwertyuiopasdf')).toEqual([]);
+  });
+
+  it('matches a company name exactly, else as a word prefix', () => {
+    const prefix = normalizeCompanyName(bigCo.name).split(' ')[0]!;
+    const names = [...companies.values()].map((c) => [c.id, normalizeCompanyName(c.name)] as const);
+    const exact = names.filter(([, n]) => n === prefix).map(([id]) => id);
+    const want = new Set(exact.length ? exact : names.filter(([, n]) => n.startsWith(prefix + ' ')).map(([id]) => id));
+    expect(want.size).toBeGreaterThan(0);
+    const q = withEmpty({ companies: [prefix] });
+    const hits = index.search(q, { limit: 100_000 });
+    expect(new Set(hits.map((h) => h.company.id))).toEqual(new Set([...want].filter((id) => byCompany.has(id))));
+    expect(hits.length).toBe([...want].reduce((n, id) => n + (byCompany.get(id)?.length ?? 0), 0));
+  });
+});
