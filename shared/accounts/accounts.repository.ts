@@ -1,6 +1,6 @@
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash, randomBytes } from 'node:crypto';
-import { documentClient } from '../adapters/aws.js';
+import { documentClient, queryAll } from '../adapters/aws.js';
 import { tableName } from '../core/env.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
@@ -139,23 +139,14 @@ export async function updateAccount(accountId: string, patch: AccountPatch, opts
 
 /** Hashes of an account's unrevoked API keys (whose lookup records carry the account's flags). */
 async function liveKeyHashes(accountId: string): Promise<string[]> {
-  const hashes: string[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await documentClient().send(
-      new QueryCommand({
-        TableName: tableName('accounts'),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-        FilterExpression: 'attribute_not_exists(revoked_at)',
-        ExpressionAttributeValues: { ':pk': K.accountPk(accountId), ':p': K.apiKeyMetaPrefix },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of out.Items ?? []) hashes.push(item.hash as string);
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return hashes;
+  const items = await queryAll<Record<string, unknown>>({
+    TableName: tableName('accounts'),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    FilterExpression: 'attribute_not_exists(revoked_at)',
+    ExpressionAttributeValues: { ':pk': K.accountPk(accountId), ':p': K.apiKeyMetaPrefix },
+    ConsistentRead: true,
+  });
+  return items.map((item) => item.hash as string);
 }
 
 export async function getAccount(accountId: string): Promise<Account | null> {

@@ -6,7 +6,7 @@ import { AppError, ContentionError, GatewayError, PermissionDeniedError, Unautho
 import { getAccount, hashApiKey } from '../accounts/accounts.repository.js';
 import { readCaller, type CallerKey, type Companion } from '../accounts/caller.repository.js';
 import { logger } from '../core/logger.js';
-import { KnownKeys } from './known-keys.js';
+import { LruMap } from '../core/lru-map.js';
 import { recordRejectedCall } from '../accounts/ledger.repository.js';
 
 /**
@@ -155,7 +155,9 @@ async function authorise(key: CallerKey | null, mode: AuthMode): Promise<Caller>
 }
 
 /** The callers this process has met, by key hash (a key never changes account). */
-const knownKeys = new KnownKeys(10_000);
+// It holds no secret (hashes only) and nothing that can go stale: a key belongs to one account for its
+// whole life, while revocation and flags are read from the key record on every request.
+const knownKeys = new LruMap<string, Caller>(10_000);
 
 type Settled<R> = { ok: true; value: R } | { ok: false; error: unknown };
 const settle = <R>(run: () => Promise<R>): Promise<Settled<R>> =>
@@ -210,7 +212,7 @@ export function publicRoute<S extends z.ZodType | undefined = undefined, T = nev
     const ahead = opts.readOnly && known ? settle(() => run(known, undefined)) : null;
     const { key, item } = await readCaller(keyHash, companion);
     const caller = await authorise(key, mode);
-    knownKeys.remember(keyHash, caller);
+    knownKeys.set(keyHash, caller);
     const sameAccount = known === undefined || known.accountId === caller.accountId;
     if (ahead && sameAccount) return unwrap(await ahead);
     try {

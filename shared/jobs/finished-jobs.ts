@@ -1,3 +1,4 @@
+import { LruMap } from '../core/lru-map.js';
 import { TERMINAL, type Job } from './model.js';
 
 /**
@@ -6,16 +7,13 @@ import { TERMINAL, type Job } from './model.js';
  * only its webhook delivery fields), so a poll of a finished job needs only the caller's key record.
  */
 export class FinishedJobs {
-  private readonly jobs = new Map<string, Job>();
-  constructor(private readonly capacity: number) {}
+  private readonly jobs: LruMap<string, Job>;
+  constructor(capacity: number) {
+    this.jobs = new LruMap(capacity);
+  }
 
   get(jobId: string): Job | undefined {
-    const job = this.jobs.get(jobId);
-    if (job) {
-      this.jobs.delete(jobId);
-      this.jobs.set(jobId, job);
-    }
-    return job;
+    return this.jobs.get(jobId);
   }
 
   has(jobId: string): boolean {
@@ -24,10 +22,7 @@ export class FinishedJobs {
 
   /** Keep the job if it has finished; an unfinished job is still changing and is not kept. */
   offer(job: Job): void {
-    if (!TERMINAL.includes(job.status)) return;
-    this.jobs.delete(job.id);
-    this.jobs.set(job.id, job);
-    if (this.jobs.size > this.capacity) this.jobs.delete(this.jobs.keys().next().value!);
+    if (TERMINAL.includes(job.status)) this.jobs.set(job.id, job);
   }
 
   get size(): number {

@@ -1,5 +1,5 @@
-import { GetCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from '../adapters/aws.js';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, scanAll } from '../adapters/aws.js';
 import { tableName } from '../core/env.js';
 import type { Job, JobError, WebhookAttempt } from './model.js';
 import { jobsKeys as K } from './jobs.keys.js';
@@ -175,21 +175,11 @@ export function newJobWrites(job: Job, idempotency?: { scope: string; key: strin
 
 /** Jobs not yet finished (local restart resume; a full scan is fine for the one-machine twin's sizes). */
 export async function scanUnfinishedOrUndelivered(): Promise<Job[]> {
-  const items: Job[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await documentClient().send(
-      new ScanCommand({
-        TableName: tableName('jobs'),
-        FilterExpression: 'begins_with(pk, :p) AND (#s IN (:pending, :running) OR webhook_status = :queued)',
-        ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: { ':p': K.jobPrefix, ':pending': 'pending', ':running': 'running', ':queued': 'queued' },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...((out.Items ?? []) as Job[]));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
+  return scanAll<Job>({
+    TableName: tableName('jobs'),
+    FilterExpression: 'begins_with(pk, :p) AND (#s IN (:pending, :running) OR webhook_status = :queued)',
+    ExpressionAttributeNames: { '#s': 'status' },
+    ExpressionAttributeValues: { ':p': K.jobPrefix, ':pending': 'pending', ':running': 'running', ':queued': 'queued' },
+    ConsistentRead: true,
+  });
 }

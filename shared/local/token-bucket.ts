@@ -1,14 +1,18 @@
+import { LruMap } from '../core/lru-map.js';
+
 /**
  * Token buckets per (key, route), as API Gateway usage-plan method throttles apply per API key. At most
  * `capacity` buckets are held: the least recently used goes first, so a flood of distinct presented keys
  * cannot grow the map without bound (a forgotten bucket comes back full, as after a quiet spell).
  */
 export class TokenBuckets {
-  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  private readonly buckets: LruMap<string, { tokens: number; at: number }>;
   constructor(
     private readonly now: () => number = () => Date.now(),
-    private readonly capacity = 10_000,
-  ) {}
+    capacity = 10_000,
+  ) {
+    this.buckets = new LruMap(capacity);
+  }
 
   take(id: string, perMinute: number, burst: number): boolean {
     const t = this.now();
@@ -17,9 +21,7 @@ export class TokenBuckets {
     b.at = t;
     const ok = b.tokens >= 1;
     if (ok) b.tokens -= 1;
-    this.buckets.delete(id);
     this.buckets.set(id, b);
-    if (this.buckets.size > this.capacity) this.buckets.delete(this.buckets.keys().next().value!);
     return ok;
   }
 

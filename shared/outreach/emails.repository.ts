@@ -1,5 +1,5 @@
-import { GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from '../adapters/aws.js';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, queryAll, scanAll } from '../adapters/aws.js';
 import { tableName } from '../core/env.js';
 import type { EmailRecord, EmailStatus } from './model.js';
 import { outreachKeys as K } from './outreach.keys.js';
@@ -95,44 +95,24 @@ export function newEmailWrites(email: EmailRecord): TransactItem[] {
 
 /** All of an account's emails, newest first (ids are time-ordered). */
 export async function queryEmails(accountId: string): Promise<EmailRecord[]> {
-  const items: EmailRecord[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await documentClient().send(
-      new QueryCommand({
-        TableName: tableName('outreach'),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-        ExpressionAttributeValues: { ':pk': K.accountPk(accountId), ':p': K.emailPrefix },
-        ScanIndexForward: false,
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...((out.Items ?? []) as EmailRecord[]));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
+  return queryAll<EmailRecord>({
+    TableName: tableName('outreach'),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': K.accountPk(accountId), ':p': K.emailPrefix },
+    ScanIndexForward: false,
+    ConsistentRead: true,
+  });
 }
 
 /** Emails still in flight (local restart resume; a full scan is fine for the one-machine twin's sizes). */
 export async function scanInFlightEmails(): Promise<EmailRecord[]> {
-  const items: EmailRecord[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await documentClient().send(
-      new ScanCommand({
-        TableName: tableName('outreach'),
-        FilterExpression: 'begins_with(sk, :p) AND #s IN (:d, :q, :s)',
-        ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: { ':p': K.emailPrefix, ':d': 'drafting', ':q': 'queued', ':s': 'sending' },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...((out.Items ?? []) as EmailRecord[]));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
+  return scanAll<EmailRecord>({
+    TableName: tableName('outreach'),
+    FilterExpression: 'begins_with(sk, :p) AND #s IN (:d, :q, :s)',
+    ExpressionAttributeNames: { '#s': 'status' },
+    ExpressionAttributeValues: { ':p': K.emailPrefix, ':d': 'drafting', ':q': 'queued', ':s': 'sending' },
+    ConsistentRead: true,
+  });
 }
 
 /** Which email a pointer leads to. */

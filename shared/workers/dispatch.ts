@@ -37,5 +37,8 @@ export async function handleRecord<Q extends QueueKey>(queue: Q, handlers: Messa
 
 export function queueWorker<Q extends QueueKey>(queue: Q, handlers: MessageHandlers<Q>): (event: SQSEvent, context: Context) => Promise<SQSBatchResponse> {
   const processor = new BatchProcessor(EventType.SQS);
-  return (event, context) => processPartialResponse(event, (r: SQSRecord) => handleRecord(queue, handlers, r), processor, { context });
+  return (event, context) => {
+    logger.addContext(context);
+    return processPartialResponse(event, (r: SQSRecord) => handleRecord(queue, handlers, r), processor, { context });
+  };
 }
