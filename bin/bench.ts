@@ -17,6 +17,7 @@ import { readDirectoryFile, writeDirectoryFile } from '../shared/directory/file.
 import { Worker } from 'node:worker_threads';
 import { documentClient } from '../shared/adapters/aws.js';
 import { importDirectory } from '../shared/directory/directory.repository.js';
+import { jobsKeys } from '../shared/jobs/jobs.keys.js';
 
 
 /** What one load-generator worker does (bench-load.mjs). */
@@ -168,7 +169,7 @@ try {
       worker.once('error', reject);
     });
   const pollLoad = (ms: number): LoadSpec => ({ kind: 'http', url: `${stack.baseUrl}search/${job.id}/`, headers: { 'x-api-key': key }, concurrency: CONCURRENCY, ms });
-  const getItemLoad = (ms: number): LoadSpec => ({ kind: 'get-item', table: process.env.JOBS_TABLE_NAME!, key: { pk: `JOB#${job.id}`, sk: 'JOB' }, concurrency: CONCURRENCY, ms });
+  const getItemLoad = (ms: number): LoadSpec => ({ kind: 'get-item', table: process.env.JOBS_TABLE_NAME!, key: jobsKeys.job(job.id), concurrency: CONCURRENCY, ms });
   await rate(pollLoad(1000));
   await rate(getItemLoad(1000));
   const polls: number[] = [];
