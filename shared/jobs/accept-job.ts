@@ -66,9 +66,9 @@ function bodyHash(request: Record<string, unknown>): string {
   return createHash('sha256').update(canonicalJson(request)).digest('hex');
 }
 
-async function replay(input: AcceptJobInput, hash: string): Promise<ReturnType<typeof acceptanceView> | null> {
+async function replay(input: AcceptJobInput, hash: string, now: Date): Promise<ReturnType<typeof acceptanceView> | null> {
   if (!input.idempotencyKey) return null;
-  const record = await getIdempotencyRecord(input.accountId, input.tier, input.idempotencyKey);
+  const record = await getIdempotencyRecord(input.accountId, input.tier, input.idempotencyKey, now);
   if (!record) return null;
   if (record.body_hash !== hash) throw new ConflictError('Idempotency-Key was already used with a different request body.');
   const job = await getJob(record.job_id);
@@ -78,7 +78,7 @@ async function replay(input: AcceptJobInput, hash: string): Promise<ReturnType<t
 
 export async function acceptJob(input: AcceptJobInput, clock: Clock = serviceClock): Promise<{ replayed: boolean; body: ReturnType<typeof acceptanceView> }> {
   const hash = bodyHash(input.request);
-  const existing = await replay(input, hash);
+  const existing = await replay(input, hash, clock.now());
   if (existing) return { replayed: true, body: existing };
 
   const targets = webhookTargetPolicy();
@@ -110,7 +110,7 @@ export async function acceptJob(input: AcceptJobInput, clock: Clock = serviceClo
   } catch (e) {
     if (e instanceof ExtraItemConditionFailed && input.idempotencyKey) {
       // A concurrent request with the same key won the race: answer as its replay.
-      const again = await replay(input, hash);
+      const again = await replay(input, hash, clock.now());
       if (again) return { replayed: true, body: again };
     }
     throw e;

@@ -6,6 +6,7 @@ import { jobsKeys as K } from './jobs.keys.js';
 import { isConditionFailed } from '../adapters/dynamodb-errors.js';
 import type { TransactItem } from '../accounts/ledger.repository.js';
 import { setClauses } from '../adapters/update-expression.js';
+import { expiresAt } from '../catalog/tables.js';
 
 /** Reads and guarded state changes of a job. Every transition's condition is the state machine's guard. */
 export async function getJob(id: string): Promise<Job | null> {
@@ -57,7 +58,9 @@ export async function finishJob(
   const extra = setClauses(outcome.extra ?? {}, 'x');
   Object.assign(names, extra.names);
   Object.assign(values, extra.values);
-  const sets = ['#s = :st', 'updated_at = :now', 'completed_at = :now', '#r = :r', '#e = :e', 'leads_returned = :n', 'event_type = :et', ...extra.clauses];
+  // A finished job (and the delivery log it carries) is kept for its retention, then TTL removes it.
+  values[':exp'] = expiresAt('finished_job', new Date(outcome.now));
+  const sets = ['#s = :st', 'updated_at = :now', 'completed_at = :now', '#r = :r', '#e = :e', 'leads_returned = :n', 'event_type = :et', 'expires_at = :exp', ...extra.clauses];
   try {
     await documentClient().send(
       new UpdateCommand({
@@ -154,9 +157,11 @@ export interface IdempotencyRecord {
   body_hash: string;
 }
 
-export async function getIdempotencyRecord(accountId: string, scope: string, key: string): Promise<IdempotencyRecord | null> {
+/** The record of a key still within its retention (TTL deletes expired items only some time later). */
+export async function getIdempotencyRecord(accountId: string, scope: string, key: string, now: Date): Promise<IdempotencyRecord | null> {
   const out = await documentClient().send(new GetCommand({ TableName: tableName('jobs'), Key: K.idempotency(accountId, scope, key), ConsistentRead: true }));
-  return out.Item ? { job_id: out.Item.job_id as string, body_hash: out.Item.body_hash as string } : null;
+  if (!out.Item || (out.Item.expires_at as number) <= Math.floor(now.getTime() / 1000)) return null;
+  return { job_id: out.Item.job_id as string, body_hash: out.Item.body_hash as string };
 }
 
 /**
@@ -165,10 +170,21 @@ export async function getIdempotencyRecord(accountId: string, scope: string, key
  */
 export function newJobWrites(job: Job, idempotency?: { scope: string; key: string; bodyHash: string }): TransactItem[] {
   const table = tableName('jobs');
+  const created = new Date(job.created_at);
   return [
     { Put: { TableName: table, Item: { ...K.job(job.id), ...job, ...K.jobByAccount(job.account_id, job.id) }, ConditionExpression: 'attribute_not_exists(pk)' } },
     ...(idempotency
-      ? [{ Put: { TableName: table, Item: { ...K.idempotency(job.account_id, idempotency.scope, idempotency.key), job_id: job.id, body_hash: idempotency.bodyHash, created_at: job.created_at }, ConditionExpression: 'attribute_not_exists(pk)' } }]
+      ? [
+          {
+            Put: {
+              TableName: table,
+              Item: { ...K.idempotency(job.account_id, idempotency.scope, idempotency.key), job_id: job.id, body_hash: idempotency.bodyHash, created_at: job.created_at, expires_at: expiresAt('idempotency_record', created) },
+              // A key whose record has expired (but not yet been removed by TTL) may be used afresh.
+              ConditionExpression: 'attribute_not_exists(pk) OR expires_at <= :now',
+              ExpressionAttributeValues: { ':now': Math.floor(created.getTime() / 1000) },
+            },
+          },
+        ]
       : []),
   ];
 }

@@ -6,6 +6,15 @@ import { outreachKeys as K } from './outreach.keys.js';
 import { setClauses } from '../adapters/update-expression.js';
 import { isConditionFailed, itemOfConditionFailure } from '../adapters/dynamodb-errors.js';
 import type { TransactItem } from '../accounts/ledger.repository.js';
+import { expiresAt } from '../catalog/tables.js';
+
+/** A terminal state starts an email's retention (RETENTION.outreach_email): the transition writes its TTL. */
+const TERMINAL_STATUSES: readonly string[] = ['sent', 'cancelled', 'failed'];
+function withRetention(set: Record<string, unknown>): Record<string, unknown> {
+  if (typeof set.status !== 'string' || !TERMINAL_STATUSES.includes(set.status)) return set;
+  const at = typeof set.updated_at === 'string' ? new Date(set.updated_at) : new Date();
+  return { ...set, expires_at: expiresAt('outreach_email', at) };
+}
 
 /**
  * Email records, their pointers (tracking token, Message-ID) and received replies. Every state change is a
@@ -23,7 +32,7 @@ export type TransitionResult = { moved: true; email: EmailRecord } | { moved: fa
  * else moved it first, or it does not exist) answers with the email as it is now, from the same request.
  */
 export async function transitionOrCurrent(accountId: string, id: string, from: EmailStatus[], set: Partial<EmailRecord> & Record<string, unknown>, remove: string[] = []): Promise<TransitionResult> {
-  const { clauses: sets, names, values } = setClauses(set);
+  const { clauses: sets, names, values } = setClauses(withRetention(set));
   names['#s'] = 'status';
   from.forEach((s, i) => (values[`:from${i}`] = s));
   const removes = remove.map((k, i) => {
@@ -61,7 +70,7 @@ export async function transition(accountId: string, id: string, from: EmailStatu
  * claim writes nothing. Returns the updated email, or null when the claim is no longer this attempt's.
  */
 export async function transitionClaimed(accountId: string, id: string, claim: { ':attempt': string }, set: Partial<EmailRecord> & Record<string, unknown>): Promise<EmailRecord | null> {
-  const { clauses: sets, names, values } = setClauses(set);
+  const { clauses: sets, names, values } = setClauses(withRetention(set));
   try {
     const out = await documentClient().send(
       new UpdateCommand({
@@ -89,7 +98,8 @@ export function newEmailWrites(email: EmailRecord): TransactItem[] {
   const table = tableName('outreach');
   return [
     { Put: { TableName: table, Item: { ...K.email(email.account_id, email.id), ...email }, ConditionExpression: 'attribute_not_exists(pk)' } },
-    { Put: { TableName: table, Item: { ...K.trackPointer(email.track_token), account_id: email.account_id, email_id: email.id, recipient: email.to.email.toLowerCase() } } },
+    // Retention runs from creation here and is extended from the send (extendTrackPointer).
+    { Put: { TableName: table, Item: { ...K.trackPointer(email.track_token), account_id: email.account_id, email_id: email.id, recipient: email.to.email.toLowerCase(), expires_at: expiresAt('tracking_pointer', new Date(email.created_at)) } } },
   ];
 }
 
@@ -138,8 +148,17 @@ export async function findByMessageId(messageId: string): Promise<EmailRef | nul
   return p ? { account_id: p.account_id as string, email_id: p.email_id as string } : null;
 }
 
-export async function putMessageIdPointer(messageId: string, ref: EmailRef): Promise<void> {
-  await documentClient().send(new PutCommand({ TableName: tableName('outreach'), Item: { ...K.messageIdPointer(messageId), ...ref } }));
+export async function putMessageIdPointer(messageId: string, ref: EmailRef, sentAt: Date): Promise<void> {
+  await documentClient().send(new PutCommand({ TableName: tableName('outreach'), Item: { ...K.messageIdPointer(messageId), ...ref, expires_at: expiresAt('tracking_pointer', sentAt) } }));
+}
+
+/** A sent email's open and unsubscribe links live as long as their retention from the send. */
+export async function extendTrackPointer(token: string, sentAt: Date): Promise<void> {
+  await documentClient().send(
+    new UpdateCommand({ TableName: tableName('outreach'), Key: K.trackPointer(token), UpdateExpression: 'SET expires_at = :exp', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':exp': expiresAt('tracking_pointer', sentAt) } }),
+  ).catch((e: unknown) => {
+    if (!isConditionFailed(e)) throw e;
+  });
 }
 
 /** An open of a sent email: the first open's time is kept, every open counted. Not sent (yet): nothing. */
@@ -174,5 +193,5 @@ export interface ReplyRecord {
 }
 
 export async function recordReply(accountId: string, replyId: string, reply: ReplyRecord): Promise<void> {
-  await documentClient().send(new PutCommand({ TableName: tableName('outreach'), Item: { ...K.reply(accountId, replyId), ...reply } }));
+  await documentClient().send(new PutCommand({ TableName: tableName('outreach'), Item: { ...K.reply(accountId, replyId), ...reply, expires_at: expiresAt('reply', new Date(reply.received_at)) } }));
 }

@@ -4,6 +4,7 @@ import { tableName } from '../core/env.js';
 import type { Contact } from './model.js';
 import { setClauses } from '../adapters/update-expression.js';
 import { outreachKeys as K } from './outreach.keys.js';
+import { expiresAt } from '../catalog/tables.js';
 import type { TransactItem } from '../accounts/ledger.repository.js';
 
 /**
@@ -35,6 +36,7 @@ export function leadUpsertWrite(accountId: string, contact: Contact, now: string
   const fields: Record<string, unknown> = { email: contact.email.toLowerCase(), updated_at: now };
   for (const k of ['first_name', 'last_name', 'company_name', 'professional_url', 'context'] as const) if (contact[k] !== undefined) fields[k] = contact[k];
   if (timeZone) fields.timezone = timeZone;
+  fields.expires_at = expiresAt('lead', new Date(now));
   const { clauses: sets, names, values } = setClauses(fields);
   values[':now'] = now;
   return {

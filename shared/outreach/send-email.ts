@@ -3,7 +3,7 @@ import { serviceClock, type Clock } from '../core/clock.js';
 import { optionalEnv } from '../core/env.js';
 import { mailerFor, type Mailer } from '../adapters/mailer.js';
 import { sendMessage } from '../adapters/queue.js';
-import { getEmail, putMessageIdPointer, transition, transitionClaimed } from './emails.repository.js';
+import { extendTrackPointer, getEmail, putMessageIdPointer, transition, transitionClaimed } from './emails.repository.js';
 import { messages } from '../catalog/messages.js';
 import { getLead, isSuppressed } from './leads.repository.js';
 import { appendUnsubscribeFooter, buildMime, envelopeFor, unsubscribeHeaders } from './mime.js';
@@ -117,6 +117,8 @@ export async function sendEmail(accountId: string, emailId: string, deps: { cloc
     return;
   }
   await recordSend(accountId, claimed.from_account, account.timezone, clock);
-  await putMessageIdPointer(messageId, { account_id: accountId, email_id: emailId });
-  if (out.providerMessageId) await putMessageIdPointer(`<${out.providerMessageId}>`, { account_id: accountId, email_id: emailId });
+  const sentAt = new Date(sent.sent_at!);
+  await putMessageIdPointer(messageId, { account_id: accountId, email_id: emailId }, sentAt);
+  if (out.providerMessageId) await putMessageIdPointer(`<${out.providerMessageId}>`, { account_id: accountId, email_id: emailId }, sentAt);
+  await extendTrackPointer(claimed.track_token, sentAt);
 }

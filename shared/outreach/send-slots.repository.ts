@@ -3,6 +3,7 @@ import { documentClient } from '../adapters/aws.js';
 import { tableName } from '../core/env.js';
 import { allocateSlot, localDay } from './send-time.js';
 import { outreachKeys as K } from './outreach.keys.js';
+import { expiresAt } from '../catalog/tables.js';
 import { isConditionFailed } from '../adapters/dynamodb-errors.js';
 
 /**
@@ -32,9 +33,10 @@ export async function bookSlot(opts: { eaId: string; timeZone: string; dailyLimi
         new UpdateCommand({
           TableName: tableName('outreach'),
           Key: K.slots(opts.eaId, day),
-          UpdateExpression: 'ADD booked :one',
+          // The counter matters only around its day: it expires its retention after the slot (in any zone).
+          UpdateExpression: 'ADD booked :one SET expires_at = if_not_exists(expires_at, :exp)',
           ConditionExpression: 'attribute_not_exists(booked) OR booked < :limit',
-          ExpressionAttributeValues: { ':one': 1, ':limit': opts.dailyLimit },
+          ExpressionAttributeValues: { ':one': 1, ':limit': opts.dailyLimit, ':exp': expiresAt('send_slot_counter', at) },
         }),
       );
       return { at, day };

@@ -18,7 +18,7 @@ export const PLANNED: RouteDef[] = (
     ['POST', '/api/public/v1/test-emails/', 'functions/test-emails/create.ts'],
     ['GET', '/api/public/v1/test-emails/{id}/', 'functions/test-emails/get.ts'],
     ['GET', '/api/public/v1/openapi.json', 'functions/openapi/get.ts'],
-    ['PATCH', '/api/console/v1/accounts/{id}/', 'functions/console/update-account.ts'],
+    ['DELETE', '/api/app/v1/webhook-secrets/{secret_id}/', 'functions/app/revoke-webhook-secret.ts'],
     ['POST', '/api/console/v1/accounts/{id}/sending-accounts/connect/', 'functions/console/connect-sending-account.ts'],
     ['GET', '/api/console/v1/oauth/callback/', 'functions/console/oauth-callback.ts'],
     ['GET', '/api/app/v1/account/', 'functions/app/get-account.ts'],
