@@ -104,6 +104,14 @@ export function ratePerSecond(t: Throttle): number {
   return t.perMinute / 60;
 }
 
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 /** Match a concrete path against a route path template; returns the path parameters or null. */
 export function matchPath(template: string, path: string): Record<string, string> | null {
   const a = template.split('/');
@@ -114,7 +122,8 @@ export function matchPath(template: string, path: string): Record<string, string
     const seg = a[i]!;
     if (seg.startsWith('{') && seg.endsWith('}')) {
       if (!b[i]) return null;
-      params[seg.slice(1, -1)] = decodeURIComponent(b[i]!);
+      // A malformed percent-encoding is kept as sent: it names nothing, and the id-shape check answers 404.
+      params[seg.slice(1, -1)] = safeDecode(b[i]!);
     } else if (seg !== b[i]) {
       return null;
     }

@@ -2,11 +2,12 @@ import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import * as z from 'zod';
-import { AppError, ContentionError, GatewayError, PermissionDeniedError, UnauthorizedError, ValidationError } from '../core/errors.js';
+import { AppError, ContentionError, GatewayError, NotFoundError, PermissionDeniedError, UnauthorizedError, ValidationError } from '../core/errors.js';
 import { getAccount, hashApiKey } from '../accounts/accounts.repository.js';
 import { readCaller, type CallerKey, type Companion } from '../accounts/caller.repository.js';
 import { logger } from '../core/logger.js';
 import { LruMap } from '../core/lru-map.js';
+import { pathIdsWellFormed } from './path-ids.js';
 import { recordRejectedCall } from '../accounts/ledger.repository.js';
 
 /**
@@ -102,6 +103,8 @@ export function errorResponse(err: unknown, requestId: string): APIGatewayProxyR
   logger.error('unhandled error', { requestId, error: err as Error });
   return json(500, INTERNAL_ERROR, requestId);
 }
+
+const idsWellFormed = (event: APIGatewayProxyEvent) => pathIdsWellFormed(event.resource ?? '', event.pathParameters ?? {});
 
 function wrap(fn: (event: APIGatewayProxyEvent) => Promise<HttpResult>): Handler {
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
@@ -207,12 +210,16 @@ export function publicRoute<S extends z.ZodType | undefined = undefined, T = nev
     const keyHash = hashApiKey(raw);
     const known = knownKeys.get(keyHash);
     const params = (event.pathParameters ?? {}) as Record<string, string>;
-    const companion = opts.companion?.(params, known?.accountId) ?? null;
+    // A malformed id is a 404 for an authorised caller (as API Gateway would refuse the key first); the
+    // key record is the only thing read for it.
+    const wellFormed = idsWellFormed(event);
+    const companion = wellFormed ? (opts.companion?.(params, known?.accountId) ?? null) : null;
     const run = (caller: Caller, preloaded: T | null | undefined) => fn({ ...baseContext(event, opts.body as S), ...caller, ...(preloaded === undefined ? {} : { preloaded }) });
-    const ahead = opts.readOnly && known ? settle(() => run(known, undefined)) : null;
+    const ahead = wellFormed && opts.readOnly && known ? settle(() => run(known, undefined)) : null;
     const { key, item } = await readCaller(keyHash, companion);
     const caller = await authorise(key, mode);
     knownKeys.set(keyHash, caller);
+    if (!wellFormed) throw new NotFoundError();
     const sameAccount = known === undefined || known.accountId === caller.accountId;
     if (ahead && sameAccount) return unwrap(await ahead);
     try {
@@ -235,12 +242,18 @@ export function consoleRoute<S extends z.ZodType | undefined = undefined>(
   opts: { body?: S },
   fn: (ctx: RequestContext<S extends z.ZodType ? z.output<S> : undefined>) => Promise<HttpResult>,
 ): Handler {
-  return wrap(async (event) => fn(baseContext(event, opts.body as S)));
+  return wrap(async (event) => {
+    if (!idsWellFormed(event)) throw new NotFoundError();
+    return fn(baseContext(event, opts.body as S));
+  });
 }
 
 /** A route with no credential at all (tracking pixel, one-click unsubscribe); the body is not parsed. */
 export function openRoute(fn: (ctx: RequestContext<undefined>) => Promise<HttpResult>): Handler {
-  return wrap(async (event) => fn({ ...baseContext({ ...event, body: null }, undefined), event }));
+  return wrap(async (event) => {
+    if (!idsWellFormed(event)) throw new NotFoundError();
+    return fn({ ...baseContext({ ...event, body: null }, undefined), event });
+  });
 }
 
 /** Validate query parameters with a zod schema (400 with details). */

@@ -97,11 +97,20 @@ export function emailView(e: EmailRecord): Record<string, unknown> {
 const email = z.email().max(320);
 const eaId = z.string().regex(/^ea_[0-9a-z]{26}$/, 'must be an ea_<id>');
 
+/** A name goes into the To header and the greeting: control characters (CR/LF above all) are refused at create. */
+const nameText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'control characters are not allowed');
+
 export const ContactSchema = z.strictObject({
   email,
-  first_name: z.string().trim().min(1).max(100),
-  last_name: z.string().trim().min(1).max(100).optional(),
-  company_name: z.string().trim().min(1).max(200).optional(),
+  first_name: nameText(100),
+  last_name: nameText(100).optional(),
+  company_name: nameText(200).optional(),
   professional_url: z
     .string()
     .trim()

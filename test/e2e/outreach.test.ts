@@ -111,6 +111,10 @@ describe('creating and drafting', () => {
       { ...base, to: { ...base.to, phone: '+1' } },
       { ...base, reply_to: 'stranger@elsewhere.test' },
       { ...base, from_account: 'ea_00000000000000000000000000' },
+      // A header injection through the name (it becomes part of the To header) is refused at create, before any charge.
+      { ...base, to: { ...base.to, first_name: 'Ada\r\nBcc: victim@elsewhere.test' } },
+      { ...base, to: { ...base.to, last_name: 'Lovelace\n' + 'x' } },
+      { ...base, to: { ...base.to, company_name: 'Acme\u0000' } },
     ];
     for (const c of cases) {
       const r = await t.client.api('POST', 'emails/', c);
@@ -373,12 +377,25 @@ describe('sending, replies, unsubscribe, tracking', () => {
     expect(opened.open_count).toBe(2);
     expect(opened.opened_at).not.toBeNull();
     const unsub = msg.headers['list-unsubscribe'].slice(1, -1);
+    // A GET (a link scanner, or a person before confirming) shows the confirmation page and suppresses nothing.
+    const page = await fetch(unsub);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await page.text()).toMatch(/<form method="post"[^>]*>[\s\S]*<button type="submit">Unsubscribe<\/button>/);
+    const stillAllowed = await t.client.api('POST', 'emails/', emailBody(to));
+    expect(stillAllowed.status).toBe(202);
+    await t.client.api('POST', `emails/${stillAllowed.body.id}/cancel/`);
+    // The page's button posts the form; RFC 8058 one-click posts its own body: both suppress at once.
+    const confirmed = await fetch(unsub, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'confirm=yes' });
+    expect(confirmed.status).toBe(200);
+    expect(await confirmed.text()).toMatch(/You have been unsubscribed/);
     const res = await fetch(unsub, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
     expect(res.status).toBe(200);
     const refused = await t.client.api('POST', 'emails/', emailBody(to));
     expect(refused.status).toBe(400);
     expect(refused.body.error.message).toMatch(/unsubscribed/);
     expect((await fetch(unsub.replace(/u\/[^/]+\//, 'u/not-a-token/'))).status).toBe(404);
+    expect((await fetch(unsub.replace(/u\/[^/]+\//, `u/${'A'.repeat(32)}/`))).status).toBe(404);
   });
 });
 

@@ -1,0 +1,41 @@
+/**
+ * Ids and tokens in paths are checked by shape before anything is read (DESIGN.md §3 "ids in paths"): a
+ * prefix plus a 26-character lowercase ULID, a test email's UUID v4, a tracking token's 32 base64url
+ * characters (192 bits). Anything else cannot name an object, so it is a 404 — and never reaches DynamoDB,
+ * which would refuse an over-long key with an error.
+ */
+const ULID = '[0-9a-hjkmnp-tv-z]{26}';
+const prefixed = (prefix: string) => new RegExp(`^${prefix}_${ULID}$`);
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** Parameters whose name says what they hold. */
+const BY_NAME: Record<string, RegExp> = {
+  job_id: prefixed('dj'),
+  key_id: prefixed('key'),
+  secret_id: prefixed('whsec'),
+  ea_id: prefixed('ea'),
+  token: /^[A-Za-z0-9_-]{32}$/,
+};
+
+/** `{id}` takes the shape of the collection it follows. */
+const ID_IN: Record<string, RegExp> = {
+  emails: prefixed('em'),
+  accounts: prefixed('acct'),
+  sequences: prefixed('sq'),
+  'test-emails': UUID_V4,
+};
+
+/** True when every path parameter of `resource` (a route path with `{param}` segments) has its shape. */
+export function pathIdsWellFormed(resource: string, params: Record<string, string | undefined>): boolean {
+  const segments = resource.split('/');
+  for (let i = 0; i < segments.length; i++) {
+    const m = /^\{(\w+)\}$/.exec(segments[i]!);
+    if (!m) continue;
+    const name = m[1]!;
+    const shape = name === 'id' ? ID_IN[segments[i - 1] ?? ''] : BY_NAME[name];
+    const value = params[name];
+    if (value === undefined) return false;
+    if (shape && !shape.test(value)) return false;
+  }
+  return true;
+}
