@@ -4,6 +4,7 @@ import { documentClient } from '../../shared/adapters/aws.js';
 import { hashApiKey } from '../../shared/accounts/accounts.repository.js';
 import type { Job } from '../../shared/jobs/model.js';
 import { jobsKeys } from '../../shared/jobs/jobs.keys.js';
+import { newId } from '../../shared/core/ids.js';
 import { accountsKeys } from '../../shared/accounts/accounts.keys.js';
 import { Client, newTenant, startTestStack } from '../support/local.js';
 
@@ -43,7 +44,7 @@ async function callsOf<T>(fn: () => Promise<T>): Promise<{ calls: string[]; valu
 }
 
 async function completedJob(accountId: string, keyId: string, status: Job['status'] = 'completed'): Promise<string> {
-  const id = `dj_${Math.random().toString(36).slice(2, 12)}`;
+  const id = newId('dj');
   const now = new Date().toISOString();
   const job: Job = {
     id,
