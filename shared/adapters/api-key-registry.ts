@@ -1,5 +1,6 @@
 import { APIGatewayClient, CreateApiKeyCommand, CreateUsagePlanKeyCommand, DeleteApiKeyCommand, GetUsagePlansCommand } from '@aws-sdk/client-api-gateway';
 import { isLocalMode, requireEnv } from '../core/env.js';
+import { lazyClient } from './aws-client.js';
 
 /**
  * API Gateway only throttles and admits keys it knows, so a key created in the console is also registered
@@ -14,27 +15,25 @@ export interface ApiKeyRegistry {
 
 const noop: ApiKeyRegistry = { register: async () => null, unregister: async () => undefined };
 
-let client: APIGatewayClient | undefined;
+const client = lazyClient(() => new APIGatewayClient({}));
 let usagePlanId: Promise<string> | undefined;
 
 const apiGateway: ApiKeyRegistry = {
   async register(keyId, rawKey) {
-    client ??= new APIGatewayClient({});
     usagePlanId ??= (async () => {
       const name = requireEnv('USAGE_PLAN_NAME');
-      const out = await client!.send(new GetUsagePlansCommand({ limit: 500 }));
+      const out = await client().send(new GetUsagePlansCommand({ limit: 500 }));
       const plan = out.items?.find((p) => p.name === name);
       if (!plan?.id) throw new Error(`usage plan ${name} not found`);
       return plan.id;
     })();
-    const key = await client.send(new CreateApiKeyCommand({ name: keyId, value: rawKey, enabled: true }));
-    await client.send(new CreateUsagePlanKeyCommand({ usagePlanId: await usagePlanId, keyId: key.id, keyType: 'API_KEY' }));
+    const key = await client().send(new CreateApiKeyCommand({ name: keyId, value: rawKey, enabled: true }));
+    await client().send(new CreateUsagePlanKeyCommand({ usagePlanId: await usagePlanId, keyId: key.id, keyType: 'API_KEY' }));
     return key.id ?? null;
   },
   async unregister(gatewayKeyId) {
     if (!gatewayKeyId) return;
-    client ??= new APIGatewayClient({});
-    await client.send(new DeleteApiKeyCommand({ apiKey: gatewayKeyId }));
+    await client().send(new DeleteApiKeyCommand({ apiKey: gatewayKeyId }));
   },
 };
 

@@ -23,9 +23,15 @@ async function requireEmail(accountId: string, id: string): Promise<EmailRecord>
 
 const conflict = (action: string, status: EmailStatus) => new ConflictError(`Cannot ${action} an email that is ${status}.`);
 
-export async function editEmail(accountId: string, id: string, patch: z.output<typeof PatchEmailSchema>, deps: { clock?: Clock; scheduler?: Scheduler } = {}): Promise<EmailRecord> {
+/** The email as a lost transition found it: judged again from there, without reading it once more. */
+function stillThere(r: { current: EmailRecord | null }): EmailRecord {
+  if (!r.current) throw new NotFoundError('Email not found.');
+  return r.current;
+}
+
+export async function editEmail(accountId: string, id: string, patch: z.output<typeof PatchEmailSchema>, deps: { clock?: Clock; scheduler?: Scheduler } = {}, known?: EmailRecord): Promise<EmailRecord> {
   const clock = deps.clock ?? serviceClock;
-  const email = await requireEmail(accountId, id);
+  const email = known ?? (await requireEmail(accountId, id));
   if (email.status !== 'pending_review' && email.status !== 'queued') throw conflict('edit', email.status);
   const now = clock.now();
   const set: Record<string, unknown> = { updated_at: now.toISOString() };
@@ -40,8 +46,9 @@ export async function editEmail(accountId: string, id: string, patch: z.output<t
   }
   const inReview = email.status === 'pending_review';
   if (inReview) set.review_expires_at = new Date(now.getTime() + REVIEW_WINDOW_MS).toISOString();
-  const updated = await transition(accountId, id, [email.status], set);
-  if (!updated) return editEmail(accountId, id, patch, deps); // the state moved under us: judge again
+  const r = await transitionOrCurrent(accountId, id, [email.status], set);
+  if (!r.moved) return editEmail(accountId, id, patch, deps, stillThere(r)); // the state moved under us: judge again
+  const updated = r.email;
   if (inReview) {
     await (deps.scheduler ?? awsScheduler).scheduleAt(reviewScheduleName(id), new Date(updated.review_expires_at!), messages.reviewExpired(accountId, id));
   }
@@ -57,10 +64,7 @@ export async function approveEmail(accountId: string, id: string, body: z.output
     throw new ValidationError('send_at is in the past.', [{ path: 'send_at', message: 'must not be in the past' }]);
   }
   const r = await transitionOrCurrent(accountId, id, ['pending_review'], { status: 'queued', updated_at: clock.now().toISOString(), review_expires_at: null });
-  if (!r.moved) {
-    if (!r.current) throw new NotFoundError('Email not found.');
-    throw conflict('approve', r.current.status);
-  }
+  if (!r.moved) throw conflict('approve', stillThere(r).status);
   const queued = r.email;
   let scheduled: EmailRecord;
   try {
@@ -74,13 +78,14 @@ export async function approveEmail(accountId: string, id: string, body: z.output
   return scheduled;
 }
 
-export async function cancelEmail(accountId: string, id: string, deps: { clock?: Clock; scheduler?: Scheduler } = {}): Promise<EmailRecord> {
+export async function cancelEmail(accountId: string, id: string, deps: { clock?: Clock; scheduler?: Scheduler } = {}, known?: EmailRecord): Promise<EmailRecord> {
   const clock = deps.clock ?? serviceClock;
   const scheduler = deps.scheduler ?? awsScheduler;
-  const email = await requireEmail(accountId, id);
+  const email = known ?? (await requireEmail(accountId, id));
   if (!['drafting', 'pending_review', 'queued'].includes(email.status)) throw conflict('cancel', email.status);
-  const cancelled = await transition(accountId, id, [email.status], { status: 'cancelled', updated_at: clock.now().toISOString() });
-  if (!cancelled) return cancelEmail(accountId, id, deps);
+  const r = await transitionOrCurrent(accountId, id, [email.status], { status: 'cancelled', updated_at: clock.now().toISOString() });
+  if (!r.moved) return cancelEmail(accountId, id, deps, stillThere(r));
+  const cancelled = r.email;
   // Cancelling while drafting costs nothing; a written draft keeps its charge (no refund).
   if (email.status === 'drafting') await release(accountId, email.charge_id, clock);
   if (email.status === 'pending_review') await scheduler.cancel(reviewScheduleName(id));
