@@ -71,7 +71,7 @@ export class StatefulStack extends Stack {
           indexName: gsi.name,
           partitionKey: { name: gsi.pk, type: AttributeType.STRING },
           sortKey: { name: gsi.sk, type: AttributeType.STRING },
-          ...(gsi.include ? { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: gsi.include } : { projectionType: ProjectionType.ALL }),
+          ...(gsi.keysOnly ? { projectionType: ProjectionType.KEYS_ONLY } : gsi.include ? { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: gsi.include } : { projectionType: ProjectionType.ALL }),
         });
       }
       tables[def.key] = table;

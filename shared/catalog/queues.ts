@@ -109,3 +109,37 @@ export const QUEUE_LIST: QueueDef[] = Object.values(QUEUES);
 export function queueName(prefix: string, key: QueueKey, dlq = false): string {
   return `${prefix}-${key}${dlq ? '-dlq' : ''}`;
 }
+
+/**
+ * Housekeeping functions that are not fed by a work queue: the dead-letter consumer (one function, an event
+ * source per DLQ, turning a dead message into its workflow's clean terminal state) and the sweeper (run by an
+ * EventBridge Scheduler schedule every `rateMinutes`, and once at local start), which re-drives or ends every
+ * record whose `due_at` has passed (see DUE_INDEX in tables.ts).
+ */
+export interface HousekeepingDef {
+  module: string;
+  timeoutSeconds: number;
+  bindings: Bindings;
+}
+
+export const DEAD_LETTERS: HousekeepingDef & { batchSize: number } = {
+  module: 'functions/workers/dead-letters.worker.ts',
+  batchSize: 10,
+  timeoutSeconds: 60,
+  bindings: {
+    tables: { accounts: 'readwrite', jobs: 'readwrite', outreach: 'readwrite' },
+    queues: { webhooks: 'send' },
+    scheduler: true,
+  },
+};
+
+export const SWEEPER: HousekeepingDef & { rateMinutes: number } = {
+  module: 'functions/workers/sweeper.ts',
+  rateMinutes: 5,
+  timeoutSeconds: 300,
+  bindings: {
+    tables: { accounts: 'readwrite', jobs: 'readwrite', outreach: 'readwrite' },
+    queues: { search: 'send', drafting: 'send', sending: 'send', webhooks: 'send' },
+    scheduler: true,
+  },
+};

@@ -12,7 +12,19 @@ export interface GsiDef {
   sk: string;
   /** Project only these non-key attributes (INCLUDE); absent means ALL. */
   include?: string[];
+  /** Project only the keys (the reader fetches the item itself, consistently). */
+  keysOnly?: boolean;
 }
+
+/**
+ * The due index: a sparse GSI every workflow record carries while it waits for a next step. The write that
+ * completes one step sets `due_pk` (one of DUE_SHARDS partitions) and `due_at` (ISO time by which the next
+ * step should have happened); the write that reaches a resting or terminal state removes both. The sweeper
+ * queries each shard for `due_at <= now` and re-drives what it finds. Keys only: the sweeper reads the
+ * record itself with a consistent read before acting.
+ */
+export const DUE_INDEX: GsiDef = { name: 'due', pk: 'due_pk', sk: 'due_at', keysOnly: true };
+export const DUE_SHARDS = 4;
 
 export interface TableDef {
   key: TableKey;
@@ -31,13 +43,13 @@ export const TABLES: Record<TableKey, TableDef> = {
     key: 'accounts',
     env: 'ACCOUNTS_TABLE_NAME',
     description: 'Accounts, API key hashes, webhook signing secrets, sending accounts, credit ledger and charge audit records',
-    gsis: [{ name: 'gsi1', pk: 'gsi1pk', sk: 'gsi1sk' }],
+    gsis: [{ name: 'gsi1', pk: 'gsi1pk', sk: 'gsi1sk' }, DUE_INDEX],
   },
   jobs: {
     key: 'jobs',
     env: 'JOBS_TABLE_NAME',
     description: 'Asynchronous jobs (search, deep search, agentic search, phone enrichment), idempotency keys, webhook deliveries',
-    gsis: [{ name: 'gsi1', pk: 'gsi1pk', sk: 'gsi1sk' }],
+    gsis: [{ name: 'gsi1', pk: 'gsi1pk', sk: 'gsi1sk' }, DUE_INDEX],
     ttlAttribute: 'expires_at',
   },
   outreach: {
@@ -47,6 +59,7 @@ export const TABLES: Record<TableKey, TableDef> = {
     gsis: [
       { name: 'gsi1', pk: 'gsi1pk', sk: 'gsi1sk' },
       { name: 'gsi2', pk: 'gsi2pk', sk: 'gsi2sk' },
+      DUE_INDEX,
     ],
     ttlAttribute: 'expires_at',
   },

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException, UpdateTableCommand, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createSqsServer } from 'local-aws-sqs';
 import * as sesModule from 'aws-ses-v2-local';
@@ -85,7 +85,7 @@ export function tableCreateInput(def: TableDef, name: string): CreateTableComman
             { AttributeName: g.pk, KeyType: 'HASH' },
             { AttributeName: g.sk, KeyType: 'RANGE' },
           ],
-          Projection: g.include ? { ProjectionType: 'INCLUDE', NonKeyAttributes: g.include } : { ProjectionType: 'ALL' },
+          Projection: g.keysOnly ? { ProjectionType: 'KEYS_ONLY' } : g.include ? { ProjectionType: 'INCLUDE', NonKeyAttributes: g.include } : { ProjectionType: 'ALL' },
         }))
       : undefined,
   };
@@ -95,11 +95,27 @@ async function ensureTables(endpoint: string): Promise<void> {
   const ddb = new DynamoDBClient({ endpoint });
   for (const def of TABLE_LIST) {
     const name = `${LOCAL_PREFIX}-${def.key}`;
+    let existing;
     try {
-      await ddb.send(new DescribeTableCommand({ TableName: name }));
+      existing = (await ddb.send(new DescribeTableCommand({ TableName: name }))).Table;
     } catch (e) {
       if (!(e instanceof ResourceNotFoundException)) throw e;
       await ddb.send(new CreateTableCommand(tableCreateInput(def, name)));
+      continue;
+    }
+    // A data directory from an older version lacks the indexes added since: add them, one per update as
+    // DynamoDB requires (the same course CloudFormation takes on deploy).
+    const have = new Set((existing?.GlobalSecondaryIndexes ?? []).map((g) => g.IndexName));
+    const input = tableCreateInput(def, name);
+    for (const gsi of input.GlobalSecondaryIndexes ?? []) {
+      if (have.has(gsi.IndexName)) continue;
+      await ddb.send(
+        new UpdateTableCommand({
+          TableName: name,
+          AttributeDefinitions: input.AttributeDefinitions,
+          GlobalSecondaryIndexUpdates: [{ Create: { IndexName: gsi.IndexName, KeySchema: gsi.KeySchema, Projection: gsi.Projection } }],
+        }),
+      );
     }
   }
   ddb.destroy();

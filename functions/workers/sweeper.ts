@@ -1,0 +1,4 @@
+import { sweepHandler } from '../../shared/workers/sweep.js';
+
+/** EventBridge Scheduler invokes this every SWEEPER.rateMinutes: re-drive or end everything overdue. */
+export const handler = sweepHandler;
