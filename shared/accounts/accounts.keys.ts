@@ -26,6 +26,8 @@ export const accountsKeys = {
   webhookSecretPrefix: 'WHSEC#',
   charge: (accountId: string, chargeId: string): Key => ({ pk: accountPk(accountId), sk: `CHARGE#${chargeId}` }),
   chargePrefix: 'CHARGE#',
+  /** The account and charge id of a charge record's key, or null for any other item. */
+  chargeOf: (key: Key) => (key.pk.startsWith('ACCOUNT#') && key.sk.startsWith('CHARGE#') ? { accountId: key.pk.slice('ACCOUNT#'.length), chargeId: key.sk.slice('CHARGE#'.length) } : null),
   ledgerEntry: (accountId: string, entryId: string): Key => ({ pk: accountPk(accountId), sk: `LEDGER#${entryId}` }),
   sendingAccount: (accountId: string, eaId: string): Key => ({ pk: accountPk(accountId), sk: `EA#${eaId}` }),
   sendingAccountPrefix: 'EA#',

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../adapters/aws.js';
 import { tableName } from '../core/env.js';
 import { serviceClock, type Clock } from '../core/clock.js';
@@ -6,6 +6,8 @@ import { newId } from '../core/ids.js';
 import { ConflictError, ContentionError, InsufficientCreditsError, NotFoundError, ValidationError } from '../core/errors.js';
 import { toCharge, type ChargeRecord, type ChargeStatus } from './model.js';
 import { accountsKeys as K } from './accounts.keys.js';
+import { DUE_ATTRIBUTES, dueFields } from '../catalog/tables.js';
+import { DEADLINES, after, type SweepAction } from '../catalog/deadlines.js';
 import { cancellationReasons, isTransactionCanceled, itemOfConditionFailure } from '../adapters/dynamodb-errors.js';
 
 /**
@@ -33,6 +35,12 @@ export interface ReserveInput {
   chargeId?: string;
   /** Also require an active webhook signing secret on the account (checked in the same transaction). */
   requireWebhookSecret?: boolean;
+  /**
+   * When the sweeper may end the reservation if nothing has settled it (the due index). A reservation that
+   * rides in its workflow's transaction leaves this out: the job or email carries the due time and settles
+   * it in the same write that ends it.
+   */
+  dueAt?: Date;
 }
 
 /** One item of a DynamoDB transaction, as lib-dynamodb takes it. */
@@ -81,7 +89,7 @@ function reservationItems(input: ReserveInput, record: ChargeRecord, purchase?: 
     {
       Put: {
         TableName: table,
-        Item: { ...K.charge(input.accountId, record.id), ...record, settled_at: undefined },
+        Item: { ...K.charge(input.accountId, record.id), ...record, settled_at: undefined, ...(input.dueAt ? dueFields(K.charge(input.accountId, record.id), input.dueAt) : {}) },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -99,8 +107,9 @@ function reservationItems(input: ReserveInput, record: ChargeRecord, purchase?: 
   ];
 }
 
+/** A reservation of a synchronous call: the sweeper releases it if the call dies before settling it. */
 export async function reserve(input: ReserveInput, clock: Clock = serviceClock): Promise<ChargeRecord> {
-  return reserveWith(input, [], clock);
+  return reserveWith({ dueAt: after(clock.now(), DEADLINES.SYNC_CALL_DEADLINE_MS), ...input }, [], clock);
 }
 
 /** Full jitter: a random wait up to an exponentially growing cap, so racing writers spread out. */
@@ -194,6 +203,9 @@ async function creditBalance(
   );
 }
 
+/** The charge an item key of the accounts table names (the due index hands out keys), or null. */
+export const chargeOfKey = K.chargeOf;
+
 export async function getCharge(accountId: string, chargeId: string): Promise<ChargeRecord | null> {
   const out = await documentClient().send(
     new GetCommand({ TableName: tableName('accounts'), Key: K.charge(accountId, chargeId), ConsistentRead: true }),
@@ -207,42 +219,55 @@ export async function getCharge(accountId: string, chargeId: string): Promise<Ch
  */
 type ChargeRef = string | ChargeRecord;
 
-async function settleAs(accountId: string, ref: ChargeRef, status: Exclude<ChargeStatus, 'pending'>, charge: number, clock: Clock): Promise<ChargeRecord> {
+/**
+ * The writes that settle a pending reservation, to ride in the transaction that ends its workflow (a job
+ * finishing, a draft written or failed): the audit record (conditioned on still being `pending`, so nothing
+ * settles twice) and the refund of whatever was reserved but not charged.
+ */
+export function settleWrites(accountId: string, current: ChargeRecord, status: Exclude<ChargeStatus, 'pending'>, charge: number, now: Date): TransactItem[] {
+  if (!Number.isInteger(charge) || charge < 0 || charge > current.reserved) {
+    throw new ValidationError(`charge must be an integer between 0 and the reserved ${current.reserved}`);
+  }
   const table = tableName('accounts');
+  return [
+    {
+      Update: {
+        TableName: table,
+        Key: K.charge(accountId, current.id),
+        UpdateExpression: `SET charge_status = :s, charged = :c, settled_at = :at REMOVE ${DUE_ATTRIBUTES.join(', ')}`,
+        ConditionExpression: 'charge_status = :pending',
+        ExpressionAttributeValues: { ':s': status, ':c': charge, ':at': now.toISOString(), ':pending': 'pending' },
+      },
+    },
+    {
+      Update: {
+        TableName: table,
+        Key: K.account(accountId),
+        UpdateExpression: 'SET balance = balance + :r',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':r': current.reserved - charge },
+      },
+    },
+  ];
+}
+
+/**
+ * The settle writes for a charge by id, or none when it has already been settled (or never existed): what a
+ * workflow adds to the transaction that ends it.
+ */
+export async function pendingSettleWrites(accountId: string, chargeId: string, status: Exclude<ChargeStatus, 'pending'>, charge: number, now: Date): Promise<TransactItem[]> {
+  const current = await getCharge(accountId, chargeId);
+  return current?.charge_status === 'pending' ? settleWrites(accountId, current, status, charge, now) : [];
+}
+
+async function settleAs(accountId: string, ref: ChargeRef, status: Exclude<ChargeStatus, 'pending'>, charge: number, clock: Clock): Promise<ChargeRecord> {
   const chargeId = typeof ref === 'string' ? ref : ref.id;
   const current = typeof ref === 'string' ? await getCharge(accountId, chargeId) : ref;
   if (!current) throw new NotFoundError('Charge not found.');
   if (current.charge_status !== 'pending') return current; // already settled: never twice
-  if (!Number.isInteger(charge) || charge < 0 || charge > current.reserved) {
-    throw new ValidationError(`charge must be an integer between 0 and the reserved ${current.reserved}`);
-  }
-  const refund = current.reserved - charge;
-  const settled_at = clock.now().toISOString();
+  const now = clock.now();
   try {
-    await documentClient().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: table,
-              Key: K.charge(accountId, chargeId),
-              UpdateExpression: 'SET charge_status = :s, charged = :c, settled_at = :at',
-              ConditionExpression: 'charge_status = :pending',
-              ExpressionAttributeValues: { ':s': status, ':c': charge, ':at': settled_at, ':pending': 'pending' },
-            },
-          },
-          {
-              Update: {
-                TableName: table,
-                Key: K.account(accountId),
-                UpdateExpression: 'SET balance = balance + :r',
-                ConditionExpression: 'attribute_exists(pk)',
-                ExpressionAttributeValues: { ':r': refund },
-              },
-            },
-          ],
-        }),
-      );
+    await documentClient().send(new TransactWriteCommand({ TransactItems: settleWrites(accountId, current, status, charge, now) }));
   } catch (e) {
     if (isTransactionCanceled(e)) {
       const again = await getCharge(accountId, chargeId);
@@ -250,7 +275,7 @@ async function settleAs(accountId: string, ref: ChargeRef, status: Exclude<Charg
     }
     throw e;
   }
-  return { ...current, charge_status: status, charged: charge, settled_at };
+  return { ...current, charge_status: status, charged: charge, settled_at: now.toISOString() };
 }
 
 /** Keep `amount` (≤ reserved) and return the rest. An amount of 0 is a `zero_result`. */
@@ -266,6 +291,14 @@ export function settleZeroResult(accountId: string, chargeId: string, clock: Clo
 /** Validation reject, upstream error, dispatch failure: nothing is charged. */
 export function release(accountId: string, chargeId: ChargeRef, clock: Clock = serviceClock): Promise<ChargeRecord> {
   return settleAs(accountId, chargeId, 'released', 0, clock);
+}
+
+/**
+ * A reservation whose call died before settling it (found by the sweeper past its due time): nothing is
+ * charged, and the record says it was an anomaly ended by the service, not a normal release.
+ */
+export function releaseLost(accountId: string, chargeId: string, clock: Clock = serviceClock): Promise<ChargeRecord> {
+  return settleAs(accountId, chargeId, 'lost_released', 0, clock);
 }
 
 /** Reserve and keep the full amount at once (sync calls that complete in the same request). */
@@ -307,4 +340,20 @@ export async function recordRejectedCall(input: { accountId: string; operation: 
   };
   await documentClient().send(new PutCommand({ TableName: tableName('accounts'), Item: { ...K.charge(input.accountId, record.id), ...record } }));
   return record;
+}
+
+/**
+ * A reservation found on the due index: a synchronous call's reservation still `pending` past its deadline
+ * belongs to a call that died before settling it, and is released as `lost_released`. One already settled
+ * only leaves the index.
+ */
+export async function sweepCharge(accountId: string, chargeId: string, clock: Clock = serviceClock): Promise<SweepAction> {
+  const charge = await getCharge(accountId, chargeId);
+  if (!charge) return 'none';
+  if (charge.charge_status === 'pending') {
+    await releaseLost(accountId, chargeId, clock);
+    return 'ended';
+  }
+  await documentClient().send(new UpdateCommand({ TableName: tableName('accounts'), Key: K.charge(accountId, chargeId), UpdateExpression: `REMOVE ${DUE_ATTRIBUTES.join(', ')}` }));
+  return 'cleared';
 }

@@ -32,7 +32,8 @@ export interface SendingAccount {
   signature_html: string;
 }
 
-export type ChargeStatus = 'pending' | 'charged' | 'zero_result' | 'released';
+/** `lost_released`: a reservation whose call died before settling it, released by the sweeper (SPEC.md: `lost_` states are operational anomalies). */
+export type ChargeStatus = 'pending' | 'charged' | 'zero_result' | 'released' | 'lost_released';
 
 export interface ChargeRecord {
   id: string;

@@ -26,6 +26,18 @@ export interface GsiDef {
 export const DUE_INDEX: GsiDef = { name: 'due', pk: 'due_pk', sk: 'due_at', keysOnly: true };
 export const DUE_SHARDS = 4;
 
+/** The due-index attributes of an item (keyed by its own `pk`/`sk`) whose next step is due at `at`. */
+export function dueFields(key: { pk: string; sk: string }, at: Date): { due_pk: string; due_at: string } {
+  let h = 0;
+  for (const c of `${key.pk}/${key.sk}`) h = (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0;
+  return { due_pk: dueShard(h % DUE_SHARDS), due_at: at.toISOString() };
+}
+
+export const dueShard = (n: number) => `due#${n}`;
+
+/** What a write that reaches a resting or terminal state removes. */
+export const DUE_ATTRIBUTES = ['due_pk', 'due_at'] as const;
+
 export interface TableDef {
   key: TableKey;
   /** Env var that carries the physical table name into a function bound to this table. */

@@ -1,6 +1,5 @@
 import type * as z from 'zod';
 import { acceptJob } from '../jobs/accept-job.js';
-import { FAILURE_MESSAGES } from '../webhooks/events.js';
 import type { PhoneEnrichSchema } from './enrichment.js';
 import { PRICES } from '../accounts/prices.js';
 
@@ -22,8 +21,6 @@ export async function acceptPhoneEnrichment(caller: { accountId: string; keyId: 
     request: body,
     reserve: PRICES.phone_enrich,
     idempotencyKey,
-    failedEvent: 'phone_enrich.failed',
-    failedMessage: FAILURE_MESSAGES.phone_enrich.error,
   });
   return accepted;
 }

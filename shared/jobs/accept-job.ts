@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
-import { AppError, ConflictError, ValidationError } from '../core/errors.js';
-import { ExtraItemConditionFailed, release, reserveWith } from '../accounts/ledger.repository.js';
+import { ConflictError, ValidationError } from '../core/errors.js';
+import { ExtraItemConditionFailed, reserveWith } from '../accounts/ledger.repository.js';
 import { sendMessage } from '../adapters/queue.js';
 import { validateWebhookUrl } from '../webhooks/target.js';
 import { webhookTargetPolicy } from '../adapters/webhook-targets.js';
 import { logger } from '../core/logger.js';
 import { messages, type SearchJobKind } from '../catalog/messages.js';
 import { acceptanceView, type Job } from './model.js';
-import { finishJob, getIdempotencyRecord, getJob, newJobWrites } from './jobs.repository.js';
+import { getIdempotencyRecord, getJob, newJobWrites } from './jobs.repository.js';
 
 /**
  * Accept an asynchronous job (people search, phone enrichment…).
@@ -21,8 +21,8 @@ import { finishJob, getIdempotencyRecord, getJob, newJobWrites } from './jobs.re
  * 2. A valid public `webhook_url` (400).
  * 3. One DynamoDB transaction: reserve the credits (402 when they don't cover it) on the condition that the
  *    account has an active webhook signing secret (409), write the job and the idempotency key.
- * 4. One SQS message to the worker; if it cannot be sent, the job fails and the reservation is released
- *    (500, nothing charged).
+ * 4. One SQS message to the worker. The job was written due within the dispatch grace (DEADLINES), so if
+ *    the message cannot be sent, or is lost, the sweeper sends it again: the acceptance stands either way.
  */
 export interface AcceptJobInput {
   accountId: string;
@@ -34,9 +34,6 @@ export interface AcceptJobInput {
   reserve: number;
   idempotencyKey?: string;
   extra?: Partial<Job>;
-  /** Event type of the failure webhook, for a dispatch failure. */
-  failedEvent: string;
-  failedMessage: string;
 }
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -119,18 +116,9 @@ export async function acceptJob(input: AcceptJobInput, clock: Clock = serviceClo
   try {
     await sendMessage('search', messages.job(input.tier, id));
   } catch (e) {
-    logger.error('job dispatch failed; releasing the reservation', { jobId: id, error: e as Error });
-    await release(input.accountId, chargeId, clock);
-    await finishJob(id, {
-      status: 'failed',
-      now: clock.now().toISOString(),
-      result: null,
-      error: { code: 'error', message: input.failedMessage },
-      leads_returned: null,
-      event_type: input.failedEvent,
-    });
-    // Written for the client (nothing was charged, a retry is safe), so it is exposed despite the 500.
-    throw new AppError(500, 'internal_error', 'The job could not be dispatched; nothing was charged. Retry.', undefined, true);
+    // The job is recorded and due within the dispatch grace: the sweeper sends its message. The caller's
+    // 202 stands; nothing is lost and nothing is charged twice.
+    logger.error('job dispatch failed; the sweeper will dispatch it', { jobId: id, error: e as Error });
   }
   return { replayed: false, body: acceptanceView(job) };
 }

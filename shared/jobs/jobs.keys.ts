@@ -6,6 +6,8 @@
 export const jobsKeys = {
   job: (jobId: string) => ({ pk: `JOB#${jobId}`, sk: 'JOB' }),
   jobPrefix: 'JOB#',
+  /** The job id of a job item's key, or null for any other item. */
+  jobIdOf: (key: { pk: string; sk: string }) => (key.pk.startsWith('JOB#') && key.sk === 'JOB' ? key.pk.slice(4) : null),
   jobByAccount: (accountId: string, jobId: string) => ({ gsi1pk: `ACCOUNT#${accountId}`, gsi1sk: `JOB#${jobId}` }),
   idempotency: (accountId: string, scope: string, key: string) => ({ pk: `IDEM#${accountId}#${scope}#${key}`, sk: 'IDEM' }),
 };

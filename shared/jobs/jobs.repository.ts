@@ -1,12 +1,13 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, scanAll } from '../adapters/aws.js';
 import { tableName } from '../core/env.js';
 import type { Job, JobError, WebhookAttempt } from './model.js';
 import { jobsKeys as K } from './jobs.keys.js';
-import { isConditionFailed } from '../adapters/dynamodb-errors.js';
+import { cancellationReasons, isConditionFailed, isTransactionCanceled } from '../adapters/dynamodb-errors.js';
 import type { TransactItem } from '../accounts/ledger.repository.js';
 import { setClauses } from '../adapters/update-expression.js';
-import { expiresAt } from '../catalog/tables.js';
+import { DUE_ATTRIBUTES, dueFields, expiresAt } from '../catalog/tables.js';
+import { DEADLINES, after } from '../catalog/deadlines.js';
 
 /** Reads and guarded state changes of a job. Every transition's condition is the state machine's guard. */
 export async function getJob(id: string): Promise<Job | null> {
@@ -14,22 +15,27 @@ export async function getJob(id: string): Promise<Job | null> {
   return (out.Item as Job | undefined) ?? null;
 }
 
+/** The job an item key of the jobs table names (the due index hands out keys), or null. */
+export const jobIdOfKey = K.jobIdOf;
+
 /** Tenant-scoped read: someone else's job, or a job of another kind, is simply not found. */
 export async function getOwnJob(accountId: string, id: string, tier: Job['tier']): Promise<Job | null> {
   const job = await getJob(id);
   return job && job.account_id === accountId && job.tier === tier ? job : null;
 }
 
-export async function markRunning(id: string, now: string): Promise<boolean> {
+/** `pending` → `running`; from now the job is due at its deadline, when the sweeper ends it if still running. */
+export async function markRunning(job: Job, now: string): Promise<boolean> {
+  const due = dueFields(K.job(job.id), after(job.created_at, DEADLINES.JOB_MS));
   try {
     await documentClient().send(
       new UpdateCommand({
         TableName: tableName('jobs'),
-        Key: K.job(id),
-        UpdateExpression: 'SET #s = :running, updated_at = :now',
+        Key: K.job(job.id),
+        UpdateExpression: 'SET #s = :running, updated_at = :now, due_pk = :dpk, due_at = :dat',
         ConditionExpression: '#s = :pending',
         ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: { ':running': 'running', ':pending': 'pending', ':now': now },
+        ExpressionAttributeValues: { ':running': 'running', ':pending': 'pending', ':now': now, ':dpk': due.due_pk, ':dat': due.due_at },
       }),
     );
     return true;
@@ -39,11 +45,24 @@ export async function markRunning(id: string, now: string): Promise<boolean> {
   }
 }
 
-/** Finish a job once; a second finisher (redelivery) loses the condition and changes nothing. */
-export async function finishJob(
-  id: string,
-  outcome: { status: 'completed' | 'failed'; now: string; result: Record<string, unknown> | null; error: JobError | null; leads_returned: number | null; event_type: string; extra?: Record<string, unknown> },
-): Promise<boolean> {
+export interface JobFinish {
+  status: 'completed' | 'failed';
+  now: string;
+  result: Record<string, unknown> | null;
+  error: JobError | null;
+  leads_returned: number | null;
+  event_type: string;
+  extra?: Record<string, unknown>;
+}
+
+/**
+ * Finish a job once, in one transaction with `settle` (the writes that settle its reservation): the job's
+ * outcome, its charge and its first webhook delivery (`webhook_status: queued`, due within the dispatch
+ * grace, so the sweeper sends it if the message is lost) are recorded together or not at all. A second
+ * finisher (redelivery) loses the condition and changes nothing. A reservation settled meanwhile by someone
+ * else (its writes' condition lost) does not keep the job from finishing.
+ */
+export async function finishJob(id: string, outcome: JobFinish, settle: TransactItem[] = []): Promise<boolean> {
   const names: Record<string, string> = { '#s': 'status', '#r': 'result', '#e': 'error' };
   const values: Record<string, unknown> = {
     ':st': outcome.status,
@@ -54,22 +73,59 @@ export async function finishJob(
     ':et': outcome.event_type,
     ':pending': 'pending',
     ':running': 'running',
+    ':queued': 'queued',
   };
   const extra = setClauses(outcome.extra ?? {}, 'x');
   Object.assign(names, extra.names);
   Object.assign(values, extra.values);
   // A finished job (and the delivery log it carries) is kept for its retention, then TTL removes it.
   values[':exp'] = expiresAt('finished_job', new Date(outcome.now));
-  const sets = ['#s = :st', 'updated_at = :now', 'completed_at = :now', '#r = :r', '#e = :e', 'leads_returned = :n', 'event_type = :et', 'expires_at = :exp', ...extra.clauses];
+  const due = dueFields(K.job(id), after(outcome.now, DEADLINES.DISPATCH_GRACE_MS));
+  values[':dpk'] = due.due_pk;
+  values[':dat'] = due.due_at;
+  const sets = [
+    '#s = :st', 'updated_at = :now', 'completed_at = :now', '#r = :r', '#e = :e', 'leads_returned = :n', 'event_type = :et', 'expires_at = :exp',
+    'webhook_status = :queued', 'due_pk = :dpk', 'due_at = :dat', ...extra.clauses,
+  ];
+  const update: TransactItem = {
+    Update: {
+      TableName: tableName('jobs'),
+      Key: K.job(id),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: '#s IN (:pending, :running)',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+  try {
+    await documentClient().send(new TransactWriteCommand({ TransactItems: [update, ...settle] }));
+    return true;
+  } catch (e) {
+    if (!isTransactionCanceled(e)) throw e;
+    const [job, ...rest] = cancellationReasons(e);
+    if (job?.Code === 'ConditionalCheckFailed') return false;
+    if (settle.length && rest.some((r) => r.Code === 'ConditionalCheckFailed')) return finishJob(id, outcome);
+    throw e;
+  }
+}
+
+/**
+ * Push a job's due time on after the sweeper has re-driven (or looked at) its step, unless the job has moved
+ * on meanwhile: still in `status`, or (finished) with no further delivery attempt recorded.
+ */
+export async function postponeJob(id: string, expect: { status: 'pending' | 'running' } | { attempts: number }, at: Date): Promise<boolean> {
+  const due = dueFields(K.job(id), at);
+  const byStatus = 'status' in expect;
+  const attempts = byStatus ? 0 : expect.attempts;
   try {
     await documentClient().send(
       new UpdateCommand({
         TableName: tableName('jobs'),
         Key: K.job(id),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: '#s IN (:pending, :running)',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
+        UpdateExpression: 'SET due_pk = :dpk, due_at = :dat',
+        ConditionExpression: byStatus ? '#s = :s' : attempts === 0 ? 'attribute_not_exists(webhook_attempts) OR size(webhook_attempts) = :n' : 'size(webhook_attempts) = :n',
+        ...(byStatus ? { ExpressionAttributeNames: { '#s': 'status' } } : {}),
+        ExpressionAttributeValues: { ':dpk': due.due_pk, ':dat': due.due_at, ...(byStatus ? { ':s': expect.status } : { ':n': attempts }) },
       }),
     );
     return true;
@@ -79,27 +135,9 @@ export async function finishJob(
   }
 }
 
-/** Claim the right to queue a job's first webhook delivery; exactly one caller wins. */
-export async function claimWebhookQueue(id: string): Promise<boolean> {
-  try {
-    await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName('jobs'),
-        Key: K.job(id),
-        UpdateExpression: 'SET webhook_status = :q',
-        ConditionExpression: 'attribute_not_exists(webhook_status)',
-        ExpressionAttributeValues: { ':q': 'queued' },
-      }),
-    );
-    return true;
-  } catch (e) {
-    if (isConditionFailed(e)) return false;
-    throw e;
-  }
-}
-
-export async function unclaimWebhookQueue(id: string): Promise<void> {
-  await documentClient().send(new UpdateCommand({ TableName: tableName('jobs'), Key: K.job(id), UpdateExpression: 'REMOVE webhook_status' }));
+/** Take a job off the due index: nothing is left for the sweeper to do with it. */
+export async function clearJobDue(id: string): Promise<void> {
+  await documentClient().send(new UpdateCommand({ TableName: tableName('jobs'), Key: K.job(id), UpdateExpression: `REMOVE ${DUE_ATTRIBUTES.join(', ')}` }));
 }
 
 /**
@@ -129,17 +167,21 @@ export async function leaseWebhookAttempt(id: string, attempt: number, nowMs: nu
  * so a redelivered message cannot log (or act on) the same attempt twice.
  */
 export async function recordWebhookAttempt(id: string, attempt: WebhookAttempt, finalStatus: 'queued' | 'delivered' | 'failed'): Promise<boolean> {
+  // A retry still to come is due at its time (plus the grace for its message or schedule to arrive).
+  const due = attempt.next_retry_at ? dueFields(K.job(id), after(attempt.next_retry_at, DEADLINES.DISPATCH_GRACE_MS)) : null;
+  const dueClause = due ? ', due_pk = :dpk, due_at = :dat' : ` REMOVE ${DUE_ATTRIBUTES.join(', ')}`;
   try {
     await documentClient().send(
       new UpdateCommand({
         TableName: tableName('jobs'),
         Key: K.job(id),
-        UpdateExpression: 'SET webhook_attempts = list_append(if_not_exists(webhook_attempts, :empty), :a), webhook_status = :ws',
+        UpdateExpression: `SET webhook_attempts = list_append(if_not_exists(webhook_attempts, :empty), :a), webhook_status = :ws${dueClause}`,
         ConditionExpression: attempt.attempt === 1 ? 'attribute_not_exists(webhook_attempts) OR size(webhook_attempts) = :zero' : 'size(webhook_attempts) = :prev',
         ExpressionAttributeValues: {
           ':a': [attempt],
           ':empty': [],
           ':ws': finalStatus,
+          ...(due ? { ':dpk': due.due_pk, ':dat': due.due_at } : {}),
           ...(attempt.attempt === 1 ? { ':zero': 0 } : { ':prev': attempt.attempt - 1 }),
         },
       }),
@@ -172,7 +214,14 @@ export function newJobWrites(job: Job, idempotency?: { scope: string; key: strin
   const table = tableName('jobs');
   const created = new Date(job.created_at);
   return [
-    { Put: { TableName: table, Item: { ...K.job(job.id), ...job, ...K.jobByAccount(job.account_id, job.id) }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    // Due within the dispatch grace: if the message that runs it is lost, the sweeper sends it again.
+    {
+      Put: {
+        TableName: table,
+        Item: { ...K.job(job.id), ...job, ...K.jobByAccount(job.account_id, job.id), ...dueFields(K.job(job.id), after(created, DEADLINES.DISPATCH_GRACE_MS)) },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
     ...(idempotency
       ? [
           {

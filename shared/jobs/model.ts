@@ -41,6 +41,8 @@ export interface Job {
   event_type?: string;
   webhook_status?: 'queued' | 'delivered' | 'failed';
   webhook_attempts?: WebhookAttempt[];
+  /** The delivery attempt in progress and until when its lease holds (wall-clock ms). */
+  webhook_lease?: { attempt: number; until_ms: number };
 }
 
 export const TERMINAL: JobStatus[] = ['completed', 'failed', 'cancelled'];

@@ -7,6 +7,7 @@ import { advanceServiceClock, serviceClockOffset } from '../core/clock.js';
 import { sameSecret, type ExtraRoute } from './gateway.js';
 import type { LocalStack } from './stack.js';
 import { localMailbox } from './mailbox.js';
+import { sweep } from '../workers/sweep.js';
 import type { InboundDelivery } from './dev-inbound.js';
 
 /**
@@ -58,9 +59,12 @@ export function devControls(opts: { stack: LocalStack; clockFile: string | null;
         const now = advanceServiceClock(r.data.advance_seconds);
         if (opts.clockFile) writeFileSync(opts.clockFile, JSON.stringify({ offsetMs: serviceClockOffset() }));
         await opts.stack.scheduler.fireDue();
+        // What fell due includes overdue steps on the due index, which the sweeper re-drives or ends.
+        await sweep();
         return { status: 200, body: { now: now.toISOString() } };
       }
       case 'POST settle/': {
+        await sweep();
         const idle = await opts.stack.settle(Number(process.env.SETTLE_TIMEOUT_MS ?? 30_000));
         return idle ? { status: 200, body: { idle: true } } : { status: 504, body: { idle: false } };
       }

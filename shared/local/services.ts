@@ -5,6 +5,8 @@ import { writeDirectoryFile, readDirectoryFile } from '../directory/file.js';
 import { getImportMarker, importDirectory, recordImport } from '../directory/directory.repository.js';
 import { peopleIndex, resetPeopleIndex } from '../search/index-source.js';
 import { resumeInFlight } from './resume.js';
+import { sweep } from '../workers/sweep.js';
+import { SWEEPER } from '../catalog/queues.js';
 
 /**
  * What the running service adds on top of the bare stack: the people directory (generated on first run,
@@ -75,6 +77,11 @@ export async function startServices(opts: { root: string; stack: LocalStack; dat
   stack.setReady();
   const resumed = await resumeInFlight();
   if (resumed.jobs + resumed.webhooks + resumed.drafts + resumed.sends > 0) opts.log?.(`resumed in-flight work: ${JSON.stringify(resumed)}`);
+  // The sweeper runs at start and then on the same period as its schedule in AWS (and after each dev clock move).
+  const swept = await sweep();
+  if (swept.examined > 0) opts.log?.(`swept overdue work: ${JSON.stringify(swept)}`);
+  const sweeping = setInterval(() => void sweep().catch(() => undefined), SWEEPER.rateMinutes * 60_000);
+  sweeping.unref();
   return {
     directoryFile: file,
     async createDemoAccount() {
@@ -84,6 +91,8 @@ export async function startServices(opts: { root: string; stack: LocalStack; dat
       await consoleCall(stack, 'POST', `accounts/${account.id}/sending-accounts/`, { email: 'demo.sender@demo-workspace.test', type: 'google' });
       return { account_id: account.id as string, api_key: key.key as string };
     },
-    async stop() {},
+    async stop() {
+      clearInterval(sweeping);
+    },
   };
 }

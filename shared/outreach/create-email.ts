@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type * as z from 'zod';
-import { release, reserveWith } from '../accounts/ledger.repository.js';
+import { reserveWith } from '../accounts/ledger.repository.js';
+import { DEADLINES, after } from '../catalog/deadlines.js';
 import { PRICES } from '../accounts/prices.js';
 import { listSendingAccounts } from '../accounts/sending-accounts.repository.js';
 import type { SendingAccount } from '../accounts/model.js';
@@ -15,7 +16,7 @@ import { findContact } from '../enrichment/identity.js';
 import { findByProfessionalUrl } from '../directory/directory.repository.js';
 import { normalizeProfessionalUrl } from '../directory/urls.js';
 import { isValidTimeZone, timeZoneForLocation } from './send-time.js';
-import { newEmailWrites, transition } from './emails.repository.js';
+import { newEmailWrites } from './emails.repository.js';
 import { logger } from '../core/logger.js';
 
 /**
@@ -28,7 +29,8 @@ import { logger } from '../core/logger.js';
  *    with a daily limit of 0 is usable: its emails wait in `queued` until it has capacity.
  * 3. Resolve the recipient's time zone (directory, else the lead) for best-time sending.
  * 4. One transaction: reserve 2 credits, write the email as `drafting`, and make the recipient a lead.
- * 5. One message to the drafting queue.
+ * 5. One message to the drafting queue (the email is due within the dispatch grace, so the sweeper sends
+ *    it again if it is lost).
  */
 
 export const usable = (a: SendingAccount) => a.connected && a.sending_enabled;
@@ -122,14 +124,14 @@ export async function createEmail(accountId: string, body: z.output<typeof Creat
     recipient_timezone: recipientZone,
     api_created: true,
   };
-  await reserveWith({ accountId, operation: 'outreach_email', reference: id, amount: PRICES.outreach_email, chargeId }, [...newEmailWrites(record), leadUpsertWrite(accountId, body.to, iso, recipientZone)]);
+  // Due within the dispatch grace: if the drafting message is lost, the sweeper sends it again.
+  const writes = [...newEmailWrites(record, after(now, DEADLINES.DISPATCH_GRACE_MS)), leadUpsertWrite(accountId, body.to, iso, recipientZone)];
+  await reserveWith({ accountId, operation: 'outreach_email', reference: id, amount: PRICES.outreach_email, chargeId }, writes);
   try {
     await sendMessage('drafting', messages.draftEmail(accountId, id));
   } catch (e) {
-    // Could not hand it to the drafter: fail it, nothing charged.
-    logger.error('draft dispatch failed', { emailId: id, error: e as Error });
-    await release(accountId, chargeId, clock);
-    await transition(accountId, id, ['drafting'], { status: 'failed', updated_at: clock.now().toISOString(), error: { code: 'dispatch_failed', message: 'The draft could not be started; nothing was charged.' } });
+    // The email is recorded and due: the sweeper starts its draft. The 202 stands.
+    logger.error('draft dispatch failed; the sweeper will dispatch it', { emailId: id, error: e as Error });
   }
   return { id, status: 'drafting', created_at: iso };
 }

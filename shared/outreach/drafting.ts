@@ -1,5 +1,6 @@
 import type { SQSRecord } from 'aws-lambda';
-import { release, settleCharged } from '../accounts/ledger.repository.js';
+import { pendingSettleWrites } from '../accounts/ledger.repository.js';
+import { DEADLINES, after } from '../catalog/deadlines.js';
 import { PRICES } from '../accounts/prices.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { optionalEnv, requireEnv } from '../core/env.js';
@@ -18,7 +19,8 @@ import { messages } from '../catalog/messages.js';
  * The drafting worker: write the copy, then `drafting` → `pending_review` (review window 7 days, its
  * expiry a one-time schedule) or, with review `none`, straight to `queued` at an automatic send time.
  * 2 credits are kept only when a draft succeeds; a failed draft, or a cancel while drafting, costs nothing.
- * Redelivery is safe: the transition out of `drafting` happens once, and settling is conditional.
+ * Redelivery is safe: the transition out of `drafting` happens once, in one transaction with settling the
+ * reservation, and the next step is due on the email (DUE_INDEX) so the sweeper finishes what a crash left.
  */
 
 let drafter: Drafter | undefined;
@@ -31,13 +33,23 @@ export function defaultDrafter(): Drafter {
 export const reviewScheduleName = (emailId: string) => scheduleName('review', emailId);
 
 /**
- * The email left `drafting` without this delivery: a concurrent delivery wrote the draft (it keeps its
- * charge: `drafted_at` is set in the same write as the status), or it was cancelled mid-draft (released).
- * Both settles are conditional, so whichever delivery gets here first decides, once.
+ * The email left `drafting` without this delivery: a concurrent delivery wrote the draft, or it was
+ * cancelled or failed. Each of those settled the reservation in the same transaction, so nothing is left to
+ * settle here; a draft waiting for review only needs its expiry schedule, which this makes sure of (a
+ * schedule's name makes that idempotent; the sweeper expires it on time even without one).
  */
-async function settleMovedOn(email: EmailRecord, clock: Clock): Promise<void> {
-  if (email.drafted_at) await settleCharged(email.account_id, email.charge_id, PRICES.outreach_email, clock);
-  else await release(email.account_id, email.charge_id, clock);
+async function movedOn(email: EmailRecord, scheduler: Scheduler): Promise<void> {
+  if (email.status === 'pending_review' && email.review_expires_at) {
+    await scheduler.scheduleAt(reviewScheduleName(email.id), new Date(email.review_expires_at), messages.reviewExpired(email.account_id, email.id));
+  }
+}
+
+/** A draft that cannot be written: `failed`, its reservation released in the same transaction. */
+export async function failDraft(email: EmailRecord, message: string, clock: Clock): Promise<boolean> {
+  const now = clock.now();
+  const release = await pendingSettleWrites(email.account_id, email.charge_id, 'released', 0, now);
+  const failed = await transition(email.account_id, email.id, ['drafting'], { status: 'failed', updated_at: now.toISOString(), error: { code: 'draft_failed', message } }, [], { with: release });
+  return failed !== null;
 }
 
 export async function draftEmail(accountId: string, emailId: string, record: SQSRecord | null, deps: { clock?: Clock; drafter?: Drafter; scheduler?: Scheduler } = {}): Promise<void> {
@@ -45,7 +57,7 @@ export async function draftEmail(accountId: string, emailId: string, record: SQS
   const scheduler = deps.scheduler ?? awsScheduler;
   const email = await getEmail(accountId, emailId);
   if (!email) return;
-  if (email.status !== 'drafting') return settleMovedOn(email, clock);
+  if (email.status !== 'drafting') return movedOn(email, scheduler);
 
   let draft;
   try {
@@ -59,27 +71,24 @@ export async function draftEmail(accountId: string, emailId: string, record: SQS
     const last = Number(record?.attributes.ApproximateReceiveCount ?? 1) >= QUEUES.drafting.maxReceiveCount;
     if (!(e instanceof DraftFailedError) && !last) throw e; // transient: let the queue retry
     logger.warn('draft failed', { emailId, error: e as Error });
-    const failed = await transition(accountId, emailId, ['drafting'], {
-      status: 'failed',
-      updated_at: clock.now().toISOString(),
-      error: { code: 'draft_failed', message: e instanceof DraftFailedError ? e.message : 'Drafting failed; nothing was charged.' },
-    });
-    if (failed) await release(accountId, email.charge_id, clock);
+    await failDraft(email, e instanceof DraftFailedError ? e.message : 'Drafting failed; nothing was charged.', clock);
     return;
   }
 
+  // The draft, its charge and its next step's due time are one transaction.
   const now = clock.now();
+  const charge = await pendingSettleWrites(accountId, email.charge_id, 'charged', PRICES.outreach_email, now);
   const base = { subject: draft.subject, body_plain: draft.body_plain, body_html: draft.body_html, drafted_at: now.toISOString(), updated_at: now.toISOString() };
   if (email.review === 'none') {
-    const r = await transitionOrCurrent(accountId, emailId, ['drafting'], { ...base, status: 'queued' });
-    if (!r.moved) return r.current ? settleMovedOn(r.current, clock) : undefined;
-    await settleCharged(accountId, email.charge_id, PRICES.outreach_email, clock);
-    await scheduleSend(r.email, 'best_time', undefined, { clock, scheduler });
+    const sendRequest = { mode: 'best_time' as const, send_at: null };
+    const r = await transitionOrCurrent(accountId, emailId, ['drafting'], { ...base, status: 'queued', send_request: sendRequest }, [], { with: charge, due: after(now, DEADLINES.DISPATCH_GRACE_MS) });
+    if (!r.moved) return r.current ? movedOn(r.current, scheduler) : undefined;
+    await scheduleSend(r.email, sendRequest.mode, undefined, { clock, scheduler });
     return;
   }
   const expires = new Date(now.getTime() + REVIEW_WINDOW_MS);
-  const r = await transitionOrCurrent(accountId, emailId, ['drafting'], { ...base, status: 'pending_review', review_expires_at: expires.toISOString() });
-  if (!r.moved) return r.current ? settleMovedOn(r.current, clock) : undefined;
-  await settleCharged(accountId, email.charge_id, PRICES.outreach_email, clock);
+  // Due when the window closes: the sweeper expires it then even if its schedule was never created.
+  const r = await transitionOrCurrent(accountId, emailId, ['drafting'], { ...base, status: 'pending_review', review_expires_at: expires.toISOString() }, [], { with: charge, due: expires });
+  if (!r.moved) return r.current ? movedOn(r.current, scheduler) : undefined;
   await scheduler.scheduleAt(reviewScheduleName(emailId), expires, messages.reviewExpired(accountId, emailId));
 }

@@ -1,19 +1,34 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, queryAll, scanAll } from '../adapters/aws.js';
 import { tableName } from '../core/env.js';
 import type { EmailRecord, EmailStatus } from './model.js';
 import { outreachKeys as K } from './outreach.keys.js';
 import { setClauses } from '../adapters/update-expression.js';
-import { isConditionFailed, itemOfConditionFailure } from '../adapters/dynamodb-errors.js';
+import { cancellationReasons, isConditionFailed, isTransactionCanceled, itemOfConditionFailure } from '../adapters/dynamodb-errors.js';
 import type { TransactItem } from '../accounts/ledger.repository.js';
-import { expiresAt } from '../catalog/tables.js';
+import { DUE_ATTRIBUTES, dueFields, expiresAt } from '../catalog/tables.js';
 
-/** A terminal state starts an email's retention (RETENTION.outreach_email): the transition writes its TTL. */
+/**
+ * A terminal state starts an email's retention (RETENTION.outreach_email) and leaves the due index: the
+ * transition writes its TTL and removes its due time. A non-terminal transition says when its next step is
+ * due (`due`), or that it rests (`null`, e.g. waiting for sending capacity).
+ */
 const TERMINAL_STATUSES: readonly string[] = ['sent', 'cancelled', 'failed'];
-function withRetention(set: Record<string, unknown>): Record<string, unknown> {
-  if (typeof set.status !== 'string' || !TERMINAL_STATUSES.includes(set.status)) return set;
-  const at = typeof set.updated_at === 'string' ? new Date(set.updated_at) : new Date();
-  return { ...set, expires_at: expiresAt('outreach_email', at) };
+function bookkeeping(key: { pk: string; sk: string }, set: Record<string, unknown>, remove: string[], due: Date | null | undefined): { set: Record<string, unknown>; remove: string[] } {
+  if (typeof set.status === 'string' && TERMINAL_STATUSES.includes(set.status)) {
+    const at = typeof set.updated_at === 'string' ? new Date(set.updated_at) : new Date();
+    return { set: { ...set, expires_at: expiresAt('outreach_email', at) }, remove: [...remove, ...DUE_ATTRIBUTES] };
+  }
+  if (due === null) return { set, remove: [...remove, ...DUE_ATTRIBUTES] };
+  if (due) return { set: { ...set, ...dueFields(key, due) }, remove };
+  return { set, remove };
+}
+
+export interface TransitionOptions {
+  /** When the email's next step is due (the sweeper acts after it); null: it rests, off the due index. */
+  due?: Date | null;
+  /** Writes that must happen with the transition or not at all (settling its reservation, pointers). */
+  with?: TransactItem[];
 }
 
 /**
@@ -25,33 +40,37 @@ export async function getEmail(accountId: string, id: string): Promise<EmailReco
   return (out.Item as EmailRecord | undefined) ?? null;
 }
 
+/** The email an item key of the outreach table names (the due index hands out keys), or null. */
+export const emailOfKey = K.emailOf;
+
 export type TransitionResult = { moved: true; email: EmailRecord } | { moved: false; current: EmailRecord | null };
 
 /**
  * Move an email from one of `from` to whatever `set` says (usually a new status). A lost condition (someone
  * else moved it first, or it does not exist) answers with the email as it is now, from the same request.
  */
-export async function transitionOrCurrent(accountId: string, id: string, from: EmailStatus[], set: Partial<EmailRecord> & Record<string, unknown>, remove: string[] = []): Promise<TransitionResult> {
-  const { clauses: sets, names, values } = setClauses(withRetention(set));
+export async function transitionOrCurrent(accountId: string, id: string, from: EmailStatus[], set: Partial<EmailRecord> & Record<string, unknown>, remove: string[] = [], opts: TransitionOptions = {}): Promise<TransitionResult> {
+  const key = K.email(accountId, id);
+  const b = bookkeeping(key, set, remove, opts.due);
+  const { clauses: sets, names, values } = setClauses(b.set);
   names['#s'] = 'status';
   from.forEach((s, i) => (values[`:from${i}`] = s));
-  const removes = remove.map((k, i) => {
+  const removes = b.remove.map((k, i) => {
     names[`#r${i}`] = k;
     return `#r${i}`;
   });
+  const update = {
+    TableName: tableName('outreach'),
+    Key: key,
+    UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].join(' ').trim(),
+    ConditionExpression: `#s IN (${from.map((_, i) => `:from${i}`).join(', ')})`,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+  };
+  if (opts.with?.length) return transitionInTransaction(accountId, id, update, opts.with);
   try {
-    const out = await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName('outreach'),
-        Key: K.email(accountId, id),
-        UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-        ConditionExpression: `#s IN (${from.map((_, i) => `:from${i}`).join(', ')})`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
+    const out = await documentClient().send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
     return { moved: true, email: out.Attributes as EmailRecord };
   } catch (e) {
     if (isConditionFailed(e)) return { moved: false, current: itemOfConditionFailure<EmailRecord>(e) };
@@ -59,9 +78,33 @@ export async function transitionOrCurrent(accountId: string, id: string, from: E
   }
 }
 
+/**
+ * The transition and the writes that go with it, in one transaction. A lost condition on the email answers
+ * with the email as it is; a lost condition on one of the other writes (a reservation settled meanwhile)
+ * does not hold the transition back: it is made without them.
+ */
+async function transitionInTransaction(accountId: string, id: string, update: NonNullable<TransactItem['Update']>, writes: TransactItem[]): Promise<TransitionResult> {
+  try {
+    await documentClient().send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...writes] }));
+  } catch (e) {
+    if (!isTransactionCanceled(e)) throw e;
+    const [email, ...rest] = cancellationReasons(e);
+    if (email?.Code === 'ConditionalCheckFailed') return { moved: false, current: itemOfConditionFailure<EmailRecord>(email) };
+    if (!rest.some((r) => r.Code === 'ConditionalCheckFailed')) throw e;
+    try {
+      await documentClient().send(new UpdateCommand(update));
+    } catch (again) {
+      if (isConditionFailed(again)) return { moved: false, current: itemOfConditionFailure<EmailRecord>(again) };
+      throw again;
+    }
+  }
+  const email = await getEmail(accountId, id);
+  return email ? { moved: true, email } : { moved: false, current: null };
+}
+
 /** As `transitionOrCurrent`, for callers that only need to know whether they moved it: the updated email, or null. */
-export async function transition(accountId: string, id: string, from: EmailStatus[], set: Partial<EmailRecord> & Record<string, unknown>, remove: string[] = []): Promise<EmailRecord | null> {
-  const r = await transitionOrCurrent(accountId, id, from, set, remove);
+export async function transition(accountId: string, id: string, from: EmailStatus[], set: Partial<EmailRecord> & Record<string, unknown>, remove: string[] = [], opts: TransitionOptions = {}): Promise<EmailRecord | null> {
+  const r = await transitionOrCurrent(accountId, id, from, set, remove, opts);
   return r.moved ? r.email : null;
 }
 
@@ -69,23 +112,31 @@ export async function transition(accountId: string, id: string, from: EmailStatu
  * A transition out of `sending` made only by the attempt that holds the claim (`send_attempt`): a lost
  * claim writes nothing. Returns the updated email, or null when the claim is no longer this attempt's.
  */
-export async function transitionClaimed(accountId: string, id: string, claim: { ':attempt': string }, set: Partial<EmailRecord> & Record<string, unknown>): Promise<EmailRecord | null> {
-  const { clauses: sets, names, values } = setClauses(withRetention(set));
+export async function transitionClaimed(accountId: string, id: string, claim: { ':attempt': string }, set: Partial<EmailRecord> & Record<string, unknown>, writes: TransactItem[] = []): Promise<EmailRecord | null> {
+  const key = K.email(accountId, id);
+  const b = bookkeeping(key, set, [], undefined);
+  const { clauses: sets, names, values } = setClauses(b.set);
+  const removes = b.remove.map((k, i) => {
+    names[`#r${i}`] = k;
+    return `#r${i}`;
+  });
+  const update = {
+    TableName: tableName('outreach'),
+    Key: key,
+    UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+    ConditionExpression: '#s = :sending AND send_attempt = :attempt',
+    ExpressionAttributeNames: { ...names, '#s': 'status' },
+    ExpressionAttributeValues: { ...values, ':sending': 'sending', ...claim },
+  };
   try {
-    const out = await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName('outreach'),
-        Key: K.email(accountId, id),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: '#s = :sending AND send_attempt = :attempt',
-        ExpressionAttributeNames: { ...names, '#s': 'status' },
-        ExpressionAttributeValues: { ...values, ':sending': 'sending', ...claim },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
+    if (writes.length) {
+      await documentClient().send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...writes] }));
+      return await getEmail(accountId, id);
+    }
+    const out = await documentClient().send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
     return out.Attributes as EmailRecord;
   } catch (e) {
-    if (isConditionFailed(e)) return null;
+    if (isConditionFailed(e) || (isTransactionCanceled(e) && cancellationReasons(e)[0]?.Code === 'ConditionalCheckFailed')) return null;
     throw e;
   }
 }
@@ -94,10 +145,10 @@ export async function transitionClaimed(accountId: string, id: string, claim: { 
  * The writes that record a new email and its tracking pointer, to ride in the caller's transaction (the
  * credit reservation).
  */
-export function newEmailWrites(email: EmailRecord): TransactItem[] {
+export function newEmailWrites(email: EmailRecord, dueAt: Date): TransactItem[] {
   const table = tableName('outreach');
   return [
-    { Put: { TableName: table, Item: { ...K.email(email.account_id, email.id), ...email }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { TableName: table, Item: { ...K.email(email.account_id, email.id), ...email, ...dueFields(K.email(email.account_id, email.id), dueAt) }, ConditionExpression: 'attribute_not_exists(pk)' } },
     // Retention runs from creation here and is extended from the send (extendTrackPointer).
     { Put: { TableName: table, Item: { ...K.trackPointer(email.track_token), account_id: email.account_id, email_id: email.id, recipient: email.to.email.toLowerCase(), expires_at: expiresAt('tracking_pointer', new Date(email.created_at)) } } },
   ];
@@ -148,17 +199,20 @@ export async function findByMessageId(messageId: string): Promise<EmailRef | nul
   return p ? { account_id: p.account_id as string, email_id: p.email_id as string } : null;
 }
 
-export async function putMessageIdPointer(messageId: string, ref: EmailRef, sentAt: Date): Promise<void> {
-  await documentClient().send(new PutCommand({ TableName: tableName('outreach'), Item: { ...K.messageIdPointer(messageId), ...ref, expires_at: expiresAt('tracking_pointer', sentAt) } }));
-}
-
-/** A sent email's open and unsubscribe links live as long as their retention from the send. */
-export async function extendTrackPointer(token: string, sentAt: Date): Promise<void> {
-  await documentClient().send(
-    new UpdateCommand({ TableName: tableName('outreach'), Key: K.trackPointer(token), UpdateExpression: 'SET expires_at = :exp', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':exp': expiresAt('tracking_pointer', sentAt) } }),
-  ).catch((e: unknown) => {
-    if (!isConditionFailed(e)) throw e;
-  });
+/**
+ * The pointers a sent email needs, to ride in the transaction that records it `sent`: its Message-IDs (ours
+ * and the provider's) for reply matching, and its tracking pointer (open pixel, unsubscribe) kept for its
+ * retention from the send. Written with the transition, so no crash leaves a sent email whose replies
+ * cannot be matched.
+ */
+export function sentPointerWrites(email: EmailRecord, messageIds: string[], sentAt: Date): TransactItem[] {
+  const table = tableName('outreach');
+  const ref: EmailRef = { account_id: email.account_id, email_id: email.id };
+  const expires_at = expiresAt('tracking_pointer', sentAt);
+  return [
+    ...messageIds.map((m) => ({ Put: { TableName: table, Item: { ...K.messageIdPointer(m), ...ref, expires_at } } })),
+    { Put: { TableName: table, Item: { ...K.trackPointer(email.track_token), ...ref, recipient: email.to.email.toLowerCase(), expires_at } } },
+  ];
 }
 
 /** An open of a sent email: the first open's time is kept, every open counted. Not sent (yet): nothing. */

@@ -57,6 +57,8 @@ export interface EmailRecord {
   recipient_timezone?: string | null;
   /** Approved while the sending account had no daily capacity: the send waits for it, as asked. */
   awaiting_capacity?: { mode: SendMode; send_at: string | null };
+  /** How the send time is to be chosen, kept from the approval (or review `none`) until the email has its slot. */
+  send_request?: { mode: SendMode; send_at: string | null };
   step?: number;
   sequence_id?: string;
   /** The sending account's local day whose capacity this email booked. */

@@ -15,6 +15,9 @@ export const outreachKeys = {
   accountPk,
   email: (accountId: string, emailId: string) => ({ pk: accountPk(accountId), sk: `EMAIL#${emailId}` }),
   emailPrefix: 'EMAIL#',
+  /** The account and email id of an email item's key, or null for any other item. */
+  emailOf: (key: { pk: string; sk: string }) =>
+    key.pk.startsWith('ACCOUNT#') && key.sk.startsWith('EMAIL#') ? { accountId: key.pk.slice('ACCOUNT#'.length), emailId: key.sk.slice('EMAIL#'.length) } : null,
   lead: (accountId: string, email: string) => ({ pk: accountPk(accountId), sk: `LEAD#${email.toLowerCase()}` }),
   suppression: (accountId: string, email: string) => ({ pk: accountPk(accountId), sk: `SUPPRESS#${email.toLowerCase()}` }),
   reply: (accountId: string, replyId: string) => ({ pk: accountPk(accountId), sk: `REPLY#${replyId}` }),

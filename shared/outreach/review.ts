@@ -1,5 +1,6 @@
 import type * as z from 'zod';
-import { release } from '../accounts/ledger.repository.js';
+import { pendingSettleWrites } from '../accounts/ledger.repository.js';
+import { DEADLINES } from '../catalog/deadlines.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { ConflictError, NotFoundError, ValidationError } from '../core/errors.js';
 import { awsScheduler, type Scheduler } from '../adapters/scheduler.js';
@@ -46,7 +47,9 @@ export async function editEmail(accountId: string, id: string, patch: z.output<t
   }
   const inReview = email.status === 'pending_review';
   if (inReview) set.review_expires_at = new Date(now.getTime() + REVIEW_WINDOW_MS).toISOString();
-  const r = await transitionOrCurrent(accountId, id, [email.status], set);
+  // An edit in review moves the window's end, and with it the time the sweeper would expire it.
+  const due = inReview ? { due: new Date(set.review_expires_at as string) } : {};
+  const r = await transitionOrCurrent(accountId, id, [email.status], set, [], due);
   if (!r.moved) return editEmail(accountId, id, patch, deps, stillThere(r)); // the state moved under us: judge again
   const updated = r.email;
   if (inReview) {
@@ -60,10 +63,20 @@ export async function approveEmail(accountId: string, id: string, body: z.output
   const scheduler = deps.scheduler ?? awsScheduler;
   const email = await requireEmail(accountId, id);
   if (email.status !== 'pending_review') throw conflict('approve', email.status);
-  if (body.schedule === 'at' && new Date(body.send_at!).getTime() < clock.now().getTime() - 60_000) {
+  const now = clock.now();
+  // The window has closed even if its expiry has not been processed yet: the expiry still cancels it.
+  if (email.review_expires_at && new Date(email.review_expires_at).getTime() <= now.getTime()) {
+    throw new ConflictError('Cannot approve an email whose 7-day review window has closed.');
+  }
+  if (body.schedule === 'at' && new Date(body.send_at!).getTime() < now.getTime() - 60_000) {
     throw new ValidationError('send_at is in the past.', [{ path: 'send_at', message: 'must not be in the past' }]);
   }
-  const r = await transitionOrCurrent(accountId, id, ['pending_review'], { status: 'queued', updated_at: clock.now().toISOString(), review_expires_at: null });
+  // The approval's schedule is kept on the email and due within the grace: if a crash comes between this
+  // write and the slot's booking, the sweeper books it as asked.
+  const sendRequest = { mode: body.schedule, send_at: body.send_at ?? null };
+  const r = await transitionOrCurrent(accountId, id, ['pending_review'], { status: 'queued', updated_at: now.toISOString(), review_expires_at: null, send_request: sendRequest }, [], {
+    due: new Date(now.getTime() + DEADLINES.DISPATCH_GRACE_MS),
+  });
   if (!r.moved) throw conflict('approve', stillThere(r).status);
   const queued = r.email;
   let scheduled: EmailRecord;
@@ -71,7 +84,9 @@ export async function approveEmail(accountId: string, id: string, body: z.output
     scheduled = await scheduleSend(queued, body.schedule, body.send_at, { clock, scheduler });
   } catch (e) {
     // Could not schedule (e.g. the sending account vanished): back to review, window as it was.
-    await transition(accountId, id, ['queued'], { status: 'pending_review', review_expires_at: email.review_expires_at });
+    await transition(accountId, id, ['queued'], { status: 'pending_review', review_expires_at: email.review_expires_at }, ['send_request'], {
+      due: email.review_expires_at ? new Date(email.review_expires_at) : null,
+    });
     throw e;
   }
   await scheduler.cancel(reviewScheduleName(id));
@@ -83,11 +98,12 @@ export async function cancelEmail(accountId: string, id: string, deps: { clock?:
   const scheduler = deps.scheduler ?? awsScheduler;
   const email = known ?? (await requireEmail(accountId, id));
   if (!['drafting', 'pending_review', 'queued'].includes(email.status)) throw conflict('cancel', email.status);
-  const r = await transitionOrCurrent(accountId, id, [email.status], { status: 'cancelled', updated_at: clock.now().toISOString() });
+  const now = clock.now();
+  // Cancelling while drafting costs nothing (released in the same transaction); a written draft keeps its charge.
+  const release = email.status === 'drafting' ? await pendingSettleWrites(accountId, email.charge_id, 'released', 0, now) : [];
+  const r = await transitionOrCurrent(accountId, id, [email.status], { status: 'cancelled', updated_at: now.toISOString() }, [], { with: release });
   if (!r.moved) return cancelEmail(accountId, id, deps, stillThere(r));
   const cancelled = r.email;
-  // Cancelling while drafting costs nothing; a written draft keeps its charge (no refund).
-  if (email.status === 'drafting') await release(accountId, email.charge_id, clock);
   if (email.status === 'pending_review') await scheduler.cancel(reviewScheduleName(id));
   if (email.status === 'queued') {
     await scheduler.cancel(sendScheduleName(id));

@@ -8,6 +8,7 @@ import { bookSlot } from './send-slots.repository.js';
 import { transition } from './emails.repository.js';
 import type { EmailRecord, SendMode } from './model.js';
 import { messages } from '../catalog/messages.js';
+import { DEADLINES } from '../catalog/deadlines.js';
 
 /**
  * Give a queued email its send slot: the desired time (best time, now, or a fixed `send_at`), moved to
@@ -24,7 +25,8 @@ export async function scheduleSend(email: EmailRecord, mode: SendMode, sendAt: s
   if (!account) throw new ConflictError('The sending account no longer exists.');
   const now = clock.now();
   if (account.daily_limit <= 0) {
-    return (await transition(email.account_id, email.id, ['queued'], { awaiting_capacity: { mode, send_at: sendAt ?? null }, scheduled_for: null, updated_at: now.toISOString() })) ?? email;
+    // It rests, off the due index, until the account is given capacity (changeSendingAccount wakes it).
+    return (await transition(email.account_id, email.id, ['queued'], { awaiting_capacity: { mode, send_at: sendAt ?? null }, scheduled_for: null, updated_at: now.toISOString() }, ['send_request'], { due: null })) ?? email;
   }
   // Best time is in the recipient's zone when known (resolved at create), else the sending account's.
   const tz = email.recipient_timezone ?? account.timezone;
@@ -39,7 +41,15 @@ export async function scheduleSend(email: EmailRecord, mode: SendMode, sendAt: s
   // Capacity counts in the account's days; its weekday rule would misjudge a time already chosen on the
   // recipient's weekday in a zone many hours away, so it applies only when both zones are one.
   const slot = await bookSlot({ eaId: account.id, timeZone: account.timezone, dailyLimit: account.daily_limit, desired, seed: email.id, weekdaysOnly: mode === 'best_time' && tz === account.timezone });
-  const updated = await transition(email.account_id, email.id, ['queued'], { scheduled_for: slot.at.toISOString(), slot_day: slot.day, updated_at: now.toISOString() }, ['awaiting_capacity']);
+  // Due a grace after the slot: if its schedule or message is lost, the sweeper puts it on the sending queue.
+  const updated = await transition(
+    email.account_id,
+    email.id,
+    ['queued'],
+    { scheduled_for: slot.at.toISOString(), slot_day: slot.day, updated_at: now.toISOString() },
+    ['awaiting_capacity', 'send_request'],
+    { due: new Date(slot.at.getTime() + DEADLINES.DISPATCH_GRACE_MS) },
+  );
   if (!updated) return email;
   const wait = (slot.at.getTime() - now.getTime()) / 1000;
   if (wait <= 1) await sendMessage('sending', messages.sendEmail(email.account_id, email.id));

@@ -3,7 +3,7 @@ import { serviceClock, type Clock } from '../core/clock.js';
 import { optionalEnv } from '../core/env.js';
 import { mailerFor, type Mailer } from '../adapters/mailer.js';
 import { sendMessage } from '../adapters/queue.js';
-import { extendTrackPointer, getEmail, putMessageIdPointer, transition, transitionClaimed } from './emails.repository.js';
+import { getEmail, sentPointerWrites, transition, transitionClaimed } from './emails.repository.js';
 import { messages } from '../catalog/messages.js';
 import { getLead, isSuppressed } from './leads.repository.js';
 import { appendUnsubscribeFooter, buildMime, envelopeFor, unsubscribeHeaders } from './mime.js';
@@ -11,6 +11,7 @@ import { releaseSlot } from './send-slots.repository.js';
 import { logger } from '../core/logger.js';
 import { QUEUES } from '../catalog/queues.js';
 import { randomUUID } from 'node:crypto';
+import type { EmailRecord } from './model.js';
 
 /**
  * The send worker. At the slot it re-checks everything (still queued, the recipient has not replied,
@@ -48,6 +49,20 @@ export async function sendDue(accountId: string, emailId: string): Promise<void>
  */
 export const SEND_LEASE_MS = (QUEUES.sending.worker.timeoutSeconds + 5) * 1000;
 
+/**
+ * A send whose attempt died after its claim (lease expired): the provider may or may not have accepted it,
+ * so it is `failed` as "may have been sent" and never sent again. `sending` leads only to a terminal state,
+ * so no newer claim can be overwritten here.
+ */
+export async function failInterruptedSend(email: EmailRecord, clock: Clock = serviceClock): Promise<boolean> {
+  const failed = await transition(email.account_id, email.id, ['sending'], {
+    status: 'failed',
+    updated_at: clock.now().toISOString(),
+    error: { code: 'send_interrupted', message: 'The send was interrupted; the email may have been sent, so it is not retried.' },
+  });
+  return failed !== null;
+}
+
 export async function sendEmail(accountId: string, emailId: string, deps: { clock?: Clock; mailer?: Mailer; nowMs?: () => number } = {}): Promise<void> {
   const clock = deps.clock ?? serviceClock;
   const wallNow = deps.nowMs ?? Date.now;
@@ -56,7 +71,7 @@ export async function sendEmail(accountId: string, emailId: string, deps: { cloc
   const nowIso = () => clock.now().toISOString();
   if (email.status === 'sending') {
     if ((email.send_lease_until_ms ?? 0) > wallNow()) throw new SendInProgressError(emailId);
-    await transition(accountId, emailId, ['sending'], { status: 'failed', updated_at: nowIso(), error: { code: 'send_interrupted', message: 'The send was interrupted; the email may have been sent, so it is not retried.' } });
+    await failInterruptedSend(email, clock);
     return;
   }
   if (email.status !== 'queued') return;
@@ -78,7 +93,15 @@ export async function sendEmail(accountId: string, emailId: string, deps: { cloc
   // The claim returns the record as claimed: what is sent is what was queued at the claim, never an older
   // read (a PATCH that landed before the claim is in it; none can land after, edits need `queued`).
   const attemptId = randomUUID();
-  const claimed = await transition(accountId, emailId, ['queued'], { status: 'sending', updated_at: nowIso(), send_attempt: attemptId, send_lease_until_ms: wallNow() + SEND_LEASE_MS });
+  // Due when the lease ends: a crash mid-send is then judged by the sweeper, never retried blind.
+  const claimed = await transition(
+    accountId,
+    emailId,
+    ['queued'],
+    { status: 'sending', updated_at: nowIso(), send_attempt: attemptId, send_lease_until_ms: wallNow() + SEND_LEASE_MS },
+    [],
+    { due: new Date(clock.now().getTime() + SEND_LEASE_MS) },
+  );
   if (!claimed) return;
 
   const domain = claimed.from_email.split('@')[1] ?? 'localhost';
@@ -110,15 +133,19 @@ export async function sendEmail(accountId: string, emailId: string, deps: { cloc
     await transitionClaimed(accountId, emailId, ours, { status: 'failed', updated_at: nowIso(), error: { code: 'send_failed', message: 'The mailbox provider did not accept the email.' } });
     return;
   }
-  const sent = await transitionClaimed(accountId, emailId, ours, { status: 'sent', sent_at: nowIso(), updated_at: nowIso(), message_id: messageId, provider_message_id: out.providerMessageId });
+  const sentAt = clock.now();
+  const messageIds = [messageId, ...(out.providerMessageId ? [`<${out.providerMessageId}>`] : [])];
+  const sent = await transitionClaimed(
+    accountId,
+    emailId,
+    ours,
+    { status: 'sent', sent_at: sentAt.toISOString(), updated_at: sentAt.toISOString(), message_id: messageId, provider_message_id: out.providerMessageId },
+    sentPointerWrites(claimed, messageIds, sentAt),
+  );
   if (!sent) {
     // The claim was taken from this attempt (judged dead after its lease): its outcome is not ours to write.
     logger.error('a send completed after its claim was lost; nothing recorded', { emailId });
     return;
   }
   await recordSend(accountId, claimed.from_account, account.timezone, clock);
-  const sentAt = new Date(sent.sent_at!);
-  await putMessageIdPointer(messageId, { account_id: accountId, email_id: emailId }, sentAt);
-  if (out.providerMessageId) await putMessageIdPointer(`<${out.providerMessageId}>`, { account_id: accountId, email_id: emailId }, sentAt);
-  await extendTrackPointer(claimed.track_token, sentAt);
 }

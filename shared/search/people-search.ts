@@ -50,8 +50,6 @@ export async function acceptPeopleSearch(
     reserve: body.max_results * PRICES.people_search_per_lead,
     idempotencyKey,
     extra: extra as never,
-    failedEvent: 'search.failed',
-    failedMessage: FAILURE_MESSAGES.search.error,
   });
 }
 

@@ -3,7 +3,7 @@ import { secretBox } from '../adapters/secret-box.js';
 import { sendMessage } from '../adapters/queue.js';
 import { awsScheduler, scheduleName, type Scheduler } from '../adapters/scheduler.js';
 import { serviceClock, type Clock } from '../core/clock.js';
-import { claimWebhookQueue, getJob, leaseWebhookAttempt, recordWebhookAttempt, unclaimWebhookQueue } from '../jobs/jobs.repository.js';
+import { getJob, leaseWebhookAttempt, recordWebhookAttempt } from '../jobs/jobs.repository.js';
 import type { Job } from '../jobs/model.js';
 import { deliverWebhook, nextRetryDelaySeconds, type DeliveryResult } from './deliver.js';
 import { validateWebhookUrl } from './target.js';
@@ -29,17 +29,26 @@ export function eventBody(job: Job): Record<string, unknown> {
   return { id: job.id, event_type: job.event_type, ...(job.result ?? {}), ...(job.status === 'failed' ? { error: job.error } : {}) };
 }
 
+/** Longer than the 15 s delivery timeout, so a live attempt always holds its lease to the end. */
+export const WEBHOOK_LEASE_MS = 60_000;
+
 export const webhookMessageId = (jobId: string) => `msg_${jobId}`;
 
-/** After a job finishes: put its first delivery on the webhooks queue (idempotent). */
-export async function enqueueJobWebhook(job: Job): Promise<void> {
-  if (job.webhook_status) return;
-  if (!(await claimWebhookQueue(job.id))) return; // a concurrent finisher queued it
-  try {
-    await sendMessage('webhooks', messages.deliverJobEvent(job.id, 1));
-  } catch (e) {
-    await unclaimWebhookQueue(job.id); // so the redelivered job message queues it again
-    throw e;
+/**
+ * After a job finishes (its `webhook_status` set to `queued` in the same write): put its first delivery on
+ * the webhooks queue. Sending it twice is harmless (an attempt is leased and recorded once), so a
+ * redelivered job message, or the sweeper after a lost one, simply sends it again.
+ */
+export async function sendFirstDelivery(job: Job): Promise<void> {
+  if (job.webhook_status !== 'queued' || (job.webhook_attempts?.length ?? 0) > 0) return;
+  await sendMessage('webhooks', messages.deliverJobEvent(job.id, 1));
+}
+
+/** A redelivery found attempt n leased by a live (or not yet expired) attempt: retried after the visibility timeout. */
+export class DeliveryInProgressError extends Error {
+  constructor(jobId: string, attempt: number) {
+    super(`webhook attempt ${attempt} of job ${jobId} is leased by another delivery`);
+    this.name = 'DeliveryInProgressError';
   }
 }
 
@@ -70,10 +79,17 @@ export async function deliverJobEvent(jobId: string, attempt: number, deps: { cl
   if (!job || !job.event_type) return;
   if (job.webhook_status === 'delivered' || job.webhook_status === 'failed') return;
   if ((job.webhook_attempts?.length ?? 0) >= attempt) return; // this attempt already happened
-  // Longer than the 15 s delivery timeout, so a live attempt always holds its lease to the end.
-  if (!(await leaseWebhookAttempt(jobId, attempt, Date.now(), 60_000))) return;
+  // A lease left by a crashed process expires; until then the message comes back later rather than being
+  // consumed with the attempt never made.
+  if (!(await leaseWebhookAttempt(jobId, attempt, Date.now(), WEBHOOK_LEASE_MS))) throw new DeliveryInProgressError(jobId, attempt);
 
   const result = await attemptDelivery(job, JSON.stringify(eventBody(job)), clock);
+  await recordAttempt(jobId, attempt, result, { clock, scheduler });
+}
+
+/** Log attempt n once and plan the next one on the retry ladder (or give up after the last). */
+async function recordAttempt(jobId: string, attempt: number, result: DeliveryResult, deps: { clock: Clock; scheduler: Scheduler }): Promise<void> {
+  const { clock, scheduler } = deps;
   const delay = result.ok ? null : nextRetryDelaySeconds(attempt);
   const nextAt = delay === null ? null : new Date(clock.now().getTime() + delay * 1000);
   const recorded = await recordWebhookAttempt(
@@ -87,6 +103,17 @@ export async function deliverJobEvent(jobId: string, attempt: number, deps: { cl
   }
   if (delay <= SQS_DELAY_LIMIT_SECONDS) await sendMessage('webhooks', messages.deliverJobEvent(jobId, attempt + 1), delay);
   else await scheduler.scheduleAt(scheduleName('whretry', jobId, String(attempt + 1)), nextAt, messages.webhookRetry(jobId, attempt + 1));
+}
+
+/**
+ * A delivery message that dead-lettered (its worker failed every time, e.g. timed out): attempt n is logged
+ * as failed without a response, and the next attempt planned on the ladder as for any failure.
+ */
+export async function recordDeadAttempt(jobId: string, attempt: number, deps: { clock?: Clock; scheduler?: Scheduler } = {}): Promise<void> {
+  const job = await getJob(jobId);
+  if (!job || job.webhook_status !== 'queued' || (job.webhook_attempts?.length ?? 0) >= attempt) return;
+  const result: DeliveryResult = { ok: false, status: null, error: 'the delivery could not be attempted', durationMs: 0 };
+  await recordAttempt(jobId, attempt, result, { clock: deps.clock ?? serviceClock, scheduler: deps.scheduler ?? awsScheduler });
 }
 
 /** Timer target: a long webhook wait is over; hand the attempt back to the webhooks queue. */

@@ -1,12 +1,66 @@
-/** The sweeper (skeleton; the re-drive logic follows in the next commit). */
+import { serviceClock, type Clock } from '../core/clock.js';
+import { logger } from '../core/logger.js';
+import type { Scheduler } from '../adapters/scheduler.js';
+import type { SweepAction } from '../catalog/deadlines.js';
+import type { TableKey } from '../catalog/tables.js';
+import { chargeOfKey, sweepCharge } from '../accounts/ledger.repository.js';
+import { jobIdOfKey } from '../jobs/jobs.repository.js';
+import { sweepJob } from '../jobs/sweep-job.js';
+import { emailOfKey } from '../outreach/emails.repository.js';
+import { sweepEmail } from '../outreach/sweep-email.js';
+import { dueKeys, type DueKey } from './due.repository.js';
+
+/**
+ * The sweeper (DESIGN.md "nothing stuck, nothing lost"): every record whose next step is overdue on the due
+ * index is re-driven or ended cleanly, through the same idempotent steps the workers take. Run by an
+ * EventBridge Scheduler schedule in AWS (SWEEPER.rateMinutes) and by the local stack at start and on a
+ * timer. One record's failure is logged and left for the next run; it never stops the sweep.
+ */
 export interface SweepReport {
   examined: number;
   redriven: number;
   ended: number;
+  postponed: number;
+  cleared: number;
+  failed: number;
 }
 
-export async function sweep(): Promise<SweepReport> {
-  return { examined: 0, redriven: 0, ended: 0 };
+/** Per run and table: a run that finds more leaves the rest to the next one, inside the function's timeout. */
+const LIMIT_PER_TABLE = 500;
+
+const SWEEPERS: Record<Exclude<TableKey, 'directory'>, (key: DueKey, deps: { clock: Clock; scheduler?: Scheduler }) => Promise<SweepAction>> = {
+  jobs: async (key, { clock }) => {
+    const id = jobIdOfKey(key);
+    return id ? sweepJob(id, clock) : 'none';
+  },
+  outreach: async (key, deps) => {
+    const ref = emailOfKey(key);
+    return ref ? sweepEmail(ref.accountId, ref.emailId, deps) : 'none';
+  },
+  accounts: async (key, { clock }) => {
+    const ref = chargeOfKey(key);
+    return ref ? sweepCharge(ref.accountId, ref.chargeId, clock) : 'none';
+  },
+};
+
+export async function sweep(deps: { clock?: Clock; scheduler?: Scheduler } = {}): Promise<SweepReport> {
+  const clock = deps.clock ?? serviceClock;
+  const report: SweepReport = { examined: 0, redriven: 0, ended: 0, postponed: 0, cleared: 0, failed: 0 };
+  const now = clock.now();
+  for (const [table, sweepOne] of Object.entries(SWEEPERS) as [keyof typeof SWEEPERS, (typeof SWEEPERS)[keyof typeof SWEEPERS]][]) {
+    for await (const key of dueKeys(table, now, LIMIT_PER_TABLE)) {
+      report.examined++;
+      try {
+        const action = await sweepOne(key, { clock, scheduler: deps.scheduler });
+        if (action !== 'none') report[action]++;
+      } catch (e) {
+        report.failed++;
+        logger.error('sweep of one record failed; the next run tries again', { table, pk: key.pk, sk: key.sk, error: e as Error });
+      }
+    }
+  }
+  if (report.examined) logger.info('sweep finished', { ...report });
+  return report;
 }
 
 export const sweepHandler = async (): Promise<SweepReport> => sweep();

@@ -1,0 +1,45 @@
+import { serviceClock, type Clock } from '../core/clock.js';
+import { sendMessage } from '../adapters/queue.js';
+import { isSearchJobKind, messages } from '../catalog/messages.js';
+import { DEADLINES, after, type SweepAction } from '../catalog/deadlines.js';
+import { WEBHOOK_LEASE_MS } from '../webhooks/job-webhooks.js';
+import { clearJobDue, getJob, postponeJob } from './jobs.repository.js';
+import { endJob, lostJobOutcome } from './run-job.js';
+import { TERMINAL } from './model.js';
+
+/**
+ * A job found on the due index (its next step is overdue):
+ * - `pending` within its deadline: its message was lost; send it again (running a job twice is harmless).
+ * - `pending` or `running` past its deadline (DEADLINES.JOB_MS, longer than its queue retries it): ended
+ *   `failed`, its reservation released and its webhook queued, all in one transaction.
+ * - finished with its webhook `queued`: the delivery message (or the schedule of a long retry) was lost;
+ *   send the next attempt again, unless a live attempt holds the lease.
+ * - anything else has nothing left to do: off the index.
+ */
+export async function sweepJob(jobId: string, clock: Clock = serviceClock): Promise<SweepAction> {
+  const job = await getJob(jobId);
+  if (!job) return 'none';
+  const now = clock.now();
+  if (job.status === 'pending' || job.status === 'running') {
+    if (now.getTime() >= after(job.created_at, DEADLINES.JOB_MS).getTime()) {
+      await endJob(job, lostJobOutcome(job), clock);
+      return 'ended';
+    }
+    if (job.status === 'running' || !isSearchJobKind(job.tier)) {
+      await postponeJob(job.id, { status: job.status }, after(job.created_at, DEADLINES.JOB_MS));
+      return 'postponed';
+    }
+    await sendMessage('search', messages.job(job.tier, job.id));
+    await postponeJob(job.id, { status: 'pending' }, after(now, DEADLINES.DISPATCH_GRACE_MS));
+    return 'redriven';
+  }
+  if (TERMINAL.includes(job.status) && job.webhook_status === 'queued') {
+    const attempts = job.webhook_attempts?.length ?? 0;
+    const leased = job.webhook_lease && job.webhook_lease.attempt === attempts + 1 && job.webhook_lease.until_ms > Date.now();
+    if (!leased) await sendMessage('webhooks', messages.deliverJobEvent(job.id, attempts + 1));
+    await postponeJob(job.id, { attempts }, after(now, leased ? WEBHOOK_LEASE_MS : DEADLINES.DISPATCH_GRACE_MS));
+    return leased ? 'postponed' : 'redriven';
+  }
+  await clearJobDue(job.id);
+  return 'cleared';
+}
