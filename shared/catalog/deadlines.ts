@@ -26,5 +26,12 @@ export const DEADLINES = {
 
 export const after = (from: Date | string, ms: number) => new Date(new Date(from).getTime() + ms);
 
+/**
+ * When to look again at a step the sweeper has just re-driven: after the grace, or after as long as the step
+ * has already waited, whichever is longer. A backed-up queue then gets a handful of duplicates (each one
+ * harmless) rather than one every few minutes.
+ */
+export const nextLook = (now: Date, since: Date | string) => after(now, Math.max(DEADLINES.DISPATCH_GRACE_MS, now.getTime() - new Date(since).getTime()));
+
 /** What the sweeper did with one overdue record. */
 export type SweepAction = 'redriven' | 'ended' | 'postponed' | 'cleared' | 'none';

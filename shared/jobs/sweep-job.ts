@@ -1,7 +1,7 @@
 import { serviceClock, type Clock } from '../core/clock.js';
 import { sendMessage } from '../adapters/queue.js';
 import { isSearchJobKind, messages } from '../catalog/messages.js';
-import { DEADLINES, after, type SweepAction } from '../catalog/deadlines.js';
+import { DEADLINES, after, nextLook, type SweepAction } from '../catalog/deadlines.js';
 import { WEBHOOK_LEASE_MS } from '../webhooks/job-webhooks.js';
 import { clearJobDue, getJob, postponeJob } from './jobs.repository.js';
 import { endJob, lostJobOutcome } from './run-job.js';
@@ -30,14 +30,14 @@ export async function sweepJob(jobId: string, clock: Clock = serviceClock): Prom
       return 'postponed';
     }
     await sendMessage('search', messages.job(job.tier, job.id));
-    await postponeJob(job.id, { status: 'pending' }, after(now, DEADLINES.DISPATCH_GRACE_MS));
+    await postponeJob(job.id, { status: 'pending' }, nextLook(now, job.created_at));
     return 'redriven';
   }
   if (TERMINAL.includes(job.status) && job.webhook_status === 'queued') {
     const attempts = job.webhook_attempts?.length ?? 0;
     const leased = job.webhook_lease && job.webhook_lease.attempt === attempts + 1 && job.webhook_lease.until_ms > Date.now();
     if (!leased) await sendMessage('webhooks', messages.deliverJobEvent(job.id, attempts + 1));
-    await postponeJob(job.id, { attempts }, after(now, leased ? WEBHOOK_LEASE_MS : DEADLINES.DISPATCH_GRACE_MS));
+    await postponeJob(job.id, { attempts }, leased ? after(now, WEBHOOK_LEASE_MS) : nextLook(now, job.webhook_attempts?.at(-1)?.next_retry_at ?? job.completed_at ?? job.updated_at));
     return leased ? 'postponed' : 'redriven';
   }
   await clearJobDue(job.id);

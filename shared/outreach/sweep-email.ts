@@ -2,7 +2,7 @@ import { serviceClock, type Clock } from '../core/clock.js';
 import { sendMessage } from '../adapters/queue.js';
 import { awsScheduler, type Scheduler } from '../adapters/scheduler.js';
 import { messages } from '../catalog/messages.js';
-import { DEADLINES, after, type SweepAction } from '../catalog/deadlines.js';
+import { DEADLINES, after, nextLook, type SweepAction } from '../catalog/deadlines.js';
 import { getEmail, transition } from './emails.repository.js';
 import { failDraft } from './drafting.js';
 import { expireReview } from './review.js';
@@ -64,7 +64,7 @@ export async function sweepEmail(accountId: string, emailId: string, deps: { clo
         return 'postponed';
       }
       await sendMessage('sending', messages.sendEmail(accountId, emailId));
-      await postpone(email, 'queued', after(now, DEADLINES.DISPATCH_GRACE_MS));
+      await postpone(email, 'queued', nextLook(now, email.scheduled_for));
       return 'redriven';
     }
     case 'sending': {
