@@ -24,6 +24,33 @@ function bookkeeping(key: { pk: string; sk: string }, set: Record<string, unknow
   return { set, remove };
 }
 
+/** The guarded update of one email: the change with its bookkeeping, on `condition`. */
+function emailUpdate(
+  accountId: string,
+  id: string,
+  set: Record<string, unknown>,
+  remove: string[],
+  due: Date | null | undefined,
+  condition: { expression: string; names: Record<string, string>; values: Record<string, unknown> },
+) {
+  const key = K.email(accountId, id);
+  const b = bookkeeping(key, set, remove, due);
+  const { clauses: sets, names, values } = setClauses(b.set);
+  const removes = b.remove.map((k, i) => {
+    names[`#r${i}`] = k;
+    return `#r${i}`;
+  });
+  return {
+    TableName: tableName('outreach'),
+    Key: key,
+    UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].join(' ').trim(),
+    ConditionExpression: condition.expression,
+    ExpressionAttributeNames: { ...names, ...condition.names },
+    ExpressionAttributeValues: { ...values, ...condition.values },
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+  };
+}
+
 export interface TransitionOptions {
   /** When the email's next step is due (the sweeper acts after it); null: it rests, off the due index. */
   due?: Date | null;
@@ -50,24 +77,11 @@ export type TransitionResult = { moved: true; email: EmailRecord } | { moved: fa
  * else moved it first, or it does not exist) answers with the email as it is now, from the same request.
  */
 export async function transitionOrCurrent(accountId: string, id: string, from: EmailStatus[], set: Partial<EmailRecord> & Record<string, unknown>, remove: string[] = [], opts: TransitionOptions = {}): Promise<TransitionResult> {
-  const key = K.email(accountId, id);
-  const b = bookkeeping(key, set, remove, opts.due);
-  const { clauses: sets, names, values } = setClauses(b.set);
-  names['#s'] = 'status';
-  from.forEach((s, i) => (values[`:from${i}`] = s));
-  const removes = b.remove.map((k, i) => {
-    names[`#r${i}`] = k;
-    return `#r${i}`;
+  const update = emailUpdate(accountId, id, set, remove, opts.due, {
+    expression: `#s IN (${from.map((_, i) => `:from${i}`).join(', ')})`,
+    names: { '#s': 'status' },
+    values: Object.fromEntries(from.map((s, i) => [`:from${i}`, s])),
   });
-  const update = {
-    TableName: tableName('outreach'),
-    Key: key,
-    UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].join(' ').trim(),
-    ConditionExpression: `#s IN (${from.map((_, i) => `:from${i}`).join(', ')})`,
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-    ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
-  };
   if (opts.with?.length) return transitionInTransaction(accountId, id, update, opts.with);
   try {
     const out = await documentClient().send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
@@ -113,21 +127,11 @@ export async function transition(accountId: string, id: string, from: EmailStatu
  * claim writes nothing. Returns the updated email, or null when the claim is no longer this attempt's.
  */
 export async function transitionClaimed(accountId: string, id: string, claim: { ':attempt': string }, set: Partial<EmailRecord> & Record<string, unknown>, writes: TransactItem[] = []): Promise<EmailRecord | null> {
-  const key = K.email(accountId, id);
-  const b = bookkeeping(key, set, [], undefined);
-  const { clauses: sets, names, values } = setClauses(b.set);
-  const removes = b.remove.map((k, i) => {
-    names[`#r${i}`] = k;
-    return `#r${i}`;
+  const update = emailUpdate(accountId, id, set, [], undefined, {
+    expression: '#s = :sending AND send_attempt = :attempt',
+    names: { '#s': 'status' },
+    values: { ':sending': 'sending', ...claim },
   });
-  const update = {
-    TableName: tableName('outreach'),
-    Key: key,
-    UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-    ConditionExpression: '#s = :sending AND send_attempt = :attempt',
-    ExpressionAttributeNames: { ...names, '#s': 'status' },
-    ExpressionAttributeValues: { ...values, ':sending': 'sending', ...claim },
-  };
   try {
     if (writes.length) {
       await documentClient().send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...writes] }));
