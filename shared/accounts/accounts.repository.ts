@@ -195,7 +195,7 @@ export async function createApiKey(accountId: string, clock: Clock = serviceCloc
   return { id, key, hash };
 }
 
-export async function revokeApiKey(accountId: string, keyId: string, clock: Clock = serviceClock): Promise<{ hash: string }> {
+export async function revokeApiKey(accountId: string, keyId: string, clock: Clock = serviceClock, registry: ApiKeyRegistry = apiKeyRegistry()): Promise<{ hash: string }> {
   const table = tableName('accounts');
   const meta = await documentClient().send(new GetCommand({ TableName: table, Key: K.apiKeyMeta(accountId, keyId), ConsistentRead: true }));
   if (!meta.Item) throw new NotFoundError('API key not found.');
@@ -208,7 +208,7 @@ export async function revokeApiKey(accountId: string, keyId: string, clock: Cloc
       ],
     }),
   );
-  await apiKeyRegistry().unregister((meta.Item.gateway_key_id as string | undefined) ?? null);
+  await registry.unregister((meta.Item.gateway_key_id as string | undefined) ?? null);
   return { hash: meta.Item.hash as string };
 }
 

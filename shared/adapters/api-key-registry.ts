@@ -32,13 +32,15 @@ export function apiGatewayKeyRegistry(): ApiKeyRegistry {
   };
   return {
     async register(keyId, usageIdentifier) {
-      // A failed lookup is not remembered: the next key creation asks again.
+      // A failed lookup is not remembered: the next key creation asks again. The plan is found before the
+      // API key is made, so a failed lookup leaves no API Gateway key behind.
       usagePlanId ??= findUsagePlan().catch((e: unknown) => {
         usagePlanId = undefined;
         throw e;
       });
+      const planId = await usagePlanId;
       const key = await client().send(new CreateApiKeyCommand({ name: keyId, value: usageIdentifier, enabled: true }));
-      await client().send(new CreateUsagePlanKeyCommand({ usagePlanId: await usagePlanId, keyId: key.id, keyType: 'API_KEY' }));
+      await client().send(new CreateUsagePlanKeyCommand({ usagePlanId: planId, keyId: key.id, keyType: 'API_KEY' }));
       return key.id ?? null;
     },
     async unregister(gatewayKeyId) {
