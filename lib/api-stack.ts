@@ -146,7 +146,7 @@ function stageThrottles(routes: readonly RouteDef[]): Record<string, MethodDeplo
 }
 
 /**
- * The stateless side: one Lambda per route of the route table behind a REST API (API keys + usage-plan
+ * The stateless side: one Lambda per route of the route table behind a REST API (API-key authorizer + usage-plan
  * throttles for the public API, IAM for the console API), one worker Lambda per queue of the queue catalogue.
  * The API, its resources, methods, stage and usage plan live here; the functions live in one nested stack per
  * bounded context.
