@@ -400,7 +400,7 @@ describe('stateful resources', () => {
                 { AttributeName: g.pk, KeyType: 'HASH' },
                 { AttributeName: g.sk, KeyType: 'RANGE' },
               ],
-              Projection: g.include ? { ProjectionType: 'INCLUDE', NonKeyAttributes: g.include } : { ProjectionType: 'ALL' },
+              Projection: g.keysOnly ? { ProjectionType: 'KEYS_ONLY' } : g.include ? { ProjectionType: 'INCLUDE', NonKeyAttributes: g.include } : { ProjectionType: 'ALL' },
             }))
           : Match.absent(),
         TimeToLiveSpecification: def.ttlAttribute ? { AttributeName: def.ttlAttribute, Enabled: true } : Match.absent(),
