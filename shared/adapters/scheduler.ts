@@ -28,8 +28,8 @@ export function scheduleName(...parts: string[]): string {
 
 /**
  * How long Scheduler keeps trying to put a due timer on the timers queue before it goes to the timers DLQ
- * (limits: 60–86,400 s, 0–185 attempts). Only SQS itself refusing the message fails a delivery, and an hour
- * outlasts such an outage; a timer older than that is stale anyway, since the sweeper re-drives every
+ * (limits: 60–86,400 s, 0–185 attempts). A delivery fails only when SQS refuses the message (throttling, an
+ * outage, a lost permission), and an hour outlasts a passing one; a timer older than that is stale anyway, since the sweeper re-drives every
  * overdue record every few minutes and the dead-letter consumer ends what is left. The age bounds the
  * attempts (Scheduler backs off exponentially), so the count is left at its maximum.
  */
