@@ -810,7 +810,7 @@ describe('room to grow (CloudFormation: 500 resources per stack, nested stacks i
     // The structure the projection relies on: functions out of the API stack, methods in it; the authorizer's
     // function and its alarm are counted in its context.
     const projectedFunctions = [...projected.api.contextStacks.values()].flatMap((st) => ofType(Template.fromStack(st).toJSON().Resources, 'AWS::Lambda::Function'));
-    expect(projectedFunctions).toHaveLength(ROUTES.length + PLANNED.length + QUEUE_LIST.length + 1);
+    expect(projectedFunctions).toHaveLength(ROUTES.length + PLANNED.length + QUEUE_LIST.length + 3); // + authorizer, dead-letter consumer, sweeper
     expect(Stack.of(projected.api.apiKeyAuthorizer.fn)).toBe(projected.api.contextStacks.get('Console'));
     expect(counts[projected.api.node.path]).toBeGreaterThan(ROUTES.length + PLANNED.length);
     expect(ofType(Template.fromStack(projected.api).toJSON().Resources, 'AWS::Lambda::Function')).toEqual([]);
