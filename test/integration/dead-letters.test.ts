@@ -2,7 +2,7 @@ import { GetQueueAttributesCommand, SendMessageCommand } from '@aws-sdk/client-s
 import type { SQSEvent } from 'aws-lambda';
 import { QUEUES } from '../../shared/catalog/queues.js';
 import type { LocalStack } from '../../shared/local/stack.js';
-import { startTestStack } from '../support/local.js';
+import { newTenant, startTestStack } from '../support/local.js';
 
 const seen = globalThis as { hangingWorkerCalls?: SQSEvent[]; deadLetterEvents?: SQSEvent[] };
 
@@ -57,3 +57,37 @@ test('a worker that outlives its timeout fails its batch until the redrive moves
     await stack.stop();
   }
 }, 90_000);
+
+test('a job whose worker times out on every receive reaches the DLQ and the real dead-letter consumer fails it and releases its credits', async () => {
+  const stack = await startTestStack({
+    visibilityTimeoutSeconds: 1,
+    throttleMultiplier: 100,
+    workerTimeoutMs: { search: 300 },
+    workerModules: { search: 'test/support/hanging.worker.ts' },
+  });
+  try {
+    const t = await newTenant(stack, { credits: 100 }, { webhookSecret: true });
+    const accepted = await t.client.api('POST', 'enrich/phone/', { email: 'someone@prospect.test', webhook_url: 'http://127.0.0.1:9/hook' });
+    expect(accepted.status).toBe(202);
+    expect((await t.admin.console('GET', `accounts/${t.accountId}/`)).body.balance).toBe(50); // reserved
+
+    const job = await waitFor(
+      'the job to be ended by the dead-letter consumer',
+      async () => {
+        const r = await t.client.api('GET', `enrich/phone/${accepted.body.id}/`);
+        return r.body.status === 'failed' ? r.body : undefined;
+      },
+      60_000,
+    );
+    expect(job.error).toEqual({ code: 'error', message: 'phone enrichment failed, retry' });
+    const receives = (seen.hangingWorkerCalls ?? []).flatMap((e) => e.Records).filter((r) => r.body.includes(accepted.body.id));
+    expect(receives).toHaveLength(QUEUES.search.maxReceiveCount);
+    const charges = (await t.admin.console('GET', `accounts/${t.accountId}/charges/`)).body;
+    const charge = charges.results.find((c: { reference: string }) => c.reference === accepted.body.id);
+    expect([charge.charge_status, charge.charged]).toEqual(['released', 0]);
+    expect((await t.admin.console('GET', `accounts/${t.accountId}/`)).body.balance).toBe(100);
+    await waitFor('the search DLQ to be empty', async () => ((await depth(stack, 'search-dlq')) === 0 ? true : undefined), 10_000);
+  } finally {
+    await stack.stop();
+  }
+}, 120_000);
