@@ -6,7 +6,6 @@ import { getImportMarker, importDirectory, recordImport } from '../directory/dir
 import { peopleIndex, resetPeopleIndex } from '../search/index-source.js';
 import { resumeInFlight } from './resume.js';
 import { sweep } from '../workers/sweep.js';
-import { SWEEPER } from '../catalog/queues.js';
 
 /**
  * What the running service adds on top of the bare stack: the people directory (generated on first run,
@@ -77,11 +76,9 @@ export async function startServices(opts: { root: string; stack: LocalStack; dat
   stack.setReady();
   const resumed = await resumeInFlight();
   if (resumed.jobs + resumed.webhooks + resumed.drafts + resumed.sends > 0) opts.log?.(`resumed in-flight work: ${JSON.stringify(resumed)}`);
-  // The sweeper runs at start and then on the same period as its schedule in AWS (and after each dev clock move).
+  // The sweeper runs at start; the stack runs it on its schedule's period, and dev clock moves run it too.
   const swept = await sweep();
   if (swept.examined > 0) opts.log?.(`swept overdue work: ${JSON.stringify(swept)}`);
-  const sweeping = setInterval(() => void sweep().catch(() => undefined), SWEEPER.rateMinutes * 60_000);
-  sweeping.unref();
   return {
     directoryFile: file,
     async createDemoAccount() {
@@ -91,8 +88,6 @@ export async function startServices(opts: { root: string; stack: LocalStack; dat
       await consoleCall(stack, 'POST', `accounts/${account.id}/sending-accounts/`, { email: 'demo.sender@demo-workspace.test', type: 'google' });
       return { account_id: account.id as string, api_key: key.key as string };
     },
-    async stop() {
-      clearInterval(sweeping);
-    },
+    async stop() {},
   };
 }

@@ -7,7 +7,8 @@ import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-s
 import { createSqsServer } from 'local-aws-sqs';
 import * as sesModule from 'aws-ses-v2-local';
 import { TABLE_LIST, type TableDef } from '../catalog/tables.js';
-import { DEAD_LETTERS, QUEUE_LIST, queueName, type QueueKey } from '../catalog/queues.js';
+import { DEAD_LETTERS, QUEUE_LIST, SWEEPER, queueName, type QueueKey } from '../catalog/queues.js';
+import { sweep } from '../workers/sweep.js';
 import { resetClients } from '../adapters/aws.js';
 import { resetSmtp } from '../adapters/mailer.js';
 import { resetSecretBox } from '../adapters/secret-box.js';
@@ -263,6 +264,12 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
             { onError: (q, e) => logger.debug('worker batch failed', { queue: q, error: e as Error }) },
           );
     if (runner) started.push(runner);
+    if (runner) {
+      // The twin's stand-in for the sweeper's EventBridge schedule; it lives and stops with the stack.
+      const sweeping = setInterval(() => void sweep().catch((e: unknown) => logger.warn('sweep failed', { error: e as Error })), SWEEPER.rateMinutes * 60_000);
+      sweeping.unref();
+      started.push({ stop: async () => clearInterval(sweeping) });
+    }
 
     const settle = async (timeoutMs = 30_000): Promise<boolean> => {
       const deadline = Date.now() + timeoutMs;
