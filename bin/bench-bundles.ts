@@ -16,6 +16,7 @@ import { build } from 'esbuild';
 import { BUNDLING, REPO_ROOT } from '../lib/constructs/service-function.js';
 import { DIRECTORY_IMPORT_MODULE } from '../lib/constructs/directory-import.js';
 import { INBOUND_MAIL_MODULE } from '../lib/constructs/inbound-mail.js';
+import { API_KEY_AUTHORIZER } from '../shared/catalog/authorizer.js';
 import type { Bindings } from '../shared/catalog/bindings.js';
 import { QUEUE_LIST } from '../shared/catalog/queues.js';
 import { ROUTES } from '../shared/catalog/routes.js';
@@ -29,7 +30,7 @@ type Variant = 'sdk_external' | 'sdk_bundled';
 
 export interface BundleMeasure {
   module: string;
-  kind: 'route' | 'worker' | 'data';
+  kind: 'route' | 'authorizer' | 'worker' | 'data';
   dynamodb_only: boolean;
   init_target_ms: number;
   kb: Record<Variant, number>;
@@ -48,6 +49,7 @@ type FunctionToMeasure = Pick<BundleMeasure, 'module' | 'kind' | 'dynamodb_only'
 function functionsToMeasure(): FunctionToMeasure[] {
   const byModule = new Map<string, FunctionToMeasure>();
   for (const r of ROUTES) byModule.set(r.module, { module: r.module, kind: 'route', dynamodb_only: (byModule.get(r.module)?.dynamodb_only ?? true) && dynamodbOnly(r.bindings) });
+  byModule.set(API_KEY_AUTHORIZER.module, { module: API_KEY_AUTHORIZER.module, kind: 'authorizer', dynamodb_only: true });
   for (const q of QUEUE_LIST) byModule.set(q.worker.module, { module: q.worker.module, kind: 'worker', dynamodb_only: dynamodbOnly(q.worker.bindings) });
   byModule.set(DIRECTORY_IMPORT_MODULE, { module: DIRECTORY_IMPORT_MODULE, kind: 'data', dynamodb_only: false });
   byModule.set(INBOUND_MAIL_MODULE, { module: INBOUND_MAIL_MODULE, kind: 'data', dynamodb_only: false });

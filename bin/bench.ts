@@ -18,6 +18,10 @@ import { Worker } from 'node:worker_threads';
 import { documentClient } from '../shared/adapters/aws.js';
 import { importDirectory } from '../shared/directory/directory.repository.js';
 import { jobsKeys } from '../shared/jobs/jobs.keys.js';
+import { accountsKeys } from '../shared/accounts/accounts.keys.js';
+import { reserve } from '../shared/accounts/ledger.repository.js';
+import { sweep } from '../shared/workers/sweep.js';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 
 
 /** What one load-generator worker does (bench-load.mjs). */
@@ -200,6 +204,29 @@ try {
   results.enrichment_http = { calls: lookups.length, p50_ms: pct(lookups, 0.5), p95_ms: pct(lookups, 0.95) };
   log(`enrichment over HTTP: ${JSON.stringify(results.enrichment_http)}`);
 
+  // ── Sweeper: overdue records ended per second, beside sequential raw GetItem on the same DynamoDB Local ──
+  // Each record costs the sweeper a due-index page share, one consistent read and one settle transaction.
+  {
+    const SWEEP_N = 300;
+    const overdue = new Date(Date.now() - 3600_000);
+    for (let i = 0; i < SWEEP_N; i++) await reserve({ accountId: account.id, operation: 'email_enrich', reference: `bench_sweep_${i}`, amount: 1, dueAt: overdue });
+    let s0 = performance.now();
+    for (let i = 0; i < SWEEP_N; i++) await documentClient().send(new GetCommand({ TableName: process.env.ACCOUNTS_TABLE_NAME!, Key: accountsKeys.account(account.id), ConsistentRead: true }));
+    const getMs = performance.now() - s0;
+    s0 = performance.now();
+    const report = await sweep();
+    const sweepMs = performance.now() - s0;
+    results.sweep = {
+      overdue: SWEEP_N,
+      examined: report.examined,
+      ended: report.ended,
+      ms: Math.round(sweepMs),
+      records_per_s: Math.round(report.examined / (sweepMs / 1000)),
+      sequential_get_item_per_s: Math.round(SWEEP_N / (getMs / 1000)),
+    };
+    log(`sweep: ${JSON.stringify(results.sweep)}`);
+  }
+
   // ── 3. Outreach: drafting throughput and approve → sent latency ──────────────────────────────────
   const n = Number(values.emails);
   t = performance.now();
@@ -254,6 +281,8 @@ const md = [
   `| poll ratio (target ≥ 0.8) | ${r.poll_throughput.ratio} |`,
   `| drafting throughput (${r.drafting.emails} emails, end to end through the queue) | ${r.drafting.emails_per_s} emails/s |`,
   `| approve → sent p50 / p95 | ${r.approve_to_sent.p50_ms} / ${r.approve_to_sent.p95_ms} ms |`,
+  `| sweeper: ${r.sweep.examined} overdue reservations ended (one run) | ${r.sweep.ms} ms (${r.sweep.records_per_s} records/s) |`,
+  `| sequential raw GetItem, same DynamoDB Local (reference) | ${r.sweep.sequential_get_item_per_s} GetItem/s |`,
   '',
   quality,
 ].join('\n');

@@ -5,8 +5,10 @@ import {
   AuthorizationType,
   AwsIntegration,
   EndpointType,
+  IdentitySource,
   LogGroupLogDestination,
   MethodLoggingLevel,
+  RequestAuthorizer,
   ResponseType,
   RestApi,
   type Method,
@@ -17,6 +19,7 @@ import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, ManagedPolicy, Policy, PolicyStatement, ServicePrincipal, type IRole } from 'aws-cdk-lib/aws-iam';
+import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -27,8 +30,9 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { Bindings } from '../shared/catalog/bindings.js';
 import { QUEUE_LIST, type QueueKey } from '../shared/catalog/queues.js';
+import { API_KEY_AUTHORIZER } from '../shared/catalog/authorizer.js';
 import { CONSOLE_BASE, ROUTES, ratePerSecond, type RouteDef } from '../shared/catalog/routes.js';
-import type { TableKey } from '../shared/catalog/tables.js';
+import { TABLES, type TableKey } from '../shared/catalog/tables.js';
 import { ServiceFunction, nagFinding, type BindingResources } from './constructs/service-function.js';
 import { DIRECTORY_OBJECT_KEY, pascal } from './stateful-stack.js';
 
@@ -104,6 +108,8 @@ const CONTEXT_OF_AREA: Record<string, string> = {
   sequences: 'Outreach',
   'test-emails': 'Outreach',
   console: 'Console',
+  // The API-key authorizer sits with the console functions that create and revoke the keys it checks.
+  authorizer: 'Console',
   app: 'App',
   openapi: 'App',
 };
@@ -140,7 +146,7 @@ function stageThrottles(routes: readonly RouteDef[]): Record<string, MethodDeplo
 }
 
 /**
- * The stateless side: one Lambda per route of the route table behind a REST API (API keys + usage-plan
+ * The stateless side: one Lambda per route of the route table behind a REST API (API-key authorizer + usage-plan
  * throttles for the public API, IAM for the console API), one worker Lambda per queue of the queue catalogue.
  * The API, its resources, methods, stage and usage plan live here; the functions live in one nested stack per
  * bounded context.
@@ -154,6 +160,8 @@ export class ApiStack extends Stack {
   readonly usagePlanGrants: ReadonlyMap<ServiceFunction, Policy>;
   /** Attach to an operator's role or user to call the console API with SigV4. */
   readonly consoleOperatorPolicy: ManagedPolicy;
+  /** The REQUEST authorizer of every API-key route, and its function. */
+  readonly apiKeyAuthorizer: { readonly authorizer: RequestAuthorizer; readonly fn: ServiceFunction };
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
@@ -187,7 +195,9 @@ export class ApiStack extends Stack {
       restApiName: `${prefix}-api`,
       description: 'People search, enrichment and outreach API (public API and console API)',
       endpointTypes: [EndpointType.REGIONAL],
-      apiKeySourceType: ApiKeySourceType.HEADER,
+      // The usage plans count a key by the usage identifier the authorizer returns for it, never by the
+      // customer's secret: API Gateway holds only those identifiers as API key values.
+      apiKeySourceType: ApiKeySourceType.AUTHORIZER,
       // The open pixel is a GIF: a Lambda proxy answer with isBase64Encoded is turned into binary only when the
       // request's Accept matches a binary media type, and mail clients send anything from `image/*` to `*/*`.
       // The price: request bodies of every content type reach the handlers base64-encoded, which the shared
@@ -229,6 +239,7 @@ export class ApiStack extends Stack {
     });
 
     this.addGatewayResponses();
+    this.apiKeyAuthorizer = this.addApiKeyAuthorizer(contextStack(boundedContextOf(API_KEY_AUTHORIZER.module)), fnProps, props);
 
     const routeFunctions = new Map<RouteDef, ServiceFunction>();
     const throttles: ThrottlingPerMethod[] = [];
@@ -256,7 +267,7 @@ export class ApiStack extends Stack {
 
       // LambdaIntegration without its permission (added above): a proxy call to the function's invocation path.
       const integration = new AwsIntegration({ proxy: true, service: 'lambda', path: `2015-03-31/functions/${fn.functionArn}/invocations` });
-      const method = this.api.root.resourceForPath(resourcePath(route.path)).addMethod(route.method, integration, methodOptions(route));
+      const method = this.api.root.resourceForPath(resourcePath(route.path)).addMethod(route.method, integration, methodOptions(route, this.apiKeyAuthorizer.authorizer));
       acknowledgeMethodAuth(method, route);
       if (route.auth === 'api_key' && route.throttle) {
         throttles.push({ method, throttle: { rateLimit: ratePerSecond(route.throttle), burstLimit: route.throttle.burst } });
@@ -354,6 +365,35 @@ export class ApiStack extends Stack {
   }
 
   /**
+   * The REQUEST authorizer of the API-key routes (shared/catalog/authorizer.ts), its function in the nested
+   * stack of its context. It may only GetItem the accounts table. API Gateway's invoke permission names this
+   * API's authorizers rather than this authorizer: naming its id would make the function's stack depend on
+   * the authorizer, which depends on the function's ARN — a cycle across the nested-stack boundary. The API
+   * has no other authorizer. CDK's own permission is skipped for the same reason (the function is handed to
+   * the authorizer by reference).
+   */
+  private addApiKeyAuthorizer(scope: Construct, fnProps: { stage: string; serviceName: string; logLevel?: string }, props: ApiStackProps) {
+    const fn = new ServiceFunction(scope, 'ApiKeyAuthorizerFn', {
+      ...fnProps,
+      module: API_KEY_AUTHORIZER.module,
+      description: `REQUEST authorizer of the public API keys (${API_KEY_AUTHORIZER.identityHeader})`,
+    });
+    fn.addEnvironment(TABLES.accounts.env, props.tables.accounts.tableName);
+    fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['dynamodb:GetItem'], resources: [props.tables.accounts.tableArn] }));
+    fn.alarmOnErrors(props.alarmTopic);
+    fn.addPermission('ApiAuthorizerInvoke', {
+      principal: new ServicePrincipal('apigateway.amazonaws.com'),
+      sourceArn: Stack.of(this).formatArn({ service: 'execute-api', resource: this.api.restApiId, resourceName: 'authorizers/*' }),
+    });
+    const authorizer = new RequestAuthorizer(this, 'ApiKeyAuthorizer', {
+      handler: LambdaFunction.fromFunctionAttributes(this, 'ApiKeyAuthorizerFnRef', { functionArn: fn.functionArn, skipPermissions: true }),
+      identitySources: [IdentitySource.header(API_KEY_AUTHORIZER.identityHeader)],
+      resultsCacheTtl: Duration.seconds(API_KEY_AUTHORIZER.resultTtlSeconds),
+    });
+    return { authorizer, fn };
+  }
+
+  /**
    * The gateway's own errors in DESIGN.md §3's shapes, each with `X-Request-Id` like every handler response.
    * DEFAULT_4XX/5XX keep API Gateway's message and only add the header.
    */
@@ -362,7 +402,10 @@ export class ApiStack extends Stack {
     const responses: { id: string; type: ResponseType; statusCode: string; body: string }[] = [
       { id: 'MissingAuthenticationToken', type: ResponseType.MISSING_AUTHENTICATION_TOKEN, statusCode: '403', body: '{"message":"Missing Authentication Token"}' },
       { id: 'InvalidApiKey', type: ResponseType.INVALID_API_KEY, statusCode: '403', body: '{"message":"Forbidden"}' },
+      // The authorizer's Deny (an unknown or revoked key).
       { id: 'AccessDenied', type: ResponseType.ACCESS_DENIED, statusCode: '403', body: '{"message":"Forbidden"}' },
+      // No x-api-key at all: API Gateway refuses without calling the authorizer, with 401 by default.
+      { id: 'Unauthorized', type: ResponseType.UNAUTHORIZED, statusCode: '403', body: '{"message":"Forbidden"}' },
       { id: 'Throttled', type: ResponseType.THROTTLED, statusCode: '429', body: '{"message":"Too Many Requests"}' },
       { id: 'Default4xx', type: ResponseType.DEFAULT_4XX, statusCode: '', body: '{"message":$context.error.messageString}' },
       { id: 'Default5xx', type: ResponseType.DEFAULT_5XX, statusCode: '', body: '{"message":$context.error.messageString}' },
@@ -386,10 +429,10 @@ function routeBindings(route: RouteDef): Bindings {
   return { ...route.bindings, tables };
 }
 
-function methodOptions(route: RouteDef) {
+function methodOptions(route: RouteDef, apiKeyAuthorizer: RequestAuthorizer) {
   switch (route.auth) {
     case 'api_key':
-      return { apiKeyRequired: true, authorizationType: AuthorizationType.NONE };
+      return { apiKeyRequired: true, authorizer: apiKeyAuthorizer, authorizationType: AuthorizationType.CUSTOM };
     case 'admin':
       return { authorizationType: AuthorizationType.IAM };
     case 'handler_key':
@@ -399,7 +442,7 @@ function methodOptions(route: RouteDef) {
 }
 
 const AUTH_REASON: Record<RouteDef['auth'], string> = {
-  api_key: 'Public API route authorised by an API Gateway API key (SPEC.md); there are no end-user identities to put in a Cognito pool.',
+  api_key: 'Public API route authorised by the API-key Lambda authorizer (SPEC.md x-api-key); there are no end-user identities to put in a Cognito pool.',
   admin: 'Console API route authorised with IAM (SigV4) by the web console backend; there are no end-user identities to put in a Cognito pool.',
   handler_key: 'The handler checks the API key itself so it can answer 401 unauthorized as SPEC.md requires for test-email routes.',
   public: 'Deliberately unauthenticated (open-tracking pixel, one-click unsubscribe): mail clients cannot send credentials.',
@@ -408,6 +451,5 @@ const AUTH_REASON: Record<RouteDef['auth'], string> = {
 function acknowledgeMethodAuth(method: Method, route: RouteDef): void {
   const reason = AUTH_REASON[route.auth];
   Validations.of(method).acknowledge({ id: 'AwsSolutions-COG4', reason });
-  // cdk-nag counts only an authorizer as authorization; an API key (usage plan) is not one to it.
-  if (route.auth !== 'admin') Validations.of(method).acknowledge({ id: 'AwsSolutions-APIG4', reason });
+  if (route.auth === 'handler_key' || route.auth === 'public') Validations.of(method).acknowledge({ id: 'AwsSolutions-APIG4', reason });
 }

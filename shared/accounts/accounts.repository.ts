@@ -1,27 +1,17 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { createHash, randomBytes } from 'node:crypto';
 import { documentClient, queryAll } from '../adapters/aws.js';
 import { tableName } from '../core/env.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { ConflictError, NotFoundError } from '../core/errors.js';
-import { apiKeyRegistry } from '../adapters/api-key-registry.js';
+import { apiKeyRegistry, type ApiKeyRegistry } from '../adapters/api-key-registry.js';
+import { generateApiKey, hashApiKey, newUsageIdentifier } from './api-key-values.js';
 import { DEFAULT_FOLLOWUP_DAYS, toAccount, type Account, type AccountPatch, type ChargeRecord, toCharge } from './model.js';
 import { accountsKeys as K } from './accounts.keys.js';
 import { cancellationReasons, isTransactionCanceled } from '../adapters/dynamodb-errors.js';
 import { setClauses } from '../adapters/update-expression.js';
 
 /** Accounts, API keys and webhook signing secrets in the accounts table (keys: accounts.keys.ts). */
-
-export function hashApiKey(raw: string): string {
-  // API keys carry 256 bits of randomness, so a plain SHA-256 cannot be brute-forced; a slow KDF would
-  // only add latency to every request.
-  return createHash('sha256').update(raw, 'utf8').digest('hex');
-}
-
-export function generateApiKey(): string {
-  return `pk_${randomBytes(32).toString('base64url')}`;
-}
 
 export async function createAccount(
   input: { name: string; credits: number; public_api: boolean; agentic_search: boolean; pilot: boolean; auto_recharge: boolean },
@@ -162,11 +152,13 @@ export async function requireAccount(accountId: string): Promise<Account> {
   return a;
 }
 
-export async function createApiKey(accountId: string, clock: Clock = serviceClock): Promise<{ id: string; key: string; hash: string }> {
+export async function createApiKey(accountId: string, clock: Clock = serviceClock, registry: ApiKeyRegistry = apiKeyRegistry()): Promise<{ id: string; key: string; hash: string }> {
   const account = await requireAccount(accountId);
-  // The raw key leaves this function once, in the console's 201 answer; only its hash is stored.
+  // The raw key leaves this function once, in the console's 201 answer; only its hash is stored. API Gateway
+  // learns the usage identifier, a separate random value the authorizer hands it for this key.
   const key = generateApiKey();
   const hash = hashApiKey(key);
+  const usageIdentifier = newUsageIdentifier();
   const id = newId('key', clock.now().getTime());
   const created_at = clock.now().toISOString();
   const table = tableName('accounts');
@@ -176,7 +168,7 @@ export async function createApiKey(accountId: string, clock: Clock = serviceCloc
     await documentClient().send(
       new TransactWriteCommand({
         TransactItems: [
-          { Put: { TableName: table, Item: { ...K.apiKeyLookup(hash), key_id: id, account_id: accountId, public_api: account.public_api, created_at }, ConditionExpression: 'attribute_not_exists(pk)' } },
+          { Put: { TableName: table, Item: { ...K.apiKeyLookup(hash), key_id: id, account_id: accountId, public_api: account.public_api, usage_identifier: usageIdentifier, created_at }, ConditionExpression: 'attribute_not_exists(pk)' } },
           { Put: { TableName: table, Item: { ...K.apiKeyMeta(accountId, id), key_id: id, hash, created_at } } },
           {
             Update: {
@@ -194,7 +186,7 @@ export async function createApiKey(accountId: string, clock: Clock = serviceCloc
     if (isTransactionCanceled(e)) throw new ConflictError('The account changed while the key was being created; try again.');
     throw e;
   }
-  const gatewayKeyId = await apiKeyRegistry().register(id, key);
+  const gatewayKeyId = await registry.register(id, usageIdentifier);
   if (gatewayKeyId) {
     await documentClient().send(
       new UpdateCommand({ TableName: table, Key: K.apiKeyMeta(accountId, id), UpdateExpression: 'SET gateway_key_id = :g', ExpressionAttributeValues: { ':g': gatewayKeyId } }),
@@ -203,7 +195,7 @@ export async function createApiKey(accountId: string, clock: Clock = serviceCloc
   return { id, key, hash };
 }
 
-export async function revokeApiKey(accountId: string, keyId: string, clock: Clock = serviceClock): Promise<{ hash: string }> {
+export async function revokeApiKey(accountId: string, keyId: string, clock: Clock = serviceClock, registry: ApiKeyRegistry = apiKeyRegistry()): Promise<{ hash: string }> {
   const table = tableName('accounts');
   const meta = await documentClient().send(new GetCommand({ TableName: table, Key: K.apiKeyMeta(accountId, keyId), ConsistentRead: true }));
   if (!meta.Item) throw new NotFoundError('API key not found.');
@@ -216,7 +208,7 @@ export async function revokeApiKey(accountId: string, keyId: string, clock: Cloc
       ],
     }),
   );
-  await apiKeyRegistry().unregister((meta.Item.gateway_key_id as string | undefined) ?? null);
+  await registry.unregister((meta.Item.gateway_key_id as string | undefined) ?? null);
   return { hash: meta.Item.hash as string };
 }
 

@@ -1,42 +1,59 @@
 import { APIGatewayClient, CreateApiKeyCommand, CreateUsagePlanKeyCommand, DeleteApiKeyCommand, GetUsagePlansCommand } from '@aws-sdk/client-api-gateway';
 import { isLocalMode, requireEnv } from '../core/env.js';
+import type { UsageIdentifier } from '../accounts/api-key-values.js';
 import { lazyClient } from './aws-client.js';
 
 /**
- * API Gateway only throttles and admits keys it knows, so a key created in the console is also registered
- * with the usage plan. Our own table keeps only the hash and stays the source of truth for revocation (the
- * handler re-checks every request, so revocation is immediate even while API Gateway's cache catches up).
- * Locally the gateway reads the accounts table directly and this is a no-op.
+ * API Gateway throttles a key by the usage identifier the authorizer returns for it (API key source
+ * AUTHORIZER), so each key created in the console registers its usage identifier — never the customer's
+ * secret, which is stored nowhere but as a hash — as an API key of the usage plan. Our table stays the
+ * source of truth for revocation (the authorizer and the handler read it). Locally the gateway throttles by
+ * the usage identifier itself and this is a no-op.
  */
 export interface ApiKeyRegistry {
-  register(keyId: string, rawKey: string): Promise<string | null>;
+  /** The API Gateway key id registered for this usage identifier, or null when nothing is registered. */
+  register(keyId: string, usageIdentifier: UsageIdentifier): Promise<string | null>;
   unregister(gatewayKeyId: string | null): Promise<void>;
 }
 
 const noop: ApiKeyRegistry = { register: async () => null, unregister: async () => undefined };
 
 const client = lazyClient(() => new APIGatewayClient({}));
-let usagePlanId: Promise<string> | undefined;
 
-const apiGateway: ApiKeyRegistry = {
-  async register(keyId, rawKey) {
-    usagePlanId ??= (async () => {
-      const name = requireEnv('USAGE_PLAN_NAME');
-      const out = await client().send(new GetUsagePlansCommand({ limit: 500 }));
-      const plan = out.items?.find((p) => p.name === name);
-      if (!plan?.id) throw new Error(`usage plan ${name} not found`);
-      return plan.id;
-    })();
-    const key = await client().send(new CreateApiKeyCommand({ name: keyId, value: rawKey, enabled: true }));
-    await client().send(new CreateUsagePlanKeyCommand({ usagePlanId: await usagePlanId, keyId: key.id, keyType: 'API_KEY' }));
-    return key.id ?? null;
-  },
-  async unregister(gatewayKeyId) {
-    if (!gatewayKeyId) return;
-    await client().send(new DeleteApiKeyCommand({ apiKey: gatewayKeyId }));
-  },
-};
+/** The registry of API Gateway itself (exported so tests can point it at a loopback stand-in). */
+export function apiGatewayKeyRegistry(): ApiKeyRegistry {
+  let usagePlanId: Promise<string> | undefined;
+  const findUsagePlan = async () => {
+    const name = requireEnv('USAGE_PLAN_NAME');
+    const out = await client().send(new GetUsagePlansCommand({ limit: 500 }));
+    const plan = out.items?.find((p) => p.name === name);
+    if (!plan?.id) throw new Error(`usage plan ${name} not found`);
+    return plan.id;
+  };
+  return {
+    async register(keyId, usageIdentifier) {
+      // A failed lookup is not remembered: the next key creation asks again. The plan is found before the
+      // API key is made, so a failed lookup leaves no API Gateway key behind.
+      usagePlanId ??= findUsagePlan().catch((e: unknown) => {
+        usagePlanId = undefined;
+        throw e;
+      });
+      const planId = await usagePlanId;
+      const key = await client().send(new CreateApiKeyCommand({ name: keyId, value: usageIdentifier, enabled: true }));
+      await client().send(new CreateUsagePlanKeyCommand({ usagePlanId: planId, keyId: key.id, keyType: 'API_KEY' }));
+      return key.id ?? null;
+    },
+    async unregister(gatewayKeyId) {
+      if (!gatewayKeyId) return;
+      await client().send(new DeleteApiKeyCommand({ apiKey: gatewayKeyId }));
+    },
+  };
+}
+
+let registry: ApiKeyRegistry | undefined;
 
 export function apiKeyRegistry(): ApiKeyRegistry {
-  return isLocalMode() ? noop : apiGateway;
+  if (isLocalMode()) return noop;
+  registry ??= apiGatewayKeyRegistry();
+  return registry;
 }

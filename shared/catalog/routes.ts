@@ -6,8 +6,8 @@ import type { Bindings } from './bindings.js';
  * method settings for the others); the local gateway serves the same rows.
  *
  * auth:
- * - `api_key`: API Gateway checks `x-api-key` at the edge (403 {"message":"Forbidden"}), the handler maps it
- *   to the account.
+ * - `api_key`: the API-key authorizer checks `x-api-key` at the edge (403 {"message":"Forbidden"};
+ *   authorizer.ts), the handler confirms it and maps it to the account.
  * - `handler_key`: no edge check; the handler checks the key itself and answers 401 `unauthorized`
  *   (test-email routes, DESIGN.md §3).
  * - `admin`: the console API; IAM auth in AWS, `x-admin-token` locally.

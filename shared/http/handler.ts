@@ -3,7 +3,8 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import * as z from 'zod';
 import { AppError, ContentionError, GatewayError, NotFoundError, PermissionDeniedError, UnauthorizedError, ValidationError } from '../core/errors.js';
-import { getAccount, hashApiKey } from '../accounts/accounts.repository.js';
+import { getAccount } from '../accounts/accounts.repository.js';
+import { hashApiKey } from '../accounts/api-key-values.js';
 import { readCaller, type CallerKey, type Companion } from '../accounts/caller.repository.js';
 import { logger } from '../core/logger.js';
 import { LruMap } from '../core/lru-map.js';
@@ -194,10 +195,11 @@ export interface PublicRouteOptions<S, T> {
 }
 
 /**
- * A public API route. API Gateway checks the key at the edge in AWS (locally the gateway only throttles
- * by it); the key record read here is the check that answers locally, and it names the account. That read
- * is strongly consistent, so a revocation is effective at the very next request; what is remembered
- * across requests is only which account a key hash belongs to, which never changes.
+ * A public API route. The API-key authorizer checks the key at the edge (in AWS and on the local gateway)
+ * and its answer is cached for minutes; the key record read here confirms it on every request and names the
+ * account. That read is strongly consistent, so a key revoked while the edge still holds its Allow is
+ * refused at the very next request; what is remembered across requests is only which account a key hash
+ * belongs to, which never changes.
  */
 export function publicRoute<S extends z.ZodType | undefined = undefined, T = never>(
   opts: PublicRouteOptions<S, T>,

@@ -2,8 +2,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { findRoute, type RouteDef } from '../catalog/routes.js';
+import { API_KEY_AUTHORIZER } from '../catalog/authorizer.js';
+import { EdgeAuthorizer, type AuthorizerFunction, type EdgeOutcome } from './edge-authorizer.js';
 import { TokenBuckets } from './token-bucket.js';
 import { lambdaContext } from './event-source-runner.js';
 import type { Handler } from '../http/handler.js';
@@ -14,9 +16,11 @@ import { logger } from '../core/logger.js';
  * does — unknown paths and missing trailing slashes answer 403 "Missing Authentication Token", API-key
  * routes without `x-api-key` answer 403 "Forbidden", per-key per-method token buckets answer 429 "Too Many
  * Requests" — and invokes the same handler modules with API Gateway proxy events. Every response carries
- * `X-Request-Id`. The gateway never reads a key record: the handler reads it anyway (it names the
- * account), so its check is the one that answers 403 for an unknown or revoked key, and the gateway
- * keys its throttle buckets by a hash of the presented key.
+ * `X-Request-Id`. Before an API-key route's handler it runs the stack's API-key authorizer module, its
+ * answers cached per presented key for the stack's TTL (edge-authorizer.ts): an unknown or revoked key is
+ * refused there with 403 before any throttle, and the throttle buckets are those of the usage identifier
+ * the authorizer returned, as a usage plan's are. A revocation inside the TTL is refused by the handler's
+ * own read of the key record.
  */
 export type ExtraRoute = (req: IncomingMessage, body: string, url: URL) => Promise<{ status: number; body: unknown } | null>;
 
@@ -54,7 +58,23 @@ function write(res: ServerResponse, requestId: string, status: number, body: str
   res.end(body);
 }
 
-function toEvent(req: IncomingMessage, url: URL, route: RouteDef, params: Record<string, string>, body: string, requestId: string, apiKey: string | undefined): APIGatewayProxyEvent {
+/** How API Gateway answers each refusal, as the stack's gateway responses configure it (lib/api-stack.ts). */
+const REFUSALS: Record<Extract<EdgeOutcome, { allowed: false }>['refusal'], { status: number; message: string | null }> = {
+  UNAUTHORIZED: { status: 403, message: 'Forbidden' },
+  ACCESS_DENIED: { status: 403, message: 'Forbidden' },
+  INVALID_API_KEY: { status: 403, message: 'Forbidden' },
+  AUTHORIZER_FAILURE: { status: 500, message: null },
+};
+
+const LOCAL_API_ARN = 'arn:aws:execute-api:us-east-1:000000000000:local';
+
+/** What the edge knows of the caller: the API key it counts by and the authorizer's principal and context. */
+interface EdgeIdentity {
+  apiKey: string | null;
+  authorizer: { principalId: string; [name: string]: unknown } | null;
+}
+
+function toEvent(req: IncomingMessage, url: URL, route: RouteDef, params: Record<string, string>, body: string, requestId: string, edge: EdgeIdentity): APIGatewayProxyEvent {
   const headers: Record<string, string> = {};
   const multiValueHeaders: Record<string, string[]> = {};
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
@@ -85,7 +105,7 @@ function toEvent(req: IncomingMessage, url: URL, route: RouteDef, params: Record
     requestContext: {
       accountId: '000000000000',
       apiId: 'local',
-      authorizer: null,
+      authorizer: edge.authorizer,
       protocol: 'HTTP/1.1',
       httpMethod: route.method,
       path: url.pathname,
@@ -97,7 +117,7 @@ function toEvent(req: IncomingMessage, url: URL, route: RouteDef, params: Record
       identity: {
         accessKey: null,
         accountId: null,
-        apiKey: apiKey ?? null,
+        apiKey: edge.apiKey,
         apiKeyId: null,
         caller: null,
         clientCert: null,
@@ -115,8 +135,37 @@ function toEvent(req: IncomingMessage, url: URL, route: RouteDef, params: Record
   };
 }
 
+/** A REQUEST authorizer's event: the request as the handler will see it, without its body. */
+function toAuthorizerEvent(proxy: APIGatewayProxyEvent, methodArn: string): APIGatewayRequestAuthorizerEvent {
+  const { resource, path, httpMethod, headers, multiValueHeaders, pathParameters, queryStringParameters, multiValueQueryStringParameters, stageVariables, requestContext } = proxy;
+  return {
+    type: 'REQUEST',
+    methodArn,
+    resource,
+    path,
+    httpMethod,
+    headers,
+    multiValueHeaders,
+    pathParameters,
+    queryStringParameters,
+    multiValueQueryStringParameters,
+    stageVariables,
+    requestContext: { ...requestContext, authorizer: undefined },
+  };
+}
+
+/** The authorizer's identity source, `method.request.header.x-api-key`: one value, or none when absent or empty. */
+function identitySource(req: IncomingMessage): string | undefined {
+  const value = req.headers[API_KEY_AUTHORIZER.identityHeader];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
 export async function startGateway(opts: GatewayOptions): Promise<{ server: Server; port: number; stop(): Promise<void> }> {
   const buckets = new TokenBuckets();
+  const edgeAuthorizer = new EdgeAuthorizer(
+    () => loadHandler(opts.root, API_KEY_AUTHORIZER.module) as unknown as Promise<AuthorizerFunction>,
+    API_KEY_AUTHORIZER.resultTtlSeconds,
+  );
 
   const server = createServer(async (req, res) => {
     const requestId = randomUUID();
@@ -142,13 +191,24 @@ export async function startGateway(opts: GatewayOptions): Promise<{ server: Serv
       if (route.auth === 'admin') {
         const token = req.headers['x-admin-token'];
         if (typeof token !== 'string' || !sameSecret(token, opts.adminToken)) return write(res, requestId, 403, JSON.stringify({ message: 'Forbidden' }));
-      } else if (route.auth === 'api_key' && !rawKey) {
-        return write(res, requestId, 403, JSON.stringify({ message: 'Forbidden' }));
+      }
+
+      let edge: EdgeIdentity = { apiKey: null, authorizer: null };
+      if (route.auth === 'api_key') {
+        const methodArn = `${LOCAL_API_ARN}/local/${route.method}${url.pathname}`;
+        const outcome = await edgeAuthorizer.authorize(identitySource(req), toAuthorizerEvent(toEvent(req, url, route, params, body, requestId, edge), methodArn));
+        if (!outcome.allowed) {
+          const refusal = REFUSALS[outcome.refusal];
+          return write(res, requestId, refusal.status, JSON.stringify({ message: refusal.message }));
+        }
+        edge = { apiKey: outcome.usageIdentifier, authorizer: { ...outcome.context, principalId: outcome.principalId } };
       }
 
       if (route.throttle) {
-        const keyed = rawKey && (route.auth === 'api_key' || route.auth === 'handler_key');
-        const who = keyed ? `key:${createHash('sha256').update(rawKey).digest('base64url')}` : `ip:${req.socket.remoteAddress}`;
+        // A usage plan counts by the authorizer's usage identifier; routes whose handler checks the key count
+        // by a hash of it; the rest by client address.
+        const who =
+          edge.apiKey !== null ? `usage:${edge.apiKey}` : route.auth === 'handler_key' && rawKey ? `key:${createHash('sha256').update(rawKey).digest('base64url')}` : `ip:${req.socket.remoteAddress}`;
         const m = opts.throttleMultiplier ?? 1;
         if (!buckets.take(`${who} ${route.method} ${route.path}`, route.throttle.perMinute * m, route.throttle.burst * m)) {
           return write(res, requestId, 429, JSON.stringify({ message: 'Too Many Requests' }));
@@ -156,7 +216,7 @@ export async function startGateway(opts: GatewayOptions): Promise<{ server: Serv
       }
 
       const handler = await loadHandler(opts.root, route.module);
-      const event = toEvent(req, url, route, params, body, requestId, rawKey);
+      const event = toEvent(req, url, route, params, body, requestId, edge);
       const out: APIGatewayProxyResult = await handler(event, lambdaContext(route.module));
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(out.headers ?? {})) headers[k.toLowerCase()] = String(v);

@@ -1,7 +1,7 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { LocalStack } from '../../shared/local/stack.js';
 import { documentClient } from '../../shared/adapters/aws.js';
-import { hashApiKey } from '../../shared/accounts/accounts.repository.js';
+import { hashApiKey } from '../../shared/accounts/api-key-values.js';
 import type { Job } from '../../shared/jobs/model.js';
 import { jobsKeys } from '../../shared/jobs/jobs.keys.js';
 import { newId } from '../../shared/core/ids.js';
@@ -31,6 +31,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
 });
+
+/** The edge authorizer's read of a key it has not met within its TTL; later requests of that key skip it. */
+const AUTHORIZER_READ = 'GetItemCommand';
 
 async function callsOf<T>(fn: () => Promise<T>): Promise<{ calls: string[]; value: T }> {
   expect(await stack.settle(30_000)).toBe(true);
@@ -69,6 +72,8 @@ describe('one DynamoDB round trip per authenticated read', () => {
   test('a poll reads the key record and the job in one BatchGetItem; a revocation holds at the next poll', async () => {
     const t = await newTenant(stack);
     const jobId = await completedJob(t.accountId, t.keyId);
+    const first = await callsOf(() => t.client.api('GET', `search/${jobId}/`));
+    expect(first.calls).toEqual([AUTHORIZER_READ, 'BatchGetItemCommand']);
     const poll = await callsOf(() => t.client.api('GET', `search/${jobId}/`));
     expect(poll.value.status).toBe(200);
     expect(poll.value.body).toMatchObject({ id: jobId, status: 'completed', tier: 'people_search', result: { leads: [] } });
@@ -78,7 +83,7 @@ describe('one DynamoDB round trip per authenticated read', () => {
     const other = await newTenant(stack);
     const foreign = await callsOf(() => other.client.api('GET', `search/${jobId}/`));
     expect(foreign.value.status).toBe(404);
-    expect(foreign.calls).toEqual(['BatchGetItemCommand']);
+    expect(foreign.calls).toEqual([AUTHORIZER_READ, 'BatchGetItemCommand']);
 
     expect((await admin.console('DELETE', `accounts/${t.accountId}/api-keys/${t.keyId}/`)).status).toBe(204);
     const revoked = await t.client.api('GET', `search/${jobId}/`);
@@ -100,11 +105,14 @@ describe('one DynamoDB round trip per authenticated read', () => {
     expect(again.body).toEqual(after.value.body);
   });
 
-  test('an unknown key costs the one key read and answers the edge 403; no key costs nothing', async () => {
+  test('an unknown key costs the authorizer its one key read, then nothing while its Deny is cached; no key costs nothing', async () => {
     const unknown = await callsOf(() => new Client(stack, 'pk_unknown').api('GET', 'search/dj_x/'));
     expect(unknown.value.status).toBe(403);
     expect(unknown.value.body).toEqual({ message: 'Forbidden' });
-    expect(unknown.calls).toEqual(['BatchGetItemCommand']);
+    expect(unknown.calls).toEqual([AUTHORIZER_READ]);
+    const again = await callsOf(() => new Client(stack, 'pk_unknown').api('GET', 'emails/'));
+    expect(again.value.body).toEqual({ message: 'Forbidden' });
+    expect(again.calls).toEqual([]);
     const none = await callsOf(() => new Client(stack).api('GET', 'search/dj_x/'));
     expect(none.value.body).toEqual({ message: 'Forbidden' });
     expect(none.calls).toEqual([]);
@@ -114,7 +122,7 @@ describe('one DynamoDB round trip per authenticated read', () => {
     const t = await newTenant(stack);
     const first = await callsOf(() => t.client.api('GET', 'emails/em_00000000000000000000000000/'));
     expect(first.value.status).toBe(404);
-    expect(first.calls).toEqual(['BatchGetItemCommand', 'GetItemCommand']);
+    expect(first.calls).toEqual([AUTHORIZER_READ, 'BatchGetItemCommand', 'GetItemCommand']);
     const warm = await callsOf(() => t.client.api('GET', 'emails/em_00000000000000000000000000/'));
     expect(warm.value.status).toBe(404);
     expect(warm.value.body.error.code).toBe('not_found');
@@ -164,6 +172,6 @@ describe('one DynamoDB round trip per authenticated read', () => {
     const jobId = await completedJob(t.accountId, t.keyId);
     const r = await callsOf(() => t.client.api('GET', `search/${jobId}/`));
     expect(r.value.body.error.code).toBe('permission_denied');
-    expect(r.calls).toEqual(['BatchGetItemCommand', 'GetItemCommand']);
+    expect(r.calls).toEqual([AUTHORIZER_READ, 'BatchGetItemCommand', 'GetItemCommand']);
   });
 });

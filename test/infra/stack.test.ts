@@ -16,6 +16,7 @@ import type { IConstruct } from 'constructs';
 import type { Bindings } from '../../shared/catalog/bindings.js';
 import { QUEUE_LIST } from '../../shared/catalog/queues.js';
 import { ROUTES, ratePerSecond, type RouteDef } from '../../shared/catalog/routes.js';
+import { API_KEY_AUTHORIZER } from '../../shared/catalog/authorizer.js';
 import { RETENTION, TABLE_LIST, type TableKey } from '../../shared/catalog/tables.js';
 import { PLANNED } from './planned-routes.js';
 
@@ -100,8 +101,9 @@ const allFunctions: { name: string; fn: ServiceFunction; bindings: Bindings }[] 
 ];
 
 describe('functions', () => {
-  test('one Lambda per route and per queue worker, and no other', () => {
-    expect(ofType(Object.fromEntries(allApiResources()), 'AWS::Lambda::Function')).toHaveLength(ROUTES.length + QUEUE_LIST.length);
+  test('one Lambda per route and per queue worker, the API-key authorizer, and no other', () => {
+    expect(ofType(Object.fromEntries(allApiResources()), 'AWS::Lambda::Function')).toHaveLength(ROUTES.length + QUEUE_LIST.length + 1);
+    expect(resourcesOf(api.apiKeyAuthorizer.fn)[logicalId(api.apiKeyAuthorizer.fn)]?.Type).toBe('AWS::Lambda::Function');
     for (const { name, fn } of allFunctions) {
       expect([name, resourcesOf(fn)[logicalId(fn)]?.Type]).toEqual([name, 'AWS::Lambda::Function']);
     }
@@ -254,29 +256,34 @@ describe('REST API', () => {
     apiT.hasOutput('ConsoleOperatorPolicyArn', { Value: { Ref: policyId } });
   });
 
-  test('api_key routes require an API key, admin routes use IAM, handler_key and public routes neither', () => {
+  test('api_key routes require an API key and the API-key authorizer, admin routes use IAM, handler_key and public routes (o/, u/) neither', () => {
+    const authorizerRef = { Ref: api.getLogicalId(api.apiKeyAuthorizer.authorizer.node.defaultChild as never) };
     const seen = new Set<string>();
     for (const route of ROUTES) {
       const method = methodOf(route);
       seen.add(route.auth);
       const expected = {
-        api_key: { ApiKeyRequired: true, AuthorizationType: 'NONE' },
-        admin: { ApiKeyRequired: undefined, AuthorizationType: 'AWS_IAM' },
-        handler_key: { ApiKeyRequired: undefined, AuthorizationType: 'NONE' },
-        public: { ApiKeyRequired: undefined, AuthorizationType: 'NONE' },
+        api_key: { ApiKeyRequired: true, AuthorizationType: 'CUSTOM', AuthorizerId: authorizerRef },
+        admin: { ApiKeyRequired: undefined, AuthorizationType: 'AWS_IAM', AuthorizerId: undefined },
+        handler_key: { ApiKeyRequired: undefined, AuthorizationType: 'NONE', AuthorizerId: undefined },
+        public: { ApiKeyRequired: undefined, AuthorizationType: 'NONE', AuthorizerId: undefined },
       }[route.auth];
-      expect([route.path, method.ApiKeyRequired, method.AuthorizationType]).toEqual([
+      expect([route.path, method.ApiKeyRequired, method.AuthorizationType, method.AuthorizerId]).toEqual([
         route.path,
         expected.ApiKeyRequired,
         expected.AuthorizationType,
+        expected.AuthorizerId,
       ]);
     }
     expect(seen).toContain('api_key');
     expect(seen).toContain('admin');
+    const tracking = ROUTES.filter((r) => /\/(o|u)\/\{token\}\/$/.test(r.path));
+    expect(tracking).toHaveLength(3);
+    for (const route of tracking) expect(methodOf(route).AuthorizerId).toBeUndefined();
   });
 
-  test('API keys are read from the x-api-key header; the stage traces, logs errors and access, and emits metrics', () => {
-    apiT.hasResourceProperties('AWS::ApiGateway::RestApi', { ApiKeySourceType: 'HEADER' });
+  test('API keys come from the authorizer (its usage identifier); the stage traces, logs errors and access, and emits metrics', () => {
+    apiT.hasResourceProperties('AWS::ApiGateway::RestApi', { ApiKeySourceType: 'AUTHORIZER' });
     apiT.hasResourceProperties('AWS::ApiGateway::Stage', {
       StageName: STAGE,
       TracingEnabled: true,
@@ -306,6 +313,7 @@ describe('REST API', () => {
     ['MISSING_AUTHENTICATION_TOKEN', '403', '{"message":"Missing Authentication Token"}'],
     ['INVALID_API_KEY', '403', '{"message":"Forbidden"}'],
     ['ACCESS_DENIED', '403', '{"message":"Forbidden"}'],
+    ['UNAUTHORIZED', '403', '{"message":"Forbidden"}'],
     ['THROTTLED', '429', '{"message":"Too Many Requests"}'],
   ])('gateway response %s answers %s %s with X-Request-Id', (type, status, body) => {
     apiT.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
@@ -317,6 +325,56 @@ describe('REST API', () => {
       },
       ResponseTemplates: { 'application/json': body },
     });
+  });
+});
+
+describe('API-key authorizer', () => {
+  const fn = api.apiKeyAuthorizer.fn;
+  const fnResources = resourcesOf(fn);
+  const authorizerId = api.getLogicalId(api.apiKeyAuthorizer.authorizer.node.defaultChild as never);
+
+  test('one REQUEST authorizer on the x-api-key header, results cached 300 s, invoking the authorizer function', () => {
+    const authorizers = ofType(apiResources, 'AWS::ApiGateway::Authorizer');
+    expect(authorizers.map(([id]) => id)).toEqual([authorizerId]);
+    const props = authorizers[0]![1].Properties;
+    expect(props).toMatchObject({ Type: 'REQUEST', IdentitySource: 'method.request.header.x-api-key', AuthorizerResultTtlInSeconds: 300 });
+    expect(API_KEY_AUTHORIZER.resultTtlSeconds).toBe(300);
+    expect(props.AuthorizerCredentials).toBeUndefined();
+    const outputs: Record<string, Json> = templateOf(fn).toJSON().Outputs;
+    const arnOutput = Object.entries(outputs).find(([, o]) => JSON.stringify(o.Value) === JSON.stringify({ 'Fn::GetAtt': [logicalId(fn), 'Arn'] }))![0];
+    expect(JSON.stringify(props.AuthorizerUri)).toContain(`Outputs.${arnOutput}`);
+    expect(JSON.stringify(props.AuthorizerUri)).toContain('/invocations');
+  });
+
+  test('its function lives in the Console context, runs the authorizer module and only API Gateway may invoke it, for this API’s authorizers', () => {
+    expect(Stack.of(fn).node.id).toBe('Console');
+    expect(boundedContextOf(API_KEY_AUTHORIZER.module)).toBe('Console');
+    const permissions = ofType(fnResources, 'AWS::Lambda::Permission').filter(([, p]) => p.Properties.FunctionName['Fn::GetAtt']?.[0] === logicalId(fn));
+    expect(permissions).toHaveLength(1);
+    const { Principal, SourceArn } = permissions[0]![1].Properties;
+    expect(Principal).toBe('apigateway.amazonaws.com');
+    expect(JSON.stringify(SourceArn)).toContain(':execute-api:');
+    expect(JSON.stringify(SourceArn)).toMatch(/"\/authorizers\/\*"\]\]\}$/);
+  });
+
+  test('least privilege: GetItem on the accounts table, nothing else beyond tracing', () => {
+    const roleId = fnResources[logicalId(fn)]!.Properties.Role['Fn::GetAtt'][0];
+    const statements = ofType(fnResources, 'AWS::IAM::Policy')
+      .filter(([, p]) => p.Properties.Roles.some((r: Json) => r.Ref === roleId))
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Json[]);
+    const nonTracing = statements.filter((s) => !asArray<string>(s.Action).every((a) => a.startsWith('xray:')));
+    expect(nonTracing).toHaveLength(1);
+    expect(nonTracing[0]!.Action).toBe('dynamodb:GetItem');
+    expect(asArray(nonTracing[0]!.Resource)).toHaveLength(1);
+    expect(refersToTable(nonTracing[0]!.Resource, 'accounts')).toBe(true);
+    const env: Json = fnResources[logicalId(fn)]!.Properties.Environment.Variables;
+    expect(Object.keys(env).sort()).toEqual(['ACCOUNTS_TABLE_NAME', 'LOG_LEVEL', 'NODE_OPTIONS', 'POWERTOOLS_SERVICE_NAME', 'SERVICE_STAGE']);
+  });
+
+  test('it has an error alarm to the alarm topic like every other function', () => {
+    const alarms = ofType(fnResources, 'AWS::CloudWatch::Alarm').filter(([, a]) => a.Properties.MetricName === 'Errors' && a.Properties.Dimensions?.[0]?.Value?.Ref === logicalId(fn));
+    expect(alarms).toHaveLength(1);
+    expect(JSON.stringify(alarms[0]![1].Properties.AlarmActions)).toMatch(/ExportsOutputRefAlarmTopic[0-9A-F]{8}/);
   });
 });
 
@@ -342,7 +400,7 @@ describe('stateful resources', () => {
                 { AttributeName: g.pk, KeyType: 'HASH' },
                 { AttributeName: g.sk, KeyType: 'RANGE' },
               ],
-              Projection: g.include ? { ProjectionType: 'INCLUDE', NonKeyAttributes: g.include } : { ProjectionType: 'ALL' },
+              Projection: g.keysOnly ? { ProjectionType: 'KEYS_ONLY' } : g.include ? { ProjectionType: 'INCLUDE', NonKeyAttributes: g.include } : { ProjectionType: 'ALL' },
             }))
           : Match.absent(),
         TimeToLiveSpecification: def.ttlAttribute ? { AttributeName: def.ttlAttribute, Enabled: true } : Match.absent(),
@@ -705,7 +763,11 @@ describe('room to grow (CloudFormation: 500 resources per stack, nested stacks i
     const today = Object.fromEntries([stateful, api, ...nestedStacks].map((st) => [st.node.path, count(st)]));
     const over = Object.entries(counts).filter(([, n]) => n >= LIMIT * HEADROOM);
     expect({ over, counts, today }).toEqual({ over: [], counts: expect.any(Object), today: expect.any(Object) });
-    // The structure the projection relies on: functions out of the API stack, methods in it.
+    // The structure the projection relies on: functions out of the API stack, methods in it; the authorizer's
+    // function and its alarm are counted in its context.
+    const projectedFunctions = [...projected.api.contextStacks.values()].flatMap((st) => ofType(Template.fromStack(st).toJSON().Resources, 'AWS::Lambda::Function'));
+    expect(projectedFunctions).toHaveLength(ROUTES.length + PLANNED.length + QUEUE_LIST.length + 1);
+    expect(Stack.of(projected.api.apiKeyAuthorizer.fn)).toBe(projected.api.contextStacks.get('Console'));
     expect(counts[projected.api.node.path]).toBeGreaterThan(ROUTES.length + PLANNED.length);
     expect(ofType(Template.fromStack(projected.api).toJSON().Resources, 'AWS::Lambda::Function')).toEqual([]);
   });
