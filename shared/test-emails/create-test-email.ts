@@ -71,7 +71,8 @@ const pick = (free: number[]) => free[Math.floor(Math.random() * free.length)]!;
  *    passes them is compared with a known key's: other content under a used key is 409.
  * 3. The sender must be the caller's (400) and usable now (409); it is snapshotted on the record.
  * 4. One transaction writes the record, its key, its attachment bytes and one free slot of each rolling
- *    quota window (429 when a window has none); losing a slot to a concurrent request picks again.
+ *    quota window (429 when a window has none); losing a slot to a concurrent request, or colliding with
+ *    one, picks again (a collision on the key is then read back as a replay).
  * 5. One message to the sending queue. The record is due within the dispatch grace, so a lost message is
  *    sent again by the sweeper (or by repeating the POST).
  */

@@ -57,12 +57,12 @@ export async function freeQuotaSlots(accountId: string, nowMs: number): Promise<
   return free;
 }
 
-export type InsertOutcome = 'created' | 'key_taken' | 'slot_taken';
+export type InsertOutcome = 'created' | 'key_taken' | 'retry';
 
 /**
  * One transaction: the record (due for its dispatch at `dueAt`), its Idempotency-Key, its attachment chunks
  * and one slot of each quota window. A concurrent request that took the key first answers `key_taken`; one
- * that took a slot first, `slot_taken` (pick again).
+ * that took a slot first, or a transaction that collided with another on any item, answers `retry`.
  */
 export async function insertTestEmail(
   record: TestEmailRecord,
@@ -111,7 +111,8 @@ export async function insertTestEmail(
     if (!isTransactionCanceled(e)) throw e;
     const reasons = cancellationReasons(e);
     if (reasons[1]?.Code === 'ConditionalCheckFailed') return 'key_taken';
-    if (reasons.slice(2, 2 + slotWrites.length).some((r) => r.Code === 'ConditionalCheckFailed' || r.Code === 'TransactionConflict')) return 'slot_taken';
+    const slotTaken = reasons.slice(2, 2 + slotWrites.length).some((r) => r.Code === 'ConditionalCheckFailed');
+    if (slotTaken || reasons.some((r) => r.Code === 'TransactionConflict')) return 'retry';
     throw e;
   }
 }
