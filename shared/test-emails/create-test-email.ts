@@ -9,7 +9,7 @@ import type { Account } from '../accounts/model.js';
 import { sendMessage } from '../adapters/queue.js';
 import { messages } from '../catalog/messages.js';
 import { DEADLINES, after } from '../catalog/deadlines.js';
-import { canonicalJson } from '../jobs/accept-job.js';
+import { canonicalJson, parseIdempotencyKey } from '../jobs/accept-job.js';
 import { htmlToPlain, plainToHtml, sanitizeEmailHtml } from '../outreach/html.js';
 import { decodeAttachments } from './attachments.js';
 import { testInboxAddress } from './config.js';
@@ -31,15 +31,11 @@ export async function requirePilotAccount(accountId: string): Promise<Account> {
   return account;
 }
 
-const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{1,128}$/;
-
-/** `Idempotency-Key` is required on POST /test-emails/ (1–128 letters, digits, `.`, `_`, `:`, `-`). */
+/** `Idempotency-Key` is required on POST /test-emails/, in the format every idempotent route takes. */
 export function requireIdempotencyKey(headers: Record<string, string>): string {
-  const key = headers['idempotency-key'];
-  if (key === undefined || !IDEMPOTENCY_KEY.test(key)) {
-    throw new ValidationError('Idempotency-Key is required: 1 to 128 characters of letters, digits, period, underscore, colon or hyphen.', [
-      { path: 'Idempotency-Key', message: key === undefined ? 'required' : 'invalid format' },
-    ]);
+  const key = parseIdempotencyKey(headers);
+  if (key === undefined) {
+    throw new ValidationError('Idempotency-Key is required: 1 to 128 characters of letters, digits, period, underscore, colon or hyphen.', [{ path: 'Idempotency-Key', message: 'required' }]);
   }
   return key;
 }
