@@ -33,6 +33,7 @@ import { QUEUE_LIST, type QueueKey } from '../shared/catalog/queues.js';
 import { API_KEY_AUTHORIZER } from '../shared/catalog/authorizer.js';
 import { CONSOLE_BASE, ROUTES, ratePerSecond, type RouteDef } from '../shared/catalog/routes.js';
 import { TABLES, type TableKey } from '../shared/catalog/tables.js';
+import { Housekeeping } from './constructs/housekeeping.js';
 import { ServiceFunction, nagFinding, type BindingResources } from './constructs/service-function.js';
 import { DIRECTORY_OBJECT_KEY, pascal } from './stateful-stack.js';
 
@@ -47,6 +48,8 @@ export interface ApiStackProps extends StackProps {
   // Stateful resources, handed over from the StatefulStack.
   readonly tables: Readonly<Record<TableKey, ITable>>;
   readonly queues: Readonly<Record<QueueKey, IQueue>>;
+  /** Each queue's dead-letter queue: the dead-letter consumer reads them all. */
+  readonly deadLetterQueues: Readonly<Record<QueueKey, IQueue>>;
   readonly secretBoxKey: ISecret;
   readonly directoryBucket: IBucket;
   /** Draft with Amazon Bedrock (Converse API) using this model id instead of the built-in composer. */
@@ -155,6 +158,8 @@ export class ApiStack extends Stack {
   readonly api: RestApi;
   readonly routeFunctions: ReadonlyMap<RouteDef, ServiceFunction>;
   readonly workerFunctions: Readonly<Record<QueueKey, ServiceFunction>>;
+  /** The dead-letter consumer and the sweeper with its schedule, beside the workers. */
+  readonly housekeeping: Housekeeping;
   readonly contextStacks: ReadonlyMap<string, NestedStack>;
   /** Grants that name the usage plan by id, kept out of the functions' own stacks (see ApiKeysBinding). */
   readonly usagePlanGrants: ReadonlyMap<ServiceFunction, Policy>;
@@ -171,7 +176,7 @@ export class ApiStack extends Stack {
     const resources: BindingResources = {
       tables: props.tables,
       queues: props.queues,
-      scheduler: { group: props.scheduleGroup, role: props.schedulerRole, timersQueue: props.queues.timers },
+      scheduler: { group: props.scheduleGroup, role: props.schedulerRole, timersQueue: props.queues.timers, timersDeadLetterQueue: props.deadLetterQueues.timers },
       secretBox: props.secretBoxKey,
       apiKeys: { usagePlanName: usagePlanName(prefix) },
       directory: { bucket: props.directoryBucket, key: DIRECTORY_OBJECT_KEY },
@@ -324,6 +329,13 @@ export class ApiStack extends Stack {
       }
     }
     this.workerFunctions = workers;
+    this.housekeeping = new Housekeeping(contextStack(WORKERS_CONTEXT), 'Housekeeping', {
+      ...fnProps,
+      prefix,
+      resources,
+      deadLetterQueues: props.deadLetterQueues,
+      alarmTopic: props.alarmTopic,
+    });
     // Links written into emails (one-click unsubscribe, open pixel) point back at this API.
     workers.sending!.addEnvironment('PUBLIC_BASE_URL', this.api.url);
     if (props.smtpRelay) {

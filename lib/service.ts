@@ -39,6 +39,7 @@ export function createServiceStacks(app: App, opts: ServiceOptions): { stateful:
     description: `${SERVICE} (${opts.stage}): REST API, handlers and workers`,
     tables: stateful.tables,
     queues: stateful.queues,
+    deadLetterQueues: stateful.deadLetterQueues,
     secretBoxKey: stateful.secretBoxKey,
     directoryBucket: stateful.directoryImportBucket,
     scheduleGroup: stateful.scheduleGroup,

@@ -40,7 +40,7 @@ export class StatefulStack extends Stack {
   /** Key of the secret box that encrypts webhook signing secrets at rest: 64 hex characters (32 bytes). */
   readonly secretBoxKey: Secret;
   readonly scheduleGroup: ScheduleGroup;
-  /** Assumed by EventBridge Scheduler to deliver due schedules; may only send to the timers queue. */
+  /** Assumed by EventBridge Scheduler to deliver due schedules; may only send to the timers queue and its DLQ. */
   readonly schedulerRole: Role;
   readonly directoryImportBucket: Bucket;
   /** Raw inbound mail written by SES receiving (replies, bounces, auto-replies). */
@@ -144,7 +144,7 @@ export class StatefulStack extends Stack {
 
     const timersQueue = queues.timers;
     this.schedulerRole = new Role(this, 'SchedulerRole', {
-      description: 'EventBridge Scheduler delivers due one-time schedules to the timers queue',
+      description: 'EventBridge Scheduler delivers due one-time schedules to the timers queue (undeliverable ones to its DLQ)',
       assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
         conditions: {
           // Confused-deputy guard: only schedules of this account's group may use the role.
@@ -154,9 +154,10 @@ export class StatefulStack extends Stack {
       }),
     });
     // Not queue.grantSendMessages(): that adds GetQueueAttributes/GetQueueUrl, which Scheduler never calls.
-    // The queues use SSE-SQS, so no KMS permission is needed.
+    // The queues use SSE-SQS, so no KMS permission is needed. Scheduler sends a timer it could not deliver to
+    // the target's dead-letter queue with this same role, so the timers DLQ is the one other resource.
     this.schedulerRole.addToPolicy(
-      new PolicyStatement({ effect: Effect.ALLOW, actions: ['sqs:SendMessage'], resources: [timersQueue.queueArn] }),
+      new PolicyStatement({ effect: Effect.ALLOW, actions: ['sqs:SendMessage'], resources: [timersQueue.queueArn, dlqs.timers.queueArn] }),
     );
 
     this.accessLogsBucket = new Bucket(this, 'AccessLogsBucket', {

@@ -1,5 +1,5 @@
 import { consoleRoute } from '../../shared/http/handler.js';
-import { UpdateSendingAccountSchema } from '../../shared/accounts/model.js';
+import { UpdateSendingAccountSchema } from '../../shared/accounts/sending-account-patch.js';
 import { sendingAccountView } from '../../shared/accounts/sending-accounts.repository.js';
 import { changeSendingAccount } from '../../shared/outreach/awaiting-capacity.js';
 

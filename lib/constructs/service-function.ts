@@ -42,6 +42,8 @@ export interface SchedulerBinding {
   /** The role EventBridge Scheduler assumes to deliver a schedule to the timers queue. */
   readonly role: IRole;
   readonly timersQueue: IQueue;
+  /** Where Scheduler puts a timer it could not deliver within its retry policy (the timers DLQ). */
+  readonly timersDeadLetterQueue: IQueue;
 }
 
 export interface ApiKeysBinding {
@@ -205,10 +207,11 @@ export class ServiceFunction extends NodejsFunction {
   }
 
   /** Manage one-time schedules in the service's group only, and hand Scheduler its delivery role only. */
-  bindScheduler({ group, role, timersQueue }: SchedulerBinding): void {
+  bindScheduler({ group, role, timersQueue, timersDeadLetterQueue }: SchedulerBinding): void {
     this.addEnvironment('SCHEDULER_GROUP_NAME', group.scheduleGroupName);
     this.addEnvironment('SCHEDULER_ROLE_ARN', role.roleArn);
     this.addEnvironment('TIMERS_QUEUE_ARN', timersQueue.queueArn);
+    this.addEnvironment('TIMERS_DLQ_ARN', timersDeadLetterQueue.queueArn);
     this.addToRolePolicy(
       new PolicyStatement({
         effect: Effect.ALLOW,

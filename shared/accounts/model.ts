@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { sanitizeEmailHtml } from '../outreach/html.js';
 
 export interface Account {
   id: string;
@@ -106,7 +105,7 @@ export const AddCreditsSchema = z.strictObject({
   amount: z.number().int().positive().max(100_000_000),
 });
 
-const timeZone = z.string().refine((tz) => {
+export const timeZone = z.string().refine((tz) => {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: tz });
     return true;
@@ -124,16 +123,3 @@ export const CreateSendingAccountSchema = z.strictObject({
   health: z.string().trim().min(1).max(100).default('healthy'),
   timezone: timeZone.default('UTC'),
 });
-
-export const UpdateSendingAccountSchema = z
-  .strictObject({
-    connected: z.boolean(),
-    sending_enabled: z.boolean(),
-    daily_limit: z.number().int().min(0).max(10_000),
-    health: z.string().trim().min(1).max(100),
-    timezone: timeZone,
-    // Bounded as supplied; what is stored is what the sanitiser keeps.
-    signature_html: z.string().max(10_000).transform(sanitizeEmailHtml),
-  })
-  .partial()
-  .refine((v) => Object.keys(v).length > 0, 'at least one field is required');

@@ -26,6 +26,15 @@ export function scheduleName(...parts: string[]): string {
   return parts.join('.').replace(/[^0-9a-zA-Z\-_.]/g, '-').slice(0, 64);
 }
 
+/**
+ * How long Scheduler keeps trying to put a due timer on the timers queue before it goes to the timers DLQ
+ * (limits: 60–86,400 s, 0–185 attempts). A delivery fails only when SQS refuses the message (throttling, an
+ * outage, a lost permission), and an hour outlasts a passing one; a timer older than that is stale anyway, since the sweeper re-drives every
+ * overdue record every few minutes and the dead-letter consumer ends what is left. The age bounds the
+ * attempts (Scheduler backs off exponentially), so the count is left at its maximum.
+ */
+export const TIMER_RETRY_POLICY = { MaximumEventAgeInSeconds: 3600, MaximumRetryAttempts: 185 } as const;
+
 export const awsScheduler: Scheduler = {
   async scheduleAt(name, at, message) {
     const input = {
@@ -35,7 +44,13 @@ export const awsScheduler: Scheduler = {
       ScheduleExpressionTimezone: 'UTC',
       FlexibleTimeWindow: { Mode: 'OFF' as const },
       ActionAfterCompletion: 'DELETE' as const,
-      Target: { Arn: requireEnv('TIMERS_QUEUE_ARN'), RoleArn: requireEnv('SCHEDULER_ROLE_ARN'), Input: JSON.stringify(QUEUE_MESSAGES.timers.parse(message)) },
+      Target: {
+        Arn: requireEnv('TIMERS_QUEUE_ARN'),
+        RoleArn: requireEnv('SCHEDULER_ROLE_ARN'),
+        Input: JSON.stringify(QUEUE_MESSAGES.timers.parse(message)),
+        RetryPolicy: TIMER_RETRY_POLICY,
+        DeadLetterConfig: { Arn: requireEnv('TIMERS_DLQ_ARN') },
+      },
     };
     try {
       await schedulerClient().send(new CreateScheduleCommand(input));

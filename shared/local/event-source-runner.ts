@@ -3,8 +3,9 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 
 /**
  * Plays Lambda's SQS event source mapping locally: long-polls each queue, hands batches to the worker
- * handler, deletes what succeeded and leaves reported failures (or a whole thrown batch) to reappear after
- * the visibility timeout; the queue's redrive policy moves a message to its DLQ after maxReceiveCount.
+ * handler, deletes what succeeded and leaves reported failures (or a whole thrown or timed-out batch) to
+ * reappear after the visibility timeout; the queue's redrive policy moves a message to its DLQ after
+ * maxReceiveCount.
  */
 export type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
 
@@ -13,6 +14,10 @@ export interface RunnerQueue {
   url: string;
   arn: string;
   batchSize: number;
+  /** The function's timeout: a batch still running after it has failed, every message of it. */
+  timeoutMs: number;
+  /** The consuming function, as Lambda's context names it; `<key>-worker` when absent. */
+  functionName?: string;
   handler: () => Promise<SqsHandler>;
 }
 
@@ -22,7 +27,7 @@ export interface EventSourceRunner {
   stop(): Promise<void>;
 }
 
-export function lambdaContext(functionName: string): Context {
+export function lambdaContext(functionName: string, deadline = Date.now() + 30_000): Context {
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName,
@@ -32,7 +37,7 @@ export function lambdaContext(functionName: string): Context {
     awsRequestId: crypto.randomUUID(),
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: 'local',
-    getRemainingTimeInMillis: () => 30_000,
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
     done: () => undefined,
     fail: () => undefined,
     succeed: () => undefined,
@@ -51,12 +56,43 @@ function toRecord(m: Message, q: RunnerQueue): SQSRecord {
       SenderId: a.SenderId ?? 'local',
       ApproximateFirstReceiveTimestamp: a.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
     },
-    messageAttributes: {},
+    messageAttributes: Object.fromEntries(
+      Object.entries(m.MessageAttributes ?? {}).map(([name, v]) => [
+        name,
+        { dataType: v.DataType ?? 'String', ...(v.StringValue !== undefined ? { stringValue: v.StringValue } : {}), stringListValues: [], binaryListValues: [] },
+      ]),
+    ),
     md5OfBody: m.MD5OfBody ?? '',
     eventSource: 'aws:sqs',
     eventSourceARN: q.arn,
     awsRegion: 'us-east-1',
   };
+}
+
+export class FunctionTimeoutError extends Error {
+  constructor(timeoutMs: number) {
+    super(`Task timed out after ${(timeoutMs / 1000).toFixed(2)} seconds`);
+    this.name = 'FunctionTimeoutError';
+  }
+}
+
+/**
+ * Lambda ends an invocation at its timeout and the batch counts as failed. A local handler cannot be
+ * stopped, so it runs on unobserved (its messages stay undeleted, so anything it still does is a duplicate
+ * the next delivery must tolerate, as with a Lambda that timed out after writing) while the batch fails.
+ */
+async function withinTimeout<T>(timeoutMs: number, run: (deadline: number) => Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const invocation = Promise.resolve().then(() => run(Date.now() + timeoutMs));
+  invocation.catch(() => undefined);
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new FunctionTimeoutError(timeoutMs)), timeoutMs);
+  });
+  try {
+    return await Promise.race([invocation, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export function startEventSourceRunner(sqs: SQSClient, queues: RunnerQueue[], opts: { onError?: (q: string, e: unknown) => void } = {}): EventSourceRunner {
@@ -67,7 +103,7 @@ export function startEventSourceRunner(sqs: SQSClient, queues: RunnerQueue[], op
       let messages: Message[] = [];
       try {
         const out = await sqs.send(
-          new ReceiveMessageCommand({ QueueUrl: q.url, MaxNumberOfMessages: q.batchSize, WaitTimeSeconds: 1, AttributeNames: ['All'] }),
+          new ReceiveMessageCommand({ QueueUrl: q.url, MaxNumberOfMessages: q.batchSize, WaitTimeSeconds: 1, AttributeNames: ['All'], MessageAttributeNames: ['All'] }),
         );
         messages = out.Messages ?? [];
       } catch (e) {
@@ -83,7 +119,7 @@ export function startEventSourceRunner(sqs: SQSClient, queues: RunnerQueue[], op
         const event: SQSEvent = { Records: messages.map((m) => toRecord(m, q)) };
         let failed = new Set<string>();
         try {
-          const res = await handler(event, lambdaContext(`${q.key}-worker`));
+          const res = await withinTimeout(q.timeoutMs, (deadline) => handler(event, lambdaContext(q.functionName ?? `${q.key}-worker`, deadline)));
           failed = new Set((res?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
         } catch (e) {
           opts.onError?.(q.key, e);

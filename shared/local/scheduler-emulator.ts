@@ -17,10 +17,52 @@ interface StoredSchedule {
   FlexibleTimeWindow?: unknown;
   ActionAfterCompletion?: string;
   State?: string;
-  Target: { Arn: string; RoleArn?: string; Input?: string };
+  Target: { Arn: string; RoleArn?: string; Input?: string; RetryPolicy?: RetryPolicy; DeadLetterConfig?: { Arn: string } };
   CreationDate: string;
   LastModificationDate: string;
   fireAt: number;
+  /** Failed deliveries so far, and when (service clock) the next one is tried. */
+  attempts?: number;
+  retryAt?: number;
+}
+
+interface RetryPolicy {
+  MaximumEventAgeInSeconds?: number;
+  MaximumRetryAttempts?: number;
+}
+
+/** Scheduler's own defaults when a target names no retry policy. */
+const DEFAULT_RETRY: Required<RetryPolicy> = { MaximumEventAgeInSeconds: 86_400, MaximumRetryAttempts: 185 };
+/** Backoff between delivery attempts: doubling from the first, capped (service-clock milliseconds). */
+const FIRST_RETRY_MS = 1_000;
+const MAX_RETRY_MS = 60_000;
+
+const SQS_ARN = /^arn:aws(-[a-z]+)?:sqs:[a-z0-9-]+:\d{12}:[a-zA-Z0-9\-_]+$/;
+
+/** The API's constraints on the fields this emulator acts on, worded as Scheduler's ValidationException. */
+function validationError(body: Record<string, unknown>): string | null {
+  const target = body.Target as StoredSchedule['Target'] | undefined;
+  if (!target || typeof target.Arn !== 'string' || !target.Arn) return "1 validation error detected: Value null at 'target' failed to satisfy constraint: Member must not be null";
+  const bound = (path: string, v: unknown, min: number, max: number): string | null => {
+    if (v === undefined) return null;
+    if (!Number.isInteger(v)) return `1 validation error detected: Value '${String(v)}' at '${path}' failed to satisfy constraint: Member must be an integer`;
+    const n = v as number;
+    if (n < min) return `1 validation error detected: Value '${n}' at '${path}' failed to satisfy constraint: Member must have value greater than or equal to ${min}`;
+    if (n > max) return `1 validation error detected: Value '${n}' at '${path}' failed to satisfy constraint: Member must have value less than or equal to ${max}`;
+    return null;
+  };
+  const retry = target.RetryPolicy;
+  if (retry !== undefined) {
+    const e =
+      bound('target.retryPolicy.maximumEventAgeInSeconds', retry.MaximumEventAgeInSeconds, 60, 86_400) ??
+      bound('target.retryPolicy.maximumRetryAttempts', retry.MaximumRetryAttempts, 0, 185);
+    if (e) return e;
+  }
+  const dlq = target.DeadLetterConfig;
+  if (dlq !== undefined && (typeof dlq.Arn !== 'string' || dlq.Arn.length > 1600 || !SQS_ARN.test(dlq.Arn))) {
+    return `1 validation error detected: Value '${String(dlq.Arn)}' at 'target.deadLetterConfig.arn' failed to satisfy constraint: Member must satisfy regular expression pattern: ${SQS_ARN.source}`;
+  }
+  return null;
 }
 
 export interface SchedulerEmulator {
@@ -32,6 +74,10 @@ export interface SchedulerEmulator {
   dueCount(): number;
   pending(): StoredSchedule[];
   stop(): Promise<void>;
+}
+
+function scheduleArn(group: string, name: string): string {
+  return `arn:aws:scheduler:us-east-1:000000000000:schedule/${group}/${name}`;
 }
 
 function parseAt(expr: string): number | null {
@@ -90,6 +136,8 @@ export async function startSchedulerEmulator(opts: { port: number; file: string 
         if (req.method === 'PUT' && !existing) return send(res, 404, { Message: `Schedule ${name} does not exist.` }, 'ResourceNotFoundException');
         const fireAt = parseAt(body.ScheduleExpression);
         if (fireAt === null) return send(res, 400, { Message: 'Only at() expressions are supported locally.' }, 'ValidationException');
+        const invalid = validationError(body);
+        if (invalid) return send(res, 400, { Message: invalid }, 'ValidationException');
         schedules.set(key, {
           ...body,
           Name: name,
@@ -99,12 +147,12 @@ export async function startSchedulerEmulator(opts: { port: number; file: string 
           fireAt,
         });
         persist();
-        return send(res, 200, { ScheduleArn: `arn:aws:scheduler:us-east-1:000000000000:schedule/${group}/${name}` });
+        return send(res, 200, { ScheduleArn: scheduleArn(group, name) });
       }
       if (req.method === 'GET') {
         if (!existing) return send(res, 404, { Message: `Schedule ${name} does not exist.` }, 'ResourceNotFoundException');
-        const { fireAt: _f, ...out } = existing;
-        return send(res, 200, { ...out, Arn: `arn:aws:scheduler:us-east-1:000000000000:schedule/${group}/${name}`, CreationDate: Date.parse(existing.CreationDate) / 1000, LastModificationDate: Date.parse(existing.LastModificationDate) / 1000 });
+        const { fireAt: _f, attempts: _a, retryAt: _r, ...out } = existing;
+        return send(res, 200, { ...out, Arn: scheduleArn(group, name), CreationDate: Date.parse(existing.CreationDate) / 1000, LastModificationDate: Date.parse(existing.LastModificationDate) / 1000 });
       }
       if (req.method === 'DELETE') {
         if (!existing) return send(res, 404, { Message: `Schedule ${name} does not exist.` }, 'ResourceNotFoundException');
@@ -125,23 +173,67 @@ export async function startSchedulerEmulator(opts: { port: number; file: string 
     // One pass at a time, so a schedule is never delivered twice by overlapping ticks.
     firing ??= (async () => {
       let fired = 0;
+      let changed = false;
       const now = opts.clock.now().getTime();
-      const due = [...schedules.entries()].filter(([, s]) => s.fireAt <= now && s.State !== 'DISABLED').sort((a, b) => a[1].fireAt - b[1].fireAt);
+      const due = [...schedules.entries()]
+        .filter(([, s]) => s.fireAt <= now && (s.retryAt ?? 0) <= now && s.State !== 'DISABLED')
+        .sort((a, b) => a[1].fireAt - b[1].fireAt);
       for (const [key, s] of due) {
         try {
           await opts.sqs.send(new SendMessageCommand({ QueueUrl: await urlForArn(s.Target.Arn), MessageBody: s.Target.Input ?? '{}' }));
           schedules.delete(key);
           fired++;
-        } catch {
-          // The target is unavailable: keep the schedule and try again on the next tick, as Scheduler retries.
+          changed = true;
+        } catch (e) {
+          changed = (await afterFailedDelivery(key, s, now, e as Error)) || changed;
         }
       }
-      if (fired) persist();
+      if (changed) persist();
       return fired;
     })().finally(() => {
       firing = null;
     });
     return firing;
+  };
+  /**
+   * Scheduler's retry policy: back off and try again until the attempts or the event's age run out, then
+   * hand the event to the target's DLQ (its body the target input, the failure in message attributes) or,
+   * without one, drop it. A DLQ that cannot take it either keeps the schedule for the next tick, so nothing
+   * is lost locally. Returns whether the stored schedule changed.
+   */
+  const afterFailedDelivery = async (key: string, s: StoredSchedule, now: number, error: Error): Promise<boolean> => {
+    const policy = { ...DEFAULT_RETRY, ...s.Target.RetryPolicy };
+    const retries = s.attempts ?? 0;
+    const exhausted =
+      retries >= policy.MaximumRetryAttempts ? 'MaximumRetryAttempts' : now - s.fireAt >= policy.MaximumEventAgeInSeconds * 1000 ? 'MaximumEventAgeInSeconds' : null;
+    if (!exhausted) {
+      s.attempts = retries + 1;
+      s.retryAt = now + Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** retries);
+      return true;
+    }
+    if (s.Target.DeadLetterConfig) {
+      const attribute = (value: string) => ({ DataType: 'String', StringValue: value });
+      try {
+        await opts.sqs.send(
+          new SendMessageCommand({
+            QueueUrl: await urlForArn(s.Target.DeadLetterConfig.Arn),
+            MessageBody: s.Target.Input ?? '{}',
+            MessageAttributes: {
+              ERROR_CODE: attribute(error.name || 'Error'),
+              ERROR_MESSAGE: attribute((error.message || 'delivery failed').slice(0, 1024)),
+              EXHAUSTED_RETRY_CONDITION: attribute(exhausted),
+              RETRY_ATTEMPTS: attribute(String(retries)),
+              SCHEDULE_ARN: attribute(scheduleArn(s.GroupName, s.Name)),
+              TARGET_ARN: attribute(s.Target.Arn),
+            },
+          }),
+        );
+      } catch {
+        return false;
+      }
+    }
+    schedules.delete(key);
+    return true;
   };
   const timer = setInterval(() => void fireDue(), opts.tickMs ?? 250);
 

@@ -7,7 +7,7 @@ import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-s
 import { createSqsServer } from 'local-aws-sqs';
 import * as sesModule from 'aws-ses-v2-local';
 import { TABLE_LIST, type TableDef } from '../catalog/tables.js';
-import { QUEUE_LIST, queueName } from '../catalog/queues.js';
+import { DEAD_LETTERS, QUEUE_LIST, queueName, type QueueKey } from '../catalog/queues.js';
 import { resetClients } from '../adapters/aws.js';
 import { resetSmtp } from '../adapters/mailer.js';
 import { resetSecretBox } from '../adapters/secret-box.js';
@@ -40,6 +40,12 @@ export interface LocalStackOptions {
   webhookAllowLoopback?: boolean;
   /** Visibility timeout override for local queues, so retries happen in seconds rather than minutes. */
   visibilityTimeoutSeconds?: number;
+  /**
+   * Per consumer (a queue's worker, or `dead-letters`): a timeout other than the catalogue's, and a handler
+   * module (relative to `root`) other than the catalogue's, so tests can time out a worker in seconds.
+   */
+  workerTimeoutMs?: Partial<Record<ConsumerKey, number>>;
+  workerModules?: Partial<Record<ConsumerKey, string>>;
   /** Local-only: multiply every route's throttle (tests of other behaviour use a large value; default 1). */
   throttleMultiplier?: number;
   /** Hold the public API (503) and readiness until `setReady()`, e.g. while the directory is imported. */
@@ -67,6 +73,9 @@ export interface LocalStack {
 }
 
 export const LOCAL_PREFIX = 'local';
+
+/** What the event-source runner feeds: each queue's worker, and the dead-letter consumer behind every DLQ. */
+export type ConsumerKey = QueueKey | 'dead-letters';
 
 export function tableCreateInput(def: TableDef, name: string): CreateTableCommandInput {
   const attrs = new Set(['pk', 'sk', ...def.gsis.flatMap((g) => [g.pk, g.sk])]);
@@ -193,6 +202,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
 
     const sqs = new SQSClient({ endpoint: endpoints.sqs });
     const queueUrls: Record<string, string> = {};
+    const dlqArns = {} as Record<QueueKey, string>;
     for (const q of QUEUE_LIST) {
       const dlq = await sqs.send(new CreateQueueCommand({ QueueName: queueName(LOCAL_PREFIX, q.key, true) }));
       const dlqArn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl!, AttributeNames: ['QueueArn'] }))).Attributes!.QueueArn!;
@@ -208,10 +218,12 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       const arn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: main.QueueUrl!, AttributeNames: ['QueueArn'] }))).Attributes!.QueueArn!;
       queueUrls[q.key] = main.QueueUrl!;
       queueUrls[`${q.key}-dlq`] = dlq.QueueUrl!;
+      dlqArns[q.key] = dlqArn;
       process.env[q.urlEnv] = main.QueueUrl!;
       process.env[q.arnEnv] = arn;
     }
     process.env.TIMERS_QUEUE_ARN = process.env[QUEUE_LIST.find((q) => q.key === 'timers')!.arnEnv];
+    process.env.TIMERS_DLQ_ARN = dlqArns.timers;
 
     const scheduler = await startSchedulerEmulator({ port: await freePort(), file: file('schedules.json'), clock: serviceClock, sqs });
     started.push(scheduler);
@@ -219,18 +231,35 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     process.env.AWS_ENDPOINT_URL_SCHEDULER = endpoints.scheduler;
     resetClients();
 
+    const consumer = (key: ConsumerKey, module: string, timeoutSeconds: number) => ({
+      timeoutMs: opts.workerTimeoutMs?.[key] ?? timeoutSeconds * 1000,
+      handler: () => loadHandler(root, opts.workerModules?.[key] ?? module) as unknown as Promise<SqsHandler>,
+    });
+    // The DLQs' redrive into the dead-letter consumer, as its event source mappings do in AWS: a record's
+    // eventSourceARN is the DLQ it came from.
+    const deadLetterSources = QUEUE_LIST.map((q) => ({
+      key: `${q.key}-dlq`,
+      url: queueUrls[`${q.key}-dlq`]!,
+      arn: dlqArns[q.key],
+      batchSize: DEAD_LETTERS.batchSize,
+      functionName: 'dead-letters',
+      ...consumer('dead-letters', DEAD_LETTERS.module, DEAD_LETTERS.timeoutSeconds),
+    }));
     const runner =
       opts.workers === false
         ? null
         : startEventSourceRunner(
             sqs,
-            QUEUE_LIST.map((q) => ({
-              key: q.key,
-              url: queueUrls[q.key]!,
-              arn: process.env[q.arnEnv]!,
-              batchSize: q.worker.batchSize,
-              handler: () => loadHandler(root, q.worker.module) as unknown as Promise<SqsHandler>,
-            })),
+            [
+              ...QUEUE_LIST.map((q) => ({
+                key: q.key,
+                url: queueUrls[q.key]!,
+                arn: process.env[q.arnEnv]!,
+                batchSize: q.worker.batchSize,
+                ...consumer(q.key, q.worker.module, q.worker.timeoutSeconds),
+              })),
+              ...deadLetterSources,
+            ],
             { onError: (q, e) => logger.debug('worker batch failed', { queue: q, error: e as Error }) },
           );
     if (runner) started.push(runner);
@@ -249,6 +278,12 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
             }),
           );
           queued += Number(a.Attributes?.ApproximateNumberOfMessages ?? 0) + Number(a.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0) + Number(a.Attributes?.ApproximateNumberOfMessagesDelayed ?? 0);
+        }
+        // A dead message waiting for the dead-letter consumer is work; one the consumer failed waits out its
+        // visibility timeout like any retry in AWS, and the runner's busy count covers a batch being handled.
+        for (const source of runner ? deadLetterSources : []) {
+          const a = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: source.url, AttributeNames: ['ApproximateNumberOfMessages'] }));
+          queued += Number(a.Attributes?.ApproximateNumberOfMessages ?? 0);
         }
         const idle = queued === 0 && (runner?.busy() ?? 0) === 0 && scheduler.dueCount() === 0;
         // Two quiet looks in a row: work handed from one queue to another between looks is not missed.

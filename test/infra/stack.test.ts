@@ -14,7 +14,7 @@ import { REPO_ROOT, TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS, type ServiceFunctio
 import { pascal } from '../../lib/stateful-stack.js';
 import type { IConstruct } from 'constructs';
 import type { Bindings } from '../../shared/catalog/bindings.js';
-import { QUEUE_LIST } from '../../shared/catalog/queues.js';
+import { DEAD_LETTERS, QUEUE_LIST, SWEEPER, queueName } from '../../shared/catalog/queues.js';
 import { ROUTES, ratePerSecond, type RouteDef } from '../../shared/catalog/routes.js';
 import { API_KEY_AUTHORIZER } from '../../shared/catalog/authorizer.js';
 import { RETENTION, TABLE_LIST, type TableKey } from '../../shared/catalog/tables.js';
@@ -98,11 +98,13 @@ function expectedRouteBindings(route: RouteDef): Bindings {
 const allFunctions: { name: string; fn: ServiceFunction; bindings: Bindings }[] = [
   ...ROUTES.map((r) => ({ name: `${r.method} ${r.path}`, fn: api.routeFunctions.get(r)!, bindings: expectedRouteBindings(r) })),
   ...QUEUE_LIST.map((q) => ({ name: `worker ${q.key}`, fn: api.workerFunctions[q.key], bindings: q.worker.bindings })),
+  { name: 'dead-letter consumer', fn: api.housekeeping.deadLetterFunction, bindings: DEAD_LETTERS.bindings },
+  { name: 'sweeper', fn: api.housekeeping.sweeperFunction, bindings: SWEEPER.bindings },
 ];
 
 describe('functions', () => {
-  test('one Lambda per route and per queue worker, the API-key authorizer, and no other', () => {
-    expect(ofType(Object.fromEntries(allApiResources()), 'AWS::Lambda::Function')).toHaveLength(ROUTES.length + QUEUE_LIST.length + 1);
+  test('one Lambda per route and per queue worker, the API-key authorizer, the dead-letter consumer and the sweeper, and no other', () => {
+    expect(ofType(Object.fromEntries(allApiResources()), 'AWS::Lambda::Function')).toHaveLength(ROUTES.length + QUEUE_LIST.length + 3);
     expect(resourcesOf(api.apiKeyAuthorizer.fn)[logicalId(api.apiKeyAuthorizer.fn)]?.Type).toBe('AWS::Lambda::Function');
     for (const { name, fn } of allFunctions) {
       expect([name, resourcesOf(fn)[logicalId(fn)]?.Type]).toEqual([name, 'AWS::Lambda::Function']);
@@ -114,6 +116,8 @@ describe('functions', () => {
       expect([route.module, Stack.of(api.routeFunctions.get(route)!).node.id]).toEqual([route.module, boundedContextOf(route.module)]);
     }
     for (const q of QUEUE_LIST) expect(Stack.of(api.workerFunctions[q.key]).node.id).toBe(WORKERS_CONTEXT);
+    expect(Stack.of(api.housekeeping.deadLetterFunction).node.id).toBe(WORKERS_CONTEXT);
+    expect(Stack.of(api.housekeeping.sweeperFunction).node.id).toBe(WORKERS_CONTEXT);
     expect(() => boundedContextOf('functions/unknown-area/x.ts')).toThrow(/No bounded context/);
   });
 
@@ -152,11 +156,14 @@ describe('functions', () => {
     nestedT.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
   });
 
-  test('workers take their timeout from the queue catalogue', () => {
+  test('workers, the dead-letter consumer and the sweeper take their timeout from the queue catalogue', () => {
     for (const q of QUEUE_LIST) {
       const fn = api.workerFunctions[q.key];
       expect([q.key, resourcesOf(fn)[logicalId(fn)]!.Properties.Timeout]).toEqual([q.key, q.worker.timeoutSeconds]);
     }
+    const { deadLetterFunction, sweeperFunction } = api.housekeeping;
+    expect(resourcesOf(deadLetterFunction)[logicalId(deadLetterFunction)]!.Properties.Timeout).toBe(DEAD_LETTERS.timeoutSeconds);
+    expect(resourcesOf(sweeperFunction)[logicalId(sweeperFunction)]!.Properties.Timeout).toBe(SWEEPER.timeoutSeconds);
   });
 
   test('every bound table, queue and the scheduler reach the function as environment variables', () => {
@@ -168,7 +175,7 @@ describe('functions', () => {
           const q = QUEUE_LIST.find((d) => d.key === k)!;
           return [q.urlEnv, q.arnEnv];
         }),
-        ...(bindings.scheduler ? ['SCHEDULER_GROUP_NAME', 'SCHEDULER_ROLE_ARN', 'TIMERS_QUEUE_ARN'] : []),
+        ...(bindings.scheduler ? ['SCHEDULER_GROUP_NAME', 'SCHEDULER_ROLE_ARN', 'TIMERS_QUEUE_ARN', 'TIMERS_DLQ_ARN'] : []),
         ...(bindings.secrets ? ['SECRET_BOX_SECRET_ARN'] : []),
         ...(bindings.apiKeys ? ['USAGE_PLAN_NAME'] : []),
         ...(bindings.directorySource ? ['DIRECTORY_BUCKET', 'DIRECTORY_KEY'] : []),
@@ -176,7 +183,10 @@ describe('functions', () => {
       ];
       const base = ['NODE_OPTIONS', 'POWERTOOLS_SERVICE_NAME', 'LOG_LEVEL', 'SERVICE_STAGE'];
       expect([name, Object.keys(env).sort()]).toEqual([name, [...base, ...expected].sort()]);
-      if (bindings.scheduler) expect(env.SCHEDULER_GROUP_NAME).toBe(`${PREFIX}-schedules`);
+      if (bindings.scheduler) {
+        expect(env.SCHEDULER_GROUP_NAME).toBe(`${PREFIX}-schedules`);
+        expect(JSON.stringify(env.TIMERS_DLQ_ARN)).toMatch(/ExportsOutputFnGetAttTimersDlq[0-9A-F]{8}Arn/);
+      }
       if (bindings.apiKeys) expect(env.USAGE_PLAN_NAME).toBe(usagePlanName(PREFIX));
     }
   });
@@ -493,8 +503,76 @@ describe('workers', () => {
     });
   });
 
-  test('one event source mapping per worker', () => {
-    expect(ofType(Object.fromEntries(allApiResources()), 'AWS::Lambda::EventSourceMapping')).toHaveLength(QUEUE_LIST.length);
+  test('one event source mapping per worker and one per DLQ', () => {
+    expect(ofType(Object.fromEntries(allApiResources()), 'AWS::Lambda::EventSourceMapping')).toHaveLength(QUEUE_LIST.length * 2);
+  });
+});
+
+describe('dead letters and the sweeper', () => {
+  test('the dead-letter consumer reads each of the DLQs with partial batch failures, and no other queue', () => {
+    const fn = api.housekeeping.deadLetterFunction;
+    const mappings = ofType(resourcesOf(fn), 'AWS::Lambda::EventSourceMapping').filter(([, m]) => m.Properties.FunctionName.Ref === logicalId(fn));
+    expect(mappings).toHaveLength(QUEUE_LIST.length);
+    const sources = mappings.map(([, m]) => {
+      expect(m.Properties).toMatchObject({ BatchSize: DEAD_LETTERS.batchSize, FunctionResponseTypes: ['ReportBatchItemFailures'] });
+      return JSON.stringify(m.Properties.EventSourceArn).replace(/.*ExportsOutputFnGetAtt([A-Za-z]+)Dlq[0-9A-F]{8}Arn.*/, '$1');
+    });
+    expect(sources.sort()).toEqual(QUEUE_LIST.map((q) => pascal(q.key)).sort());
+    // The DLQ a record came from is its eventSourceARN, whose last part is the catalogue's DLQ name.
+    const names = ofType(statefulResources, 'AWS::SQS::Queue').map(([, q]) => q.Properties.QueueName);
+    for (const q of QUEUE_LIST) expect(names).toContain(queueName(PREFIX, q.key, true));
+  });
+
+  test(`the sweeper runs every ${SWEEPER.rateMinutes} minutes from a schedule with no flexible window, a retry policy and a DLQ`, () => {
+    const fn = api.housekeeping.sweeperFunction;
+    const nestedT = templateOf(fn);
+    const schedules = ofType(resourcesOf(fn), 'AWS::Scheduler::Schedule');
+    expect(schedules).toHaveLength(1);
+    const schedule = schedules[0]![1].Properties;
+    const dlqId = Stack.of(fn).getLogicalId(api.housekeeping.sweeperScheduleDlq.node.defaultChild as never);
+    const roleId = Stack.of(fn).getLogicalId(api.housekeeping.sweeperScheduleRole.node.defaultChild as never);
+    expect(schedule).toMatchObject({
+      ScheduleExpression: `rate(${SWEEPER.rateMinutes} minutes)`,
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      State: 'ENABLED',
+      Target: {
+        Arn: { 'Fn::GetAtt': [logicalId(fn), 'Arn'] },
+        RoleArn: { 'Fn::GetAtt': [roleId, 'Arn'] },
+        DeadLetterConfig: { Arn: { 'Fn::GetAtt': [dlqId, 'Arn'] } },
+        RetryPolicy: { MaximumEventAgeInSeconds: SWEEPER.rateMinutes * 60, MaximumRetryAttempts: 3 },
+      },
+    });
+    expect(schedule.GroupName).toBeUndefined();
+    nestedT.hasResourceProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
+    nestedT.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlqId, 'QueueName'] } }],
+    });
+  });
+
+  test('the sweeper schedule’s role is assumed by Scheduler for the default group only and may only invoke the sweeper and park a run in its DLQ', () => {
+    const fn = api.housekeeping.sweeperFunction;
+    const resources = resourcesOf(fn);
+    const roleId = Stack.of(fn).getLogicalId(api.housekeeping.sweeperScheduleRole.node.defaultChild as never);
+    const dlqId = Stack.of(fn).getLogicalId(api.housekeeping.sweeperScheduleDlq.node.defaultChild as never);
+    const role = resources[roleId]!.Properties;
+    expect(role.ManagedPolicyArns).toBeUndefined();
+    expect(role.AssumeRolePolicyDocument.Statement).toHaveLength(1);
+    const trust = role.AssumeRolePolicyDocument.Statement[0];
+    expect(trust).toMatchObject({ Effect: 'Allow', Action: 'sts:AssumeRole', Principal: { Service: 'scheduler.amazonaws.com' } });
+    expect(trust.Condition.StringEquals).toEqual({ 'aws:SourceAccount': { Ref: 'AWS::AccountId' } });
+    expect(JSON.stringify(trust.Condition.ArnEquals['aws:SourceArn'])).toContain(':schedule-group/default"');
+    const statements = ofType(resources, 'AWS::IAM::Policy')
+      .filter(([, p]) => p.Properties.Roles.some((r: Json) => r.Ref === roleId))
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Json[]);
+    const fnArn = { 'Fn::GetAtt': [logicalId(fn), 'Arn'] };
+    expect(statements).toEqual(
+      expect.arrayContaining([
+        { Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: [fnArn, { 'Fn::Join': ['', [fnArn, ':*']] }] },
+        { Effect: 'Allow', Action: 'sqs:SendMessage', Resource: { 'Fn::GetAtt': [dlqId, 'Arn'] } },
+      ]),
+    );
+    expect(statements).toHaveLength(2);
   });
 });
 
@@ -646,6 +724,7 @@ describe('IAM least privilege', () => {
     { pattern: /::\/apikeys\/\*$/, actions: /^apigateway:DELETE$/, why: 'API key ids are generated by API Gateway' },
     { pattern: /\/inbound\/\*$/, actions: /^s3:GetObject$/, why: 'SES names each stored inbound message' },
     { pattern: /\/test\/\*\/api\/console\/v1\/\*$/, actions: /^execute-api:Invoke$/, why: 'operators call every console method of this stage' },
+    { pattern: /^X:\*$/, actions: /^lambda:InvokeFunction$/, why: 'Scheduler may invoke the sweeper function and its versions and aliases' },
   ];
 
   test('no IAM statement has a wildcard resource except the named exceptions', () => {
@@ -670,9 +749,10 @@ describe('IAM least privilege', () => {
     expect([...used].sort()).toEqual(WILDCARD_EXCEPTIONS.map((e) => e.why).sort());
   });
 
-  test('the scheduler role is assumable by EventBridge Scheduler only and may only send to the timers queue', () => {
+  test('the scheduler role is assumable by EventBridge Scheduler only and may only send to the timers queue and its DLQ', () => {
     const roleId = stateful.getLogicalId(stateful.schedulerRole.node.defaultChild as never);
     const timersId = stateful.getLogicalId(stateful.queues.timers.node.defaultChild as never);
+    const timersDlqId = stateful.getLogicalId(stateful.deadLetterQueues.timers.node.defaultChild as never);
     const role = statefulResources[roleId]!.Properties;
     expect(role.ManagedPolicyArns).toBeUndefined();
     expect(role.Policies).toBeUndefined();
@@ -682,7 +762,9 @@ describe('IAM least privilege', () => {
     const statements = ofType(statefulResources, 'AWS::IAM::Policy')
       .filter(([, p]) => p.Properties.Roles.some((r: Json) => r.Ref === roleId))
       .flatMap(([, p]) => p.Properties.PolicyDocument.Statement);
-    expect(statements).toEqual([{ Effect: 'Allow', Action: 'sqs:SendMessage', Resource: { 'Fn::GetAtt': [timersId, 'Arn'] } }]);
+    expect(statements).toEqual([{ Effect: 'Allow', Action: 'sqs:SendMessage', Resource: expect.any(Array) }]);
+    expect(statements[0].Resource).toHaveLength(2);
+    expect(statements[0].Resource).toEqual(expect.arrayContaining([{ 'Fn::GetAtt': [timersId, 'Arn'] }, { 'Fn::GetAtt': [timersDlqId, 'Arn'] }]));
   });
 });
 
@@ -766,7 +848,7 @@ describe('room to grow (CloudFormation: 500 resources per stack, nested stacks i
     // The structure the projection relies on: functions out of the API stack, methods in it; the authorizer's
     // function and its alarm are counted in its context.
     const projectedFunctions = [...projected.api.contextStacks.values()].flatMap((st) => ofType(Template.fromStack(st).toJSON().Resources, 'AWS::Lambda::Function'));
-    expect(projectedFunctions).toHaveLength(ROUTES.length + PLANNED.length + QUEUE_LIST.length + 1);
+    expect(projectedFunctions).toHaveLength(ROUTES.length + PLANNED.length + QUEUE_LIST.length + 3); // + authorizer, dead-letter consumer, sweeper
     expect(Stack.of(projected.api.apiKeyAuthorizer.fn)).toBe(projected.api.contextStacks.get('Console'));
     expect(counts[projected.api.node.path]).toBeGreaterThan(ROUTES.length + PLANNED.length);
     expect(ofType(Template.fromStack(projected.api).toJSON().Resources, 'AWS::Lambda::Function')).toEqual([]);

@@ -4,7 +4,8 @@ import type { LocalStack } from '../../shared/local/stack.js';
 import { startTestStack } from '../support/local.js';
 import { documentClient, resetClients } from '../../shared/adapters/aws.js';
 import { apiGatewayKeyRegistry } from '../../shared/adapters/api-key-registry.js';
-import { createAccount, createApiKey, revokeApiKey } from '../../shared/accounts/accounts.repository.js';
+import { createAccount } from '../../shared/accounts/accounts.repository.js';
+import { createApiKey, revokeApiKey } from '../../shared/accounts/api-keys.repository.js';
 import { accountsKeys } from '../../shared/accounts/accounts.keys.js';
 import { serviceClock } from '../../shared/core/clock.js';
 

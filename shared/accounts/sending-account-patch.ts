@@ -1,0 +1,20 @@
+import * as z from 'zod';
+import { sanitizeEmailHtml } from '../outreach/html.js';
+import { timeZone } from './model.js';
+
+/**
+ * The console PATCH of a sending account. Apart from the account model because its signature goes through
+ * the HTML sanitiser, which no other handler should bundle.
+ */
+export const UpdateSendingAccountSchema = z
+  .strictObject({
+    connected: z.boolean(),
+    sending_enabled: z.boolean(),
+    daily_limit: z.number().int().min(0).max(10_000),
+    health: z.string().trim().min(1).max(100),
+    timezone: timeZone,
+    // Bounded as supplied; what is stored is what the sanitiser keeps.
+    signature_html: z.string().max(10_000).transform(sanitizeEmailHtml),
+  })
+  .partial()
+  .refine((v) => Object.keys(v).length > 0, 'at least one field is required');
