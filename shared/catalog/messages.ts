@@ -12,23 +12,26 @@ const id = (prefix: string) => z.string().regex(new RegExp(`^${prefix}_[0-9a-z]{
 const jobId = id('dj');
 const accountId = id('acct');
 const emailId = id('em');
+const testEmailId = z.uuid({ version: 'v4' });
 const attempt = z.number().int().min(1).max(100);
 
 const PeopleSearch = z.strictObject({ kind: z.literal('people_search'), job_id: jobId });
 const PhoneEnrich = z.strictObject({ kind: z.literal('phone_enrich'), job_id: jobId });
 const DraftEmail = z.strictObject({ kind: z.literal('draft_email'), account_id: accountId, email_id: emailId });
 const SendEmail = z.strictObject({ kind: z.literal('send_email'), account_id: accountId, email_id: emailId });
+const SendTestEmail = z.strictObject({ kind: z.literal('send_test_email'), account_id: accountId, test_email_id: testEmailId });
 const DeliverJobEvent = z.strictObject({ kind: z.literal('deliver_job_event'), job_id: jobId, attempt });
 const WebhookRetry = z.strictObject({ kind: z.literal('webhook_retry'), job_id: jobId, attempt });
 const SendDue = z.strictObject({ kind: z.literal('send_due'), account_id: accountId, email_id: emailId });
 const ReviewExpired = z.strictObject({ kind: z.literal('review_expired'), account_id: accountId, email_id: emailId });
+const TestEmailTimeout = z.strictObject({ kind: z.literal('test_email_timeout'), account_id: accountId, test_email_id: testEmailId });
 
 export const QUEUE_MESSAGES = {
   search: z.discriminatedUnion('kind', [PeopleSearch, PhoneEnrich]),
   drafting: z.discriminatedUnion('kind', [DraftEmail]),
-  sending: z.discriminatedUnion('kind', [SendEmail]),
+  sending: z.discriminatedUnion('kind', [SendEmail, SendTestEmail]),
   webhooks: z.discriminatedUnion('kind', [DeliverJobEvent]),
-  timers: z.discriminatedUnion('kind', [WebhookRetry, SendDue, ReviewExpired]),
+  timers: z.discriminatedUnion('kind', [WebhookRetry, SendDue, ReviewExpired, TestEmailTimeout]),
 } satisfies Record<QueueKey, z.ZodType<{ kind: string }>>;
 
 export type MessageOf<Q extends QueueKey> = z.output<(typeof QUEUE_MESSAGES)[Q]>;
@@ -49,6 +52,8 @@ export const messages = {
   webhookRetry: (jobId: string, n: number): TimerMessage => ({ kind: 'webhook_retry', job_id: jobId, attempt: n }),
   sendDue: (accountId: string, emailId: string): TimerMessage => ({ kind: 'send_due', account_id: accountId, email_id: emailId }),
   reviewExpired: (accountId: string, emailId: string): TimerMessage => ({ kind: 'review_expired', account_id: accountId, email_id: emailId }),
+  sendTestEmail: (accountId: string, testEmailId: string): MessageOf<'sending'> => ({ kind: 'send_test_email', account_id: accountId, test_email_id: testEmailId }),
+  testEmailTimeout: (accountId: string, testEmailId: string): TimerMessage => ({ kind: 'test_email_timeout', account_id: accountId, test_email_id: testEmailId }),
 };
 
 /** Why a queue body is not a message of its queue: the kind it claimed (if any) and zod's first issues. */

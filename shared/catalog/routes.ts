@@ -84,6 +84,11 @@ export const ROUTES: RouteDef[] = [
   { method: 'GET', path: pub('u/{token}/'), module: 'functions/tracking/unsubscribe.ts', auth: 'public', throttle: T.unsubscribe, bindings: { tables: { outreach: 'readwrite' } } },
   { method: 'POST', path: pub('u/{token}/'), module: 'functions/tracking/unsubscribe.ts', auth: 'public', throttle: T.unsubscribe, bindings: { tables: { outreach: 'readwrite' } } },
 
+  // Test emails (SPEC.md "Test emails"): no gateway key check, the handler answers 401 itself (DESIGN.md §3);
+  // the catch-all throttle of SPEC.md "Limits". The accounts table is read only (pilot flag, sender snapshot).
+  { method: 'POST', path: pub('test-emails/'), module: 'functions/test-emails/create.ts', auth: 'handler_key', throttle: { perMinute: 1, burst: 2 }, bindings: { tables: { accounts: 'read', outreach: 'readwrite' }, queues: { sending: 'send' } } },
+  { method: 'GET', path: pub('test-emails/{id}/'), module: 'functions/test-emails/get.ts', auth: 'handler_key', throttle: { perMinute: 1, burst: 2 }, bindings: { tables: { accounts: 'read', outreach: 'read' } } },
+
   // Console API (DESIGN.md §2).
   { method: 'POST', path: con('accounts/'), module: 'functions/console/create-account.ts', auth: 'admin', bindings: accountsWrite },
   { method: 'GET', path: con('accounts/{id}/'), module: 'functions/console/get-account.ts', auth: 'admin', bindings: accountsRead },

@@ -65,7 +65,7 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, what =
   return r.data;
 }
 
-function parseJsonBody(event: APIGatewayProxyEvent): unknown {
+export function parseJsonBody(event: APIGatewayProxyEvent): unknown {
   if (event.body === null || event.body === undefined || event.body === '') return undefined;
   const raw = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
   try {

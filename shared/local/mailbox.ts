@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { simpleParser, type AddressObject } from 'mailparser';
 import type { CapturedSend } from './ses-capture.js';
 import { headerMap } from '../outreach/inbound-mail.js';
@@ -17,6 +18,8 @@ export interface MailboxMessage {
   text: string;
   html: string;
   headers: Record<string, string>;
+  /** Attached files as received: name, type, size and a SHA-256 of the bytes (contents stay out of the listing). */
+  attachments: { filename: string; content_type: string; size_bytes: number; sha256: string }[];
   sent_at: string;
 }
 
@@ -45,6 +48,7 @@ export async function localMailbox(sends: CapturedSend[]): Promise<MailboxMessag
         text: m.text ?? '',
         html: typeof m.html === 'string' ? m.html : '',
         headers,
+        attachments: m.attachments.map((a) => ({ filename: a.filename ?? '', content_type: a.contentType, size_bytes: a.size, sha256: createHash('sha256').update(a.content).digest('hex') })),
         sent_at,
       });
     } else {
@@ -59,6 +63,7 @@ export async function localMailbox(sends: CapturedSend[]): Promise<MailboxMessag
         text: s.simple?.text ?? '',
         html: s.simple?.html ?? '',
         headers: {},
+        attachments: [],
         sent_at,
       });
     }

@@ -29,6 +29,14 @@ export interface BuildMimeOptions {
   /** Threading for follow-up steps. */
   inReplyTo?: string;
   references?: string[];
+  /** Files attached as they are (test emails); never inline. */
+  attachments?: MimeAttachment[];
+}
+
+export interface MimeAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
 }
 
 const MESSAGE_ID = /^<[^<>\s@]+@[^<>\s@]+>$/;
@@ -89,6 +97,7 @@ export async function buildMime(opts: BuildMimeOptions): Promise<Buffer> {
     text: opts.text,
     html: opts.html,
     headers,
+    attachments: opts.attachments?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content, contentDisposition: 'attachment' as const })),
     // Bodies are strings we produced; never let content descriptors reach the disk or network.
     disableFileAccess: true,
     disableUrlAccess: true,

@@ -7,6 +7,10 @@
  *   TRACK#<token> / PTR                tracking token → email (open pixel, unsubscribe)
  *   MSGID#<message-id> / PTR           Message-ID → email (reply matching)
  *   SLOTS#<ea_id> / <YYYY-MM-DD>       send slots booked on a sending account's local day
+ *   ACCOUNT#<id> / TEST#<uuid>         a pilot test email (apart from outreach history)
+ *   ACCOUNT#<id> / TESTKEY#<key>       a test email's Idempotency-Key (account-wide)
+ *   ACCOUNT#<id> / TESTPART#<uuid>#<i>#<n>  chunk n of attachment i of a test email (bytes)
+ *   ACCOUNT#<id> / TESTQUOTA#<w>#<n>   quota slot n of the rolling window w (hour, day) for test emails
  */
 const accountPk = (accountId: string) => `ACCOUNT#${accountId}`;
 const POINTER = 'PTR';
@@ -25,4 +29,13 @@ export const outreachKeys = {
   messageIdPointer: (messageId: string) => ({ pk: `MSGID#${messageId.toLowerCase()}`, sk: POINTER }),
   slotsPk: (eaId: string) => `SLOTS#${eaId}`,
   slots: (eaId: string, day: string) => ({ pk: `SLOTS#${eaId}`, sk: day }),
+  testEmail: (accountId: string, id: string) => ({ pk: accountPk(accountId), sk: `TEST#${id}` }),
+  /** The account and id of a test email item's key, or null for any other item. */
+  testEmailOf: (key: { pk: string; sk: string }) =>
+    key.pk.startsWith('ACCOUNT#') && key.sk.startsWith('TEST#') ? { accountId: key.pk.slice('ACCOUNT#'.length), testEmailId: key.sk.slice('TEST#'.length) } : null,
+  testEmailKey: (accountId: string, idempotencyKey: string) => ({ pk: accountPk(accountId), sk: `TESTKEY#${idempotencyKey}` }),
+  testEmailPart: (accountId: string, id: string, attachment: number, chunk: number) => ({ pk: accountPk(accountId), sk: `TESTPART#${id}#${attachment}#${chunk}` }),
+  testEmailPartsPrefix: (id: string) => `TESTPART#${id}#`,
+  testQuotaSlot: (accountId: string, window: string, n: number) => ({ pk: accountPk(accountId), sk: `TESTQUOTA#${window}#${n}` }),
+  testQuotaPrefix: 'TESTQUOTA#',
 };

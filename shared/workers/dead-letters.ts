@@ -11,6 +11,7 @@ import { getEmail, transition } from '../outreach/emails.repository.js';
 import { failDraft } from '../outreach/drafting.js';
 import { failInterruptedSend, SendInProgressError } from '../outreach/send-email.js';
 import { releaseSlot } from '../outreach/send-slots.repository.js';
+import { endDeadTestEmailSend } from '../test-emails/send-test-email.js';
 import { recordDeadAttempt } from '../webhooks/job-webhooks.js';
 import { handleRecord, type MessageHandlers } from './dispatch.js';
 import { timerHandlers } from './timers.handlers.js';
@@ -21,6 +22,7 @@ import { timerHandlers } from './timers.handlers.js';
  * terminal state a handled failure would have reached:
  * - a job: `failed`, its reservation released and its webhook queued, in one transaction;
  * - a draft: `failed`, released; a send not yet claimed: `failed`; a claimed one: judged after its lease;
+ * - a test email's send: `failed` if not yet claimed, `unknown` if claimed (it may have been sent);
  * - a webhook delivery: the attempt logged as failed, the next one planned on the retry ladder;
  * - a timer: run once more (each timer's target is idempotent).
  * A message it cannot act on yet (a send inside its lease) stays in the DLQ and comes back; a malformed one
@@ -52,6 +54,7 @@ const DEAD: { [Q in QueueKey]: MessageHandlers<Q> } = {
         if (failed && email.slot_day) await releaseSlot(email.from_account, email.slot_day);
       }
     },
+    send_test_email: (m) => endDeadTestEmailSend(m.account_id, m.test_email_id),
   },
   webhooks: {
     deliver_job_event: (m) => recordDeadAttempt(m.job_id, m.attempt),

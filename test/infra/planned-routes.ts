@@ -15,8 +15,6 @@ export const PLANNED: RouteDef[] = (
     ['POST', '/api/public/v1/sequences/{id}/approve/', 'functions/sequences/approve.ts'],
     ['POST', '/api/public/v1/sequences/{id}/cancel/', 'functions/sequences/cancel.ts'],
     ['GET', '/api/public/v1/sequences/{id}/replies/', 'functions/sequences/replies.ts'],
-    ['POST', '/api/public/v1/test-emails/', 'functions/test-emails/create.ts'],
-    ['GET', '/api/public/v1/test-emails/{id}/', 'functions/test-emails/get.ts'],
     ['GET', '/api/public/v1/openapi.json', 'functions/openapi/get.ts'],
     ['DELETE', '/api/app/v1/webhook-secrets/{secret_id}/', 'functions/app/revoke-webhook-secret.ts'],
     ['POST', '/api/console/v1/accounts/{id}/sending-accounts/connect/', 'functions/console/connect-sending-account.ts'],

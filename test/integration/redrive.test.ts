@@ -264,7 +264,7 @@ test('an approval that crashed before its slot was booked is scheduled by the sw
   // The slot comes and its timer is lost: the sweeper puts the email on the sending queue, and it is sent once.
   advanceServiceClock((new Date(scheduled!.scheduled_for!).getTime() - serviceClock.now().getTime()) / 1000 + DEADLINES.DISPATCH_GRACE_MS / 1000 + 1);
   await sweep({ scheduler: sched });
-  const sends = (await drain('sending')).filter((m) => m.email_id === created.body.id);
+  const sends = (await drain('sending')).filter((m) => m.kind === 'send_email' && m.email_id === created.body.id);
   expect(sends).toHaveLength(1);
   const before = stack.sentMail.length;
   await sendEmail(t.accountId, created.body.id);
@@ -273,7 +273,7 @@ test('an approval that crashed before its slot was booked is scheduled by the sw
   const sent = await getEmail(t.accountId, created.body.id);
   expect(sent!.status).toBe('sent');
   await sweep({ scheduler: sched });
-  expect((await drain('sending')).filter((m) => m.email_id === created.body.id)).toHaveLength(0);
+  expect((await drain('sending')).filter((m) => m.kind === 'send_email' && m.email_id === created.body.id)).toHaveLength(0);
 });
 
 test('a send that died after its claim is failed by the sweeper as "may have been sent" once its lease is over, never resent', async () => {

@@ -4,6 +4,7 @@ import { canonicalJson } from '../../../shared/jobs/accept-job.js';
 const JOB = 'dj_01jq4y8m2k3n4p5q6r7s8t9v0w';
 const ACCT = 'acct_01jq4y8m2k3n4p5q6r7s8t9v0w';
 const EMAIL = 'em_01jq4y8m2k3n4p5q6r7s8t9v0w';
+const TEST_EMAIL = '3b241101-e2bb-4255-8caf-4136c566a962';
 
 describe('queue message catalogue', () => {
   it('every builder produces a message its queue parses back to the same value', () => {
@@ -16,6 +17,8 @@ describe('queue message catalogue', () => {
       ['timers', messages.webhookRetry(JOB, 4)],
       ['timers', messages.sendDue(ACCT, EMAIL)],
       ['timers', messages.reviewExpired(ACCT, EMAIL)],
+      ['sending', messages.sendTestEmail(ACCT, TEST_EMAIL)],
+      ['timers', messages.testEmailTimeout(ACCT, TEST_EMAIL)],
     ] as const;
     for (const [queue, m] of built) expect(parseMessage(queue, JSON.stringify(m))).toEqual(m);
   });

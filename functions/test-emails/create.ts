@@ -1,0 +1,15 @@
+import { parseJsonBody, parseWith, publicRoute } from '../../shared/http/handler.js';
+import { CreateTestEmailSchema } from '../../shared/test-emails/test-email.schema.js';
+import { createTestEmail, requireIdempotencyKey, requirePilotAccount } from '../../shared/test-emails/create-test-email.js';
+
+/**
+ * POST /test-emails/: the key is checked here (401), then the pilot (403) before the request is judged, so
+ * a caller outside the pilot learns nothing from validation answers.
+ */
+export const handler = publicRoute({ auth: 'handler' }, async ({ accountId, headers, event }) => {
+  const account = await requirePilotAccount(accountId);
+  const idempotencyKey = requireIdempotencyKey(headers);
+  const request = parseWith(CreateTestEmailSchema, parseJsonBody(event) ?? {});
+  const out = await createTestEmail({ account, idempotencyKey, request });
+  return { status: out.status, body: out.body };
+});

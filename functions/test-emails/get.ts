@@ -1,0 +1,9 @@
+import { publicRoute } from '../../shared/http/handler.js';
+import { requirePilotAccount } from '../../shared/test-emails/create-test-email.js';
+import { getOwnTestEmail } from '../../shared/test-emails/get-test-email.js';
+
+/** GET /test-emails/{id}/: key checked here (401), pilot (403), then only the creating account's record (404). */
+export const handler = publicRoute({ auth: 'handler' }, async ({ accountId, params }) => {
+  await requirePilotAccount(accountId);
+  return { status: 200, body: await getOwnTestEmail(accountId, params.id!) };
+});

@@ -1,0 +1,64 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { LocalStack } from '../../shared/local/stack.js';
+import { Client, newTenant, startTestStack } from '../support/local.js';
+
+/**
+ * Test emails as a pilot client sees them over HTTP, with the gateway's real throttles (multiplier 1) and
+ * the workers running: the catch-all throttle per key, and one test travelling from POST to the dev mailbox.
+ */
+let stack: LocalStack;
+let admin: Client;
+beforeAll(async () => {
+  stack = await startTestStack();
+  admin = new Client(stack);
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+async function pilotWithKeys(keys: number, account: Record<string, unknown> = {}) {
+  const t = await newTenant(stack, { pilot: true, ...account });
+  const sender = await admin.console('POST', `accounts/${t.accountId}/sending-accounts/`, { email: `rep-${Date.now()}@seller.test`, type: 'google' });
+  const clients = [t.client];
+  for (let i = 1; i < keys; i++) clients.push(new Client(stack, (await admin.console('POST', `accounts/${t.accountId}/api-keys/`)).body.key));
+  return { ...t, clients, sender: sender.body as { id: string; email: string } };
+}
+
+const post = (c: Client, b: unknown) => c.api('POST', 'test-emails/', b, { 'Idempotency-Key': randomUUID() });
+
+test('the catch-all throttle: 1 per minute with a burst of 2, per key', async () => {
+  const p = await pilotWithKeys(2);
+  const b = { from_account: p.sender.id, subject: 'Throttle', body_plain: 'Hi' };
+  const answers = [await post(p.clients[0]!, b), await post(p.clients[0]!, b), await post(p.clients[0]!, b)];
+  expect(answers.map((a) => a.status)).toEqual([202, 202, 429]);
+  expect(answers[2]!.body).toEqual({ message: 'Too Many Requests' });
+  expect((await post(p.clients[1]!, b)).status).toBe(202);
+  // A caller without a key is still told 401 by the handler, not throttled into silence.
+  const anonymous = await post(new Client(stack), b);
+  expect([anonymous.status, anonymous.body.error?.code]).toEqual([401, 'unauthorized']);
+});
+
+test('a test with signature and attachments goes from POST to the dev mailbox once, and GET shows it sent', async () => {
+  const p = await pilotWithKeys(2);
+  await admin.console('PATCH', `accounts/${p.accountId}/`, { attachments_enabled: true });
+  await admin.console('PATCH', `sending-accounts/${p.sender.id}/`, { signature_html: '<p>Grace Hopper<br>Compilers Inc.</p>' });
+  const csv = Buffer.from('name,title\nGrace,Rear Admiral\n');
+  const created = await post(p.clients[0]!, {
+    from_account: p.sender.id,
+    subject: 'Finished copy for review',
+    body_html: '<p>Hello team,</p><p>here is the <b>final</b> copy.</p>',
+    attachments: [{ filename: 'people.csv', content_type: 'text/csv', content_base64: csv.toString('base64') }],
+  });
+  expect([created.status, created.body.status]).toEqual([202, 'queued']);
+  expect((await admin.console('POST', 'dev/settle/')).body).toEqual({ idle: true });
+
+  const got = await p.clients[1]!.api('GET', `test-emails/${created.body.id}/`);
+  expect(got.body).toMatchObject({ id: created.body.id, status: 'sent', error: null, attachments: [{ filename: 'people.csv', content_type: 'text/csv', size_bytes: csv.length }] });
+  const messages = ((await admin.console('GET', 'dev/mailbox/')).body.messages as any[]).filter((m) => m.subject === 'Finished copy for review');
+  expect(messages).toHaveLength(1);
+  const [m] = messages;
+  expect(m).toMatchObject({ from: p.sender.email, to: [created.body.to], message_id: got.body.internet_message_id });
+  expect(m.html).toMatch(/final[\s\S]*Grace Hopper[\s\S]*outreach pilot/);
+  expect(m.text).toMatch(/final[\s\S]*Grace Hopper[\s\S]*outreach pilot/);
+  expect(m.attachments).toEqual([{ filename: 'people.csv', content_type: 'text/csv', size_bytes: csv.length, sha256: createHash('sha256').update(csv).digest('hex') }]);
+});
