@@ -5,7 +5,7 @@ import { createServiceStacks } from '../lib/service.js';
 /**
  * The CDK app: `cdk synth -c stage=prod` for another stage (default `dev`); optional context
  * `bedrockModelId`, `smtpRelay` (host:port), `inboundRecipients` and `sesIdentities` (comma-separated),
- * `logLevel`.
+ * `testInboxAddress` and `testEmailBanner` (test emails), `logLevel`.
  * cdk-nag (AwsSolutions) runs as a policy-validation plugin: any unacknowledged error fails the synth.
  */
 const app = new App();
@@ -18,6 +18,8 @@ createServiceStacks(app, {
   smtpRelay: context('smtpRelay'),
   inboundRecipients: context('inboundRecipients')?.split(',').filter(Boolean),
   sesIdentities: context('sesIdentities')?.split(',').filter(Boolean),
+  testInboxAddress: context('testInboxAddress'),
+  testEmailBanner: context('testEmailBanner'),
 });
 
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

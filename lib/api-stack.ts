@@ -56,6 +56,8 @@ export interface ApiStackProps extends StackProps {
   readonly bedrockModelId?: string;
   /** `host:port` of the SMTP relay that `smtp` sending accounts go out through. */
   readonly smtpRelay?: string;
+  readonly testInboxAddress?: string;
+  readonly testEmailBanner?: string;
   readonly scheduleGroup: IScheduleGroup;
   readonly schedulerRole: IRole;
   /** Alarm topic of the stateful stack: one error alarm per function goes there. */
@@ -338,6 +340,11 @@ export class ApiStack extends Stack {
     });
     // Links written into emails (one-click unsubscribe, open pixel) point back at this API.
     workers.sending!.addEnvironment('PUBLIC_BASE_URL', this.api.url);
+    // Test emails: the shared inbox is recorded at creation, the banner appended at sending (DESIGN.md §3).
+    for (const [route, fn] of routeFunctions) {
+      if (route.module === 'functions/test-emails/create.ts' && props.testInboxAddress) fn.addEnvironment('TEST_INBOX_ADDRESS', props.testInboxAddress);
+    }
+    if (props.testEmailBanner) workers.sending!.addEnvironment('TEST_EMAIL_BANNER', props.testEmailBanner);
     if (props.smtpRelay) {
       const [host, port] = props.smtpRelay.split(':');
       workers.sending!.addEnvironment('SMTP_HOST', host!);

@@ -14,6 +14,9 @@ export interface ServiceOptions {
   logLevel?: string;
   bedrockModelId?: string;
   smtpRelay?: string;
+  /** The shared test inbox every test email goes to (DESIGN.md §3); without it, test-email creation answers 503. */
+  testInboxAddress?: string;
+  testEmailBanner?: string;
   inboundRecipients?: string[];
   /** SES identities (domains or addresses) mail may be sent from; without any, nothing may send through SES. */
   sesIdentities?: string[];
@@ -46,6 +49,8 @@ export function createServiceStacks(app: App, opts: ServiceOptions): { stateful:
     schedulerRole: stateful.schedulerRole,
     bedrockModelId: opts.bedrockModelId,
     smtpRelay: opts.smtpRelay,
+    testInboxAddress: opts.testInboxAddress,
+    testEmailBanner: opts.testEmailBanner,
     alarmTopic: stateful.alarmTopic,
     sesIdentities: opts.sesIdentities,
     routes: opts.routes,

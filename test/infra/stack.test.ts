@@ -609,6 +609,16 @@ describe('test emails', () => {
     }
   });
 
+  test('the test inbox and banner come from CDK context: create records the inbox, the sending worker appends the banner', () => {
+    const configured = new App({ context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
+    const stacks = createServiceStacks(configured, { stage: STAGE, testInboxAddress: 'pilot-inbox@seller.test', testEmailBanner: 'Pilot test.' });
+    const envOf = (fn: ServiceFunction) => Template.fromStack(Stack.of(fn)).toJSON().Resources[Stack.of(fn).getLogicalId(fn.node.defaultChild as never)].Properties.Environment.Variables;
+    const create = [...stacks.api.routeFunctions].find(([r]) => r.module === 'functions/test-emails/create.ts')![1];
+    expect(envOf(create).TEST_INBOX_ADDRESS).toBe('pilot-inbox@seller.test');
+    expect(envOf(stacks.api.workerFunctions.sending).TEST_EMAIL_BANNER).toBe('Pilot test.');
+    expect(envOf(fnOf('POST')).TEST_INBOX_ADDRESS).toBeUndefined(); // none configured: creation answers 503
+  });
+
   test('the sending worker that sends them may schedule their timeout and send mail', () => {
     expect(QUEUE_LIST.find((q) => q.key === 'sending')!.worker.bindings).toMatchObject({ scheduler: true, mail: true, tables: { outreach: 'readwrite' } });
   });
