@@ -4,6 +4,7 @@ import { documentClient } from '../../shared/adapters/aws.js';
 import { hashApiKey } from '../../shared/accounts/api-key-values.js';
 import { accountsKeys } from '../../shared/accounts/accounts.keys.js';
 import { Client, newTenant, startTestStack } from '../support/local.js';
+import { dynamoCallCounter } from '../support/probes.js';
 
 /**
  * The edge path of a public API key on the local gateway: the stack's authorizer module runs before the
@@ -13,32 +14,16 @@ import { Client, newTenant, startTestStack } from '../support/local.js';
  */
 let stack: LocalStack;
 let admin: Client;
-let counted: string[] | null = null;
+let callsOf: ReturnType<typeof dynamoCallCounter>;
 
 beforeAll(async () => {
   stack = await startTestStack({ workers: false });
   admin = new Client(stack);
-  documentClient().middlewareStack.add(
-    (next, context) => async (args) => {
-      counted?.push(context.commandName ?? 'unknown');
-      return next(args);
-    },
-    { step: 'initialize', name: 'authorizerCallCounter' },
-  );
+  callsOf = dynamoCallCounter('authorizerCallCounter');
 });
 afterAll(async () => {
   await stack?.stop();
 });
-
-async function callsOf<T>(fn: () => Promise<T>): Promise<{ calls: string[]; value: T }> {
-  counted = [];
-  try {
-    const value = await fn();
-    return { calls: counted, value };
-  } finally {
-    counted = null;
-  }
-}
 
 const NO_SUCH_JOB = 'search/dj_00000000000000000000000000/';
 

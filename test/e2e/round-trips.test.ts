@@ -7,6 +7,7 @@ import { jobsKeys } from '../../shared/jobs/jobs.keys.js';
 import { newId } from '../../shared/core/ids.js';
 import { accountsKeys } from '../../shared/accounts/accounts.keys.js';
 import { Client, newTenant, startTestStack } from '../support/local.js';
+import { dynamoCallCounter } from '../support/probes.js';
 
 /**
  * What an authenticated read costs in DynamoDB calls, counted by an SDK middleware on the document client
@@ -15,18 +16,12 @@ import { Client, newTenant, startTestStack } from '../support/local.js';
  */
 let stack: LocalStack;
 let admin: Client;
-let counted: string[] | null = null;
+let countCalls: ReturnType<typeof dynamoCallCounter>;
 
 beforeAll(async () => {
   stack = await startTestStack({ throttleMultiplier: 1000 });
   admin = new Client(stack);
-  documentClient().middlewareStack.add(
-    (next, context) => async (args) => {
-      counted?.push(context.commandName ?? 'unknown');
-      return next(args);
-    },
-    { step: 'initialize', name: 'roundTripCounter' },
-  );
+  countCalls = dynamoCallCounter('roundTripCounter');
 });
 afterAll(async () => {
   await stack?.stop();
@@ -37,13 +32,7 @@ const AUTHORIZER_READ = 'GetItemCommand';
 
 async function callsOf<T>(fn: () => Promise<T>): Promise<{ calls: string[]; value: T }> {
   expect(await stack.settle(30_000)).toBe(true);
-  counted = [];
-  try {
-    const value = await fn();
-    return { calls: counted, value };
-  } finally {
-    counted = null;
-  }
+  return countCalls(fn);
 }
 
 async function completedJob(accountId: string, keyId: string, status: Job['status'] = 'completed'): Promise<string> {

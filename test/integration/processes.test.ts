@@ -3,20 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../support/local.js';
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  for (const deadline = Date.now() + ms; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) if (check()) return true;
-  return check();
-}
+import { isAlive, until } from '../support/probes.js';
 
 /** A process that starts DynamoDB Local on `dir` and then waits to be killed. */
 function owner(dir: string) {
@@ -40,10 +27,10 @@ test('a SIGKILLed owner does not leave DynamoDB Local running on its data direct
     const pidFile = join(dir, 'dynamodb-local.pid');
     expect(existsSync(pidFile)).toBe(true);
     const jvm = Number(readFileSync(pidFile, 'utf8'));
-    expect(alive(jvm)).toBe(true);
+    expect(isAlive(jvm)).toBe(true);
     first.child.kill('SIGKILL');
     // The watchdog outside the killed process ends the JVM within a couple of seconds.
-    expect(await until(() => !alive(jvm), 10_000)).toBe(true);
+    expect(await until(() => !isAlive(jvm), 10_000)).toBe(true);
   } finally {
     first?.child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });

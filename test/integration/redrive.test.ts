@@ -1,12 +1,10 @@
-import { ReceiveMessageCommand, DeleteMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import type { LocalStack } from '../../shared/local/stack.js';
 import { Client, newTenant, startTestStack } from '../support/local.js';
+import { drainQueue } from '../support/probes.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { advanceServiceClock, serviceClock } from '../../shared/core/clock.js';
 import { DEADLINES } from '../../shared/catalog/deadlines.js';
-import { parseMessage, type MessageOf } from '../../shared/catalog/messages.js';
-import type { QueueKey } from '../../shared/catalog/queues.js';
 import { getAccount, listCharges } from '../../shared/accounts/accounts.repository.js';
 import { reserve } from '../../shared/accounts/ledger.repository.js';
 import { getJob, leaseWebhookAttempt, markRunning } from '../../shared/jobs/jobs.repository.js';
@@ -37,19 +35,6 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-/** Every message now on `queue`, taken off it. */
-async function drain<Q extends QueueKey>(queue: Q): Promise<MessageOf<Q>[]> {
-  const out: MessageOf<Q>[] = [];
-  for (;;) {
-    const r = await stack.sqs.send(new ReceiveMessageCommand({ QueueUrl: stack.queueUrls[queue], MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }));
-    if (!r.Messages?.length) return out;
-    for (const m of r.Messages) {
-      out.push(parseMessage(queue, m.Body!));
-      await stack.sqs.send(new DeleteMessageCommand({ QueueUrl: stack.queueUrls[queue], ReceiptHandle: m.ReceiptHandle! }));
-    }
-  }
-}
-
 /** A scheduler whose calls are recorded, or that fails the way a crash before the call would leave things. */
 function recordingScheduler(opts: { crash?: boolean } = {}): Scheduler & { calls: { name: string; at: Date; message: TimerMessage }[] } {
   const calls: { name: string; at: Date; message: TimerMessage }[] = [];
@@ -77,12 +62,12 @@ test('a job whose dispatch was lost is sent again by the sweeper and runs once',
   const t = await phoneTenant();
   const accepted = await t.client.api('POST', 'enrich/phone/', phoneBody());
   expect(accepted.status).toBe(202);
-  expect((await drain('search')).map((m) => m.job_id)).toEqual([accepted.body.id]);
+  expect((await drainQueue(stack, 'search')).map((m) => m.job_id)).toEqual([accepted.body.id]);
   // The message is lost (a crash before the worker took it): within the grace the sweeper leaves it alone.
   expect((await sweep()).redriven).toBe(0);
   pastGrace();
   expect((await sweep()).redriven).toBeGreaterThanOrEqual(1);
-  const again = (await drain('search')).filter((m) => m.job_id === accepted.body.id);
+  const again = (await drainQueue(stack, 'search')).filter((m) => m.job_id === accepted.body.id);
   expect(again).toHaveLength(1);
   await runPhoneEnrichJob(accepted.body.id, null);
   await runPhoneEnrichJob(accepted.body.id, null); // and a late duplicate of the first message
@@ -92,7 +77,7 @@ test('a job whose dispatch was lost is sent again by the sweeper and runs once',
   expect(charges.map((c) => [c.charge_status, c.charged])).toEqual([['zero_result', 0]]);
   expect((await getAccount(t.accountId))!.balance).toBe(200);
   // Its first delivery is on its way (the duplicate sends it again, which the attempt's lease makes harmless).
-  const deliveries = (await drain('webhooks')).filter((m) => m.job_id === accepted.body.id);
+  const deliveries = (await drainQueue(stack, 'webhooks')).filter((m) => m.job_id === accepted.body.id);
   expect(deliveries.length).toBeGreaterThanOrEqual(1);
   expect(new Set(deliveries.map((m) => m.attempt))).toEqual(new Set([1]));
 });
@@ -100,7 +85,7 @@ test('a job whose dispatch was lost is sent again by the sweeper and runs once',
 test('a job that crashed after it started running finishes once on redelivery: one charge, one queued webhook', async () => {
   const t = await phoneTenant();
   const accepted = await t.client.api('POST', 'enrich/phone/', phoneBody());
-  await drain('search');
+  await drainQueue(stack, 'search');
   await markRunning((await getJob(accepted.body.id))!, serviceClock.now().toISOString()); // the crashed attempt got this far
   await runPhoneEnrichJob(accepted.body.id, null);
   const job = await getJob(accepted.body.id);
@@ -114,12 +99,12 @@ test('a finished job whose webhook message was lost is delivered by the sweeper,
   const t = await phoneTenant();
   hook.setSecrets([t.secret]);
   const accepted = await t.client.api('POST', 'enrich/phone/', phoneBody());
-  await drain('search');
+  await drainQueue(stack, 'search');
   await runPhoneEnrichJob(accepted.body.id, null);
-  expect((await drain('webhooks')).filter((m) => m.job_id === accepted.body.id)).toHaveLength(1); // lost
+  expect((await drainQueue(stack, 'webhooks')).filter((m) => m.job_id === accepted.body.id)).toHaveLength(1); // lost
   pastGrace();
   await sweep();
-  const redriven = (await drain('webhooks')).filter((m) => m.job_id === accepted.body.id);
+  const redriven = (await drainQueue(stack, 'webhooks')).filter((m) => m.job_id === accepted.body.id);
   expect(redriven).toEqual([{ kind: 'deliver_job_event', job_id: accepted.body.id, attempt: 1 }]);
   await deliverJobEvent(accepted.body.id, 1);
   await deliverJobEvent(accepted.body.id, 1); // a duplicate finds the attempt made
@@ -130,16 +115,16 @@ test('a finished job whose webhook message was lost is delivered by the sweeper,
   expect((await getJob(accepted.body.id))!.webhook_status).toBe('delivered');
   pastGrace();
   await sweep();
-  expect((await drain('webhooks')).filter((m) => m.job_id === accepted.body.id)).toHaveLength(0); // off the due index
+  expect((await drainQueue(stack, 'webhooks')).filter((m) => m.job_id === accepted.body.id)).toHaveLength(0); // off the due index
 });
 
 test('a delivery that finds a dead attempt\'s lease is retried later, not consumed; after the lease it delivers', async () => {
   const t = await phoneTenant();
   hook.setSecrets([t.secret]);
   const accepted = await t.client.api('POST', 'enrich/phone/', phoneBody());
-  await drain('search');
+  await drainQueue(stack, 'search');
   await runPhoneEnrichJob(accepted.body.id, null);
-  await drain('webhooks');
+  await drainQueue(stack, 'webhooks');
   expect(await leaseWebhookAttempt(accepted.body.id, 1, Date.now(), 1500)).toBe(true); // the crashed process's (short) lease
   await expect(deliverJobEvent(accepted.body.id, 1)).rejects.toThrow(/leased by another delivery/);
   expect(hook.received.filter((r) => r.body.id === accepted.body.id)).toHaveLength(0);
@@ -151,7 +136,7 @@ test('a delivery that finds a dead attempt\'s lease is retried later, not consum
 test('a job past its deadline is failed by the sweeper with its reservation released and its webhook queued', async () => {
   const t = await phoneTenant();
   const accepted = await t.client.api('POST', 'enrich/phone/', phoneBody());
-  await drain('search');
+  await drainQueue(stack, 'search');
   await markRunning((await getJob(accepted.body.id))!, serviceClock.now().toISOString());
   advanceServiceClock(DEADLINES.JOB_MS / 1000 + 1);
   await sweep();
@@ -159,13 +144,13 @@ test('a job past its deadline is failed by the sweeper with its reservation rele
   expect([job!.status, job!.error?.code, job!.event_type, job!.webhook_status]).toEqual(['failed', 'error', 'phone_enrich.failed', 'queued']);
   expect((await listCharges(t.accountId)).find((c) => c.reference === accepted.body.id)!.charge_status).toBe('released');
   expect((await getAccount(t.accountId))!.balance).toBe(200);
-  expect((await drain('webhooks')).map((m) => m.job_id)).toContain(accepted.body.id);
+  expect((await drainQueue(stack, 'webhooks')).map((m) => m.job_id)).toContain(accepted.body.id);
 });
 
 test('a dead-lettered job is failed and released by the dead-letter consumer; a second copy changes nothing', async () => {
   const t = await phoneTenant();
   const accepted = await t.client.api('POST', 'enrich/phone/', phoneBody());
-  await drain('search');
+  await drainQueue(stack, 'search');
   const record: SQSRecord = {
     messageId: 'dead-1',
     receiptHandle: 'r',
@@ -208,10 +193,10 @@ test('an email whose draft message was lost is drafted after the sweeper sends i
   const t = await phoneTenant();
   const created = await t.client.api('POST', 'emails/', emailBody('required'));
   expect(created.status).toBe(202);
-  expect((await drain('drafting')).map((m) => m.email_id)).toEqual([created.body.id]); // lost
+  expect((await drainQueue(stack, 'drafting')).map((m) => m.email_id)).toEqual([created.body.id]); // lost
   pastGrace();
   await sweep();
-  const again = (await drain('drafting')).filter((m) => m.email_id === created.body.id);
+  const again = (await drainQueue(stack, 'drafting')).filter((m) => m.email_id === created.body.id);
   expect(again).toHaveLength(1);
   const sched = recordingScheduler();
   await draftEmail(t.accountId, created.body.id, null, { scheduler: sched });
@@ -224,7 +209,7 @@ test('an email whose draft message was lost is drafted after the sweeper sends i
 test('a draft whose review-expiry schedule was never created (crash) gets it on redelivery, and expires on time without it', async () => {
   const t = await phoneTenant();
   const created = await t.client.api('POST', 'emails/', emailBody('required'));
-  await drain('drafting');
+  await drainQueue(stack, 'drafting');
   await expect(draftEmail(t.accountId, created.body.id, null, { scheduler: recordingScheduler({ crash: true }) })).rejects.toThrow(/crashed/);
   const drafted = await getEmail(t.accountId, created.body.id);
   expect(drafted!.status).toBe('pending_review');
@@ -246,7 +231,7 @@ test('a draft whose review-expiry schedule was never created (crash) gets it on 
 test('an approval that crashed before its slot was booked is scheduled by the sweeper as asked, and sent once', async () => {
   const t = await phoneTenant();
   const created = await t.client.api('POST', 'emails/', emailBody('required'));
-  await drain('drafting');
+  await drainQueue(stack, 'drafting');
   await draftEmail(t.accountId, created.body.id, null, { scheduler: recordingScheduler() });
   // The approval's first write happened (queued, its requested schedule kept, due within the grace), and the
   // process died before booking the slot: that write, as approveEmail makes it.
@@ -264,7 +249,7 @@ test('an approval that crashed before its slot was booked is scheduled by the sw
   // The slot comes and its timer is lost: the sweeper puts the email on the sending queue, and it is sent once.
   advanceServiceClock((new Date(scheduled!.scheduled_for!).getTime() - serviceClock.now().getTime()) / 1000 + DEADLINES.DISPATCH_GRACE_MS / 1000 + 1);
   await sweep({ scheduler: sched });
-  const sends = (await drain('sending')).filter((m) => m.kind === 'send_email' && m.email_id === created.body.id);
+  const sends = (await drainQueue(stack, 'sending')).filter((m) => m.kind === 'send_email' && m.email_id === created.body.id);
   expect(sends).toHaveLength(1);
   const before = stack.sentMail.length;
   await sendEmail(t.accountId, created.body.id);
@@ -273,13 +258,13 @@ test('an approval that crashed before its slot was booked is scheduled by the sw
   const sent = await getEmail(t.accountId, created.body.id);
   expect(sent!.status).toBe('sent');
   await sweep({ scheduler: sched });
-  expect((await drain('sending')).filter((m) => m.kind === 'send_email' && m.email_id === created.body.id)).toHaveLength(0);
+  expect((await drainQueue(stack, 'sending')).filter((m) => m.kind === 'send_email' && m.email_id === created.body.id)).toHaveLength(0);
 });
 
 test('a send that died after its claim is failed by the sweeper as "may have been sent" once its lease is over, never resent', async () => {
   const t = await phoneTenant();
   const created = await t.client.api('POST', 'emails/', emailBody('none'));
-  await drain('drafting');
+  await drainQueue(stack, 'drafting');
   await draftEmail(t.accountId, created.body.id, null, { scheduler: recordingScheduler() });
   const due = new Date(serviceClock.now().getTime() + 60_000);
   await transition(t.accountId, created.body.id, ['queued'], { status: 'sending', send_attempt: 'dead-attempt', send_lease_until_ms: Date.now() - 1 }, [], { due });
@@ -294,7 +279,7 @@ test('a send that died after its claim is failed by the sweeper as "may have bee
 test('a dead-lettered draft is failed and released; a sweep of a cancelled draft finds nothing to do', async () => {
   const t = await phoneTenant();
   const created = await t.client.api('POST', 'emails/', emailBody('required'));
-  await drain('drafting');
+  await drainQueue(stack, 'drafting');
   const record = {
     messageId: 'dead-draft',
     receiptHandle: 'r',

@@ -1,12 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSRecord } from 'aws-lambda';
 import type { LocalStack } from '../../shared/local/stack.js';
 import { Client, newTenant, startTestStack } from '../support/local.js';
+import { drainQueue } from '../support/probes.js';
 import { advanceServiceClock } from '../../shared/core/clock.js';
-import { parseMessage, type MessageOf } from '../../shared/catalog/messages.js';
-import type { QueueKey } from '../../shared/catalog/queues.js';
+import type { MessageOf } from '../../shared/catalog/messages.js';
 import { DEADLINES } from '../../shared/catalog/deadlines.js';
 import { documentClient } from '../../shared/adapters/aws.js';
 import { tableName } from '../../shared/core/env.js';
@@ -35,21 +34,9 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function drain<Q extends QueueKey>(queue: Q): Promise<MessageOf<Q>[]> {
-  const out: MessageOf<Q>[] = [];
-  for (;;) {
-    const r = await stack.sqs.send(new ReceiveMessageCommand({ QueueUrl: stack.queueUrls[queue], MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }));
-    if (!r.Messages?.length) return out;
-    for (const m of r.Messages) {
-      out.push(parseMessage(queue, m.Body!));
-      await stack.sqs.send(new DeleteMessageCommand({ QueueUrl: stack.queueUrls[queue], ReceiptHandle: m.ReceiptHandle! }));
-    }
-  }
-}
-
 /** Run every send message now on the sending queue (as the worker would) and return them. */
 async function runSends(deps: { mailer?: Mailer } = {}): Promise<MessageOf<'sending'>[]> {
-  const sends = await drain('sending');
+  const sends = await drainQueue(stack, 'sending');
   for (const m of sends) if (m.kind === 'send_test_email') await sendTestEmail(m.account_id, m.test_email_id, deps);
   return sends;
 }
@@ -108,7 +95,7 @@ describe('who may call', () => {
     for (const r of [await post(p.client, body(p)), await post(p.client, { to: 'x@y.test' }, null), await p.client.api('GET', `test-emails/${randomUUID()}/`)]) {
       expect([r.status, r.body.error.code]).toEqual([403, 'permission_denied']);
     }
-    expect(await drain('sending')).toEqual([]);
+    expect(await drainQueue(stack, 'sending')).toEqual([]);
   });
 });
 
@@ -135,7 +122,7 @@ describe('strict body', () => {
     const p = await pilot();
     const r = await post(p.client, body(p, extra));
     expect([r.status, r.body.error.code]).toEqual([400, 'invalid_request']);
-    expect(await drain('sending')).toEqual([]);
+    expect(await drainQueue(stack, 'sending')).toEqual([]);
   });
 
   test('no body at all, and neither body field, are 400', async () => {
@@ -174,7 +161,7 @@ describe('strict body', () => {
     );
     expect(plain.body).toMatchObject({ status: 'queued', to: 'test-inbox@pilot.localhost', from_account: p.senderId, from_email: p.senderEmail, signature_html: '<p>Ada, <b>Engines</b></p>', sent_at: null, message_id: null, internet_message_id: null, error: null, attachments: [] });
     expect(plain.body.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    await drain('sending');
+    await drainQueue(stack, 'sending');
   });
 });
 
@@ -219,7 +206,7 @@ describe('attachments', () => {
     const r = await post(p.client, body(p, { attachments: attachments() }));
     expect([r.status, r.body.error.code]).toEqual([400, 'invalid_request']);
     expect(JSON.stringify(r.body)).not.toContain(TEXT.toString('base64'));
-    expect(await drain('sending')).toEqual([]);
+    expect(await drainQueue(stack, 'sending')).toEqual([]);
   });
 
   test('every allowed type is accepted; the record keeps only name, type and size', async () => {
@@ -238,7 +225,7 @@ describe('attachments', () => {
     expect(got.body).toEqual(r.body);
     expect(JSON.stringify(got.body)).not.toContain('content_base64');
     // The queue message carries ids only, never bytes.
-    const [message] = testSends(await drain('sending'), r.body.id);
+    const [message] = testSends(await drainQueue(stack, 'sending'), r.body.id);
     expect(Object.keys(message!).sort()).toEqual(['account_id', 'kind', 'test_email_id']);
   });
 
@@ -276,7 +263,7 @@ describe('quotas', () => {
     const refused = answers.filter((a) => a.status !== 202);
     expect(refused.map((a) => [a.status, a.body.error.code])).toEqual(Array(12).fill([429, 'rate_limited']));
     expect(new Set(answers.filter((a) => a.status === 202).map((a) => a.body.id)).size).toBe(8);
-    await drain('sending');
+    await drainQueue(stack, 'sending');
   });
 
   test('the hour rolls; 50 a day is the ceiling; replays and rejected requests never count', async () => {
@@ -297,7 +284,7 @@ describe('quotas', () => {
     expect([day.status, day.body.error.code, day.body.error.message]).toEqual([429, 'rate_limited', expect.stringContaining('day')]);
     advanceServiceClock(20 * 3600);
     expect((await post(p.client, body(p))).status).toBe(202);
-    await drain('sending');
+    await drainQueue(stack, 'sending');
   });
 });
 
@@ -306,14 +293,14 @@ describe('idempotency', () => {
     const p = await pilot();
     const created = await post(p.client, body(p), 'same-key');
     expect(created.status).toBe(202);
-    expect(testSends(await drain('sending'), created.body.id)).toHaveLength(1);
+    expect(testSends(await drainQueue(stack, 'sending'), created.body.id)).toHaveLength(1);
     // Its message was lost: repeating the POST puts it on the queue again.
     const replay = await post(p.client, { subject: 'Pilot copy', body_plain: 'Hello,\n\nthis is the finished copy.', from_account: p.senderId }, 'same-key');
     expect([replay.status, replay.body]).toEqual([202, created.body]);
     expect(testSends(await runSends(), created.body.id)).toHaveLength(1);
     const sent = await post(p.client, body(p), 'same-key');
     expect([sent.status, sent.body.id, sent.body.status]).toEqual([200, created.body.id, 'sent']);
-    expect(await drain('sending')).toEqual([]);
+    expect(await drainQueue(stack, 'sending')).toEqual([]);
     const other = await post(p.client, body(p, { subject: 'Changed' }), 'same-key');
     expect([other.status, other.body.error.code]).toEqual([409, 'conflict']);
   });
@@ -329,7 +316,7 @@ describe('idempotency', () => {
     expect([c.status, c.body.id === a.body.id]).toEqual([202, false]);
     const fresh = await post(p.client, body(p), 'another');
     expect([fresh.status, fresh.body.id === a.body.id]).toEqual([202, false]);
-    await drain('sending');
+    await drainQueue(stack, 'sending');
   });
 
   test('parallel POSTs with one key create one record and send one email', async () => {
@@ -339,7 +326,7 @@ describe('idempotency', () => {
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(202));
     expect(new Set(answers.map((a) => a.body.id)).size).toBe(1);
     // Every message that was sent (the winner's and any replay's) is run, twice over as a redelivery would.
-    const sends = await drain('sending');
+    const sends = await drainQueue(stack, 'sending');
     for (const m of [...sends, ...sends]) if (m.kind === 'send_test_email') await sendTestEmail(m.account_id, m.test_email_id);
     expect(stack.sentMail.length).toBe(before + 1);
     expect((await getTestEmail(p.accountId, answers[0]!.body.id))!.status).toBe('sent');
@@ -350,7 +337,7 @@ describe('one attempt', () => {
   test('queued → sending → sent with sent_at and both message ids; a redelivery sends nothing', async () => {
     const p = await pilot();
     const created = await post(p.client, body(p));
-    const [message] = testSends(await drain('sending'), created.body.id);
+    const [message] = testSends(await drainQueue(stack, 'sending'), created.body.id);
     const before = stack.sentMail.length;
     await sendTestEmail(message!.account_id, message!.test_email_id);
     await sendTestEmail(message!.account_id, message!.test_email_id);
@@ -365,7 +352,7 @@ describe('one attempt', () => {
   test('a worker that dies after its claim leaves the record unknown through the timer; the attempt completing later makes it sent', async () => {
     const p = await pilot();
     const created = await post(p.client, body(p));
-    const [message] = testSends(await drain('sending'), created.body.id);
+    const [message] = testSends(await drainQueue(stack, 'sending'), created.body.id);
     let release!: () => void;
     const hanging: Mailer = { send: async (mail) => (await new Promise<void>((r) => (release = r)), sesMailer.send(mail)) };
     const attempt = sendTestEmail(message!.account_id, message!.test_email_id, { mailer: hanging });
@@ -374,16 +361,16 @@ describe('one attempt', () => {
     await sendTestEmail(message!.account_id, message!.test_email_id);
     advanceServiceClock(IN_FLIGHT_MS / 1000 + 1);
     await stack.scheduler.fireDue();
-    const timers = (await drain('timers')).filter((t) => t.kind === 'test_email_timeout' && t.test_email_id === created.body.id);
+    const timers = (await drainQueue(stack, 'timers')).filter((t) => t.kind === 'test_email_timeout' && t.test_email_id === created.body.id);
     expect(timers).toHaveLength(1);
     for (const t of timers) if (t.kind === 'test_email_timeout') await timerHandlers.test_email_timeout(t, {} as SQSRecord);
     const unknown = await p.client.api('GET', `test-emails/${created.body.id}/`);
     expect([unknown.body.status, unknown.body.sent_at, unknown.body.error]).toEqual(['unknown', null, null]);
     // Nothing resends it: a replay, the sweeper and the message again all leave it alone.
     expect((await post(p.client, body(p))).status).toBe(202);
-    await drain('sending');
+    await drainQueue(stack, 'sending');
     await sweep();
-    expect(testSends(await drain('sending'), created.body.id)).toEqual([]);
+    expect(testSends(await drainQueue(stack, 'sending'), created.body.id)).toEqual([]);
     const before = stack.sentMail.length;
     release();
     await attempt;
@@ -395,7 +382,7 @@ describe('one attempt', () => {
   test('a claimed send whose timer was lost is ended unknown by the sweeper, and one that crashed stays unknown', async () => {
     const p = await pilot();
     const created = await post(p.client, body(p));
-    const [message] = testSends(await drain('sending'), created.body.id);
+    const [message] = testSends(await drainQueue(stack, 'sending'), created.body.id);
     const crashing: Mailer = { send: () => new Promise(() => undefined) };
     void sendTestEmail(message!.account_id, message!.test_email_id, { mailer: crashing, scheduler: { scheduleAt: async () => undefined, cancel: async () => undefined } });
     while ((await getTestEmail(p.accountId, created.body.id))!.status !== 'sending') await new Promise((r) => setTimeout(r, 20));
@@ -405,7 +392,7 @@ describe('one attempt', () => {
     await sweep();
     const r = await getTestEmail(p.accountId, created.body.id);
     expect([r!.status, r!.sent_at]).toEqual(['unknown', null]);
-    expect(testSends(await drain('sending'), created.body.id)).toEqual([]);
+    expect(testSends(await drainQueue(stack, 'sending'), created.body.id)).toEqual([]);
   });
 
   test('a sender disconnected or changed between create and send fails the record and sends nothing', async () => {
@@ -431,23 +418,23 @@ describe('one attempt', () => {
   test('a test email whose message was lost is sent again by the sweeper after the dispatch grace', async () => {
     const p = await pilot();
     const created = await post(p.client, body(p));
-    await drain('sending');
+    await drainQueue(stack, 'sending');
     await sweep();
-    expect(testSends(await drain('sending'), created.body.id)).toEqual([]);
+    expect(testSends(await drainQueue(stack, 'sending'), created.body.id)).toEqual([]);
     advanceServiceClock(DEADLINES.DISPATCH_GRACE_MS / 1000 + 1);
     await sweep();
     expect(testSends(await runSends(), created.body.id)).toHaveLength(1);
     expect((await getTestEmail(p.accountId, created.body.id))!.status).toBe('sent');
     advanceServiceClock(DEADLINES.DISPATCH_GRACE_MS / 100);
     await sweep();
-    expect(testSends(await drain('sending'), created.body.id)).toEqual([]);
+    expect(testSends(await drainQueue(stack, 'sending'), created.body.id)).toEqual([]);
   });
 
   test('a dead-lettered send fails a queued record and makes a claimed one unknown', async () => {
     const p = await pilot();
     const queued = await post(p.client, body(p));
     const claimed = await post(p.client, body(p));
-    const sends = await drain('sending');
+    const sends = await drainQueue(stack, 'sending');
     void sendTestEmail(p.accountId, claimed.body.id, { mailer: { send: () => new Promise(() => undefined) } });
     while ((await getTestEmail(p.accountId, claimed.body.id))!.status !== 'sending') await new Promise((r) => setTimeout(r, 20));
     const records = [queued.body.id, claimed.body.id].map((id, i) => ({
@@ -478,7 +465,7 @@ describe('reading and separation', () => {
       const r = await c.api('GET', `test-emails/${id}/`);
       expect([id, r.status, r.body.error.code]).toEqual([id, 404, 'not_found']);
     }
-    await drain('sending');
+    await drainQueue(stack, 'sending');
   });
 
   test('test emails touch no outreach history, credits or sending counters', async () => {

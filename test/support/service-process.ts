@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { isAlive, until } from './probes.js';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -28,20 +29,6 @@ export function freePort(): Promise<number> {
       server.close(() => res(port));
     });
   });
-}
-
-export const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  for (const deadline = Date.now() + ms; Date.now() < deadline; await sleep(50)) if (check()) return true;
-  return check();
 }
 
 export class ServiceProcess {
@@ -139,7 +126,7 @@ export class ServiceProcess {
     const jvm = this.dynamoPid();
     process.kill(child.pid, 'SIGKILL');
     await this.exited;
-    if (jvm !== null && !(await until(() => !isAlive(jvm), 20_000))) throw new Error(`DynamoDB Local (pid ${jvm}) outlived the SIGKILL of its owner`);
+    if (jvm !== null && !(await until(() => !isAlive(jvm), 20_000, 50))) throw new Error(`DynamoDB Local (pid ${jvm}) outlived the SIGKILL of its owner`);
     this.kills++;
   }
 
