@@ -137,11 +137,13 @@ function methodArnPath(route: RouteDef): string {
 function stageThrottles(routes: readonly RouteDef[]): Record<string, MethodDeploymentOptions> {
   const options: Record<string, MethodDeploymentOptions> = {};
   for (const route of routes) {
-    if (route.auth === 'api_key' || !route.throttle) continue;
+    // A handler_key route's own throttle is per key, counted by its handler; the gateway holds the ceiling.
+    const throttle = route.auth === 'handler_key' ? route.edgeThrottle : route.throttle;
+    if (route.auth === 'api_key' || !throttle) continue;
     // A method's settings replace the stage-wide `/*/*` ones rather than adding to them: repeat logging and metrics.
     options[`${resourcePath(route.path)}/${route.method}`] = {
-      throttlingRateLimit: ratePerSecond(route.throttle),
-      throttlingBurstLimit: route.throttle.burst,
+      throttlingRateLimit: ratePerSecond(throttle),
+      throttlingBurstLimit: throttle.burst,
       loggingLevel: MethodLoggingLevel.ERROR,
       metricsEnabled: true,
       dataTraceEnabled: false,

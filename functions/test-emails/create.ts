@@ -1,4 +1,5 @@
 import { parseJsonBody, parseWith, publicRoute } from '../../shared/http/handler.js';
+import { routeOf } from '../../shared/catalog/routes.js';
 import { CreateTestEmailSchema } from '../../shared/test-emails/test-email.schema.js';
 import { createTestEmail, requireIdempotencyKey, requirePilotAccount } from '../../shared/test-emails/create-test-email.js';
 
@@ -6,7 +7,7 @@ import { createTestEmail, requireIdempotencyKey, requirePilotAccount } from '../
  * POST /test-emails/: the key is checked here (401), then the pilot (403) before the request is judged, so
  * a caller outside the pilot learns nothing from validation answers.
  */
-export const handler = publicRoute({ auth: 'handler' }, async ({ accountId, headers, event }) => {
+export const handler = publicRoute({ auth: 'handler', perKeyThrottle: routeOf('POST', 'functions/test-emails/create.ts') }, async ({ accountId, headers, event }) => {
   const account = await requirePilotAccount(accountId);
   const idempotencyKey = requireIdempotencyKey(headers);
   const request = parseWith(CreateTestEmailSchema, parseJsonBody(event) ?? {});

@@ -18,6 +18,7 @@ import type { Construct } from 'constructs';
 import type { Bindings } from '../../shared/catalog/bindings.js';
 import { QUEUES, type QueueKey } from '../../shared/catalog/queues.js';
 import { TABLES, type TableKey } from '../../shared/catalog/tables.js';
+import { KEY_THROTTLE_PREFIX } from '../../shared/accounts/accounts.keys.js';
 
 /** The repository root: catalogue module paths (`functions/…`) are relative to it. */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -198,6 +199,21 @@ export class ServiceFunction extends NodejsFunction {
     );
   }
 
+  /**
+   * UpdateItem on the accounts table only for items whose partition key is a per-key token bucket
+   * (`RATE#…`): a handler that throttles per key cannot touch key records, balances or anything else.
+   */
+  bindKeyThrottle(accounts: ITable): void {
+    this.addToRolePolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['dynamodb:UpdateItem'],
+        resources: [accounts.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${KEY_THROTTLE_PREFIX}*`] } },
+      }),
+    );
+  }
+
   /** Queue URL and ARN in the catalogue's env vars; send only. */
   bindQueue(queue: IQueue, key: QueueKey): void {
     const def = QUEUES[key];
@@ -306,6 +322,7 @@ export class ServiceFunction extends NodejsFunction {
       fn.bindQueue(resources.queues[key], key);
     }
     if (bindings.scheduler) fn.bindScheduler(resources.scheduler);
+    if (bindings.keyThrottle) fn.bindKeyThrottle(resources.tables.accounts);
     if (bindings.mail) fn.bindMail(resources.mailIdentities);
     if (bindings.secrets) fn.bindSecrets(resources.secretBox);
     if (bindings.apiKeys) fn.bindApiKeys(resources.apiKeys);

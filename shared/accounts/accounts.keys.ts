@@ -3,6 +3,7 @@
  *   ACCOUNT#<id> / META             the account and its balance
  *   ACCOUNT#<id> / KEY#<key_id>     an API key's metadata (hash only)
  *   APIKEY#<sha256> / APIKEY        lookup from a presented key to its account, with the account's public_api
+ *   RATE#<sha256> / <route>         a key's token bucket on a route the gateway cannot throttle per key
  *   ACCOUNT#<id> / WHSEC#<id>       a webhook signing secret, sealed by the secret box
  *   ACCOUNT#<id> / CHARGE#<id>      charge audit records
  *   ACCOUNT#<id> / LEDGER#<id>      top-ups and auto-recharge purchases
@@ -14,6 +15,9 @@ export interface Key {
   sk: string;
 }
 
+/** The partition-key prefix of per-key token buckets; the IAM grant of the functions that keep them names it. */
+export const KEY_THROTTLE_PREFIX = 'RATE#';
+
 const accountPk = (accountId: string) => `ACCOUNT#${accountId}`;
 
 export const accountsKeys = {
@@ -22,6 +26,7 @@ export const accountsKeys = {
   apiKeyMeta: (accountId: string, keyId: string): Key => ({ pk: accountPk(accountId), sk: `KEY#${keyId}` }),
   apiKeyMetaPrefix: 'KEY#',
   apiKeyLookup: (hash: string): Key => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' }),
+  apiKeyThrottle: (hash: string, route: string): Key => ({ pk: `${KEY_THROTTLE_PREFIX}${hash}`, sk: route }),
   webhookSecret: (accountId: string, secretId: string): Key => ({ pk: accountPk(accountId), sk: `WHSEC#${secretId}` }),
   webhookSecretPrefix: 'WHSEC#',
   charge: (accountId: string, chargeId: string): Key => ({ pk: accountPk(accountId), sk: `CHARGE#${chargeId}` }),

@@ -10,6 +10,11 @@ export interface Bindings {
   queues?: Partial<Record<QueueKey, 'send'>>;
   /** Create/update/delete one-time schedules in the service's Scheduler group (targets the timers queue). */
   scheduler?: boolean;
+  /**
+   * Update per-key token buckets (`RATE#…` items of the accounts table) and nothing else there: for
+   * `handler_key` routes, which throttle per key themselves. Needs `tables.accounts` for the table name.
+   */
+  keyThrottle?: boolean;
   /** Send mail through SES. */
   mail?: boolean;
   /** Read the secret-box key that encrypts webhook signing secrets. */

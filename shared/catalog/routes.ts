@@ -29,7 +29,14 @@ export interface RouteDef {
   /** Handler module relative to the repo root; it exports `handler`. */
   module: string;
   auth: Auth;
+  /** Per caller: per key for `api_key` and `handler_key` routes, stage-wide for `admin` and `public` ones. */
   throttle?: Throttle;
+  /**
+   * `handler_key` routes only: the stage-wide method throttle at the gateway, a ceiling for all callers
+   * together. The gateway cannot count per key for keys no usage plan knows, so the handler applies
+   * `throttle` per key itself (`shared/accounts/key-throttle.repository.ts`).
+   */
+  edgeThrottle?: Throttle;
   bindings: Bindings;
   timeoutSeconds?: number;
 }
@@ -46,6 +53,10 @@ const T = {
   // Image proxies fetch pixels in bursts when a campaign lands; 50/s sustained covers thousands of opens a minute.
   openPixel: { perMinute: 3000, burst: 100 },
   unsubscribe: { perMinute: 600, burst: 50 },
+  // SPEC.md's catch-all, per key, counted by the handler.
+  testEmails: { perMinute: 1, burst: 2 },
+  // Every pilot key together: at most PILOT_ACCOUNT_LIMIT accounts, each held to 10 new tests an hour.
+  testEmailsEdge: { perMinute: 60, burst: 10 },
 } satisfies Record<string, Throttle>;
 
 const accountsRead = { tables: { accounts: 'read' } } satisfies Bindings;
@@ -86,8 +97,8 @@ export const ROUTES: RouteDef[] = [
 
   // Test emails (SPEC.md "Test emails"): no gateway key check, the handler answers 401 itself (DESIGN.md §3);
   // the catch-all throttle of SPEC.md "Limits". The accounts table is read only (pilot flag, sender snapshot).
-  { method: 'POST', path: pub('test-emails/'), module: 'functions/test-emails/create.ts', auth: 'handler_key', throttle: { perMinute: 1, burst: 2 }, bindings: { tables: { accounts: 'read', outreach: 'readwrite' }, queues: { sending: 'send' } } },
-  { method: 'GET', path: pub('test-emails/{id}/'), module: 'functions/test-emails/get.ts', auth: 'handler_key', throttle: { perMinute: 1, burst: 2 }, bindings: { tables: { accounts: 'read', outreach: 'read' } } },
+  { method: 'POST', path: pub('test-emails/'), module: 'functions/test-emails/create.ts', auth: 'handler_key', throttle: T.testEmails, edgeThrottle: T.testEmailsEdge, bindings: { tables: { accounts: 'read', outreach: 'readwrite' }, queues: { sending: 'send' }, keyThrottle: true } },
+  { method: 'GET', path: pub('test-emails/{id}/'), module: 'functions/test-emails/get.ts', auth: 'handler_key', throttle: T.testEmails, edgeThrottle: T.testEmailsEdge, bindings: { tables: { accounts: 'read', outreach: 'read' }, keyThrottle: true } },
 
   // Console API (DESIGN.md §2).
   { method: 'POST', path: con('accounts/'), module: 'functions/console/create-account.ts', auth: 'admin', bindings: accountsWrite },
@@ -134,6 +145,13 @@ export function matchPath(template: string, path: string): Record<string, string
     }
   }
   return params;
+}
+
+/** The row of a handler module for one method: a handler reads its own limits from the table. */
+export function routeOf(method: Method, module: string): RouteDef {
+  const route = ROUTES.find((r) => r.method === method && r.module === module);
+  if (!route) throw new Error(`No ${method} route for ${module} in the route table`);
+  return route;
 }
 
 export function findRoute(method: string, path: string): { route: RouteDef; params: Record<string, string> } | null {

@@ -54,8 +54,10 @@ export const TABLES: Record<TableKey, TableDef> = {
   accounts: {
     key: 'accounts',
     env: 'ACCOUNTS_TABLE_NAME',
-    description: 'Accounts, API key hashes, webhook signing secrets, sending accounts, credit ledger and charge audit records',
+    description: 'Accounts, API key hashes, webhook signing secrets, sending accounts, credit ledger and charge audit records, per-key token buckets',
     gsis: [{ name: 'gsi1', pk: 'gsi1pk', sk: 'gsi1sk' }, DUE_INDEX],
+    // Only token buckets carry expires_at here; money records never do (expiresAt refuses their kinds).
+    ttlAttribute: 'expires_at',
   },
   jobs: {
     key: 'jobs',
@@ -126,6 +128,7 @@ export const RETENTION = {
   lead: { table: 'outreach', seconds: 180 * DAY, from: 'the last email to the address', why: 'Contact history behind recently_contacted (30 days) and already_in_automation, with margin.' },
   suppression: { table: 'outreach', seconds: null, from: 'creation', why: 'An unsubscribe or hard bounce must be honoured for good.' },
   send_slot_counter: { table: 'outreach', seconds: 2 * DAY, from: 'creation', why: 'A daily counter only matters on its day, in any time zone.' },
+  key_throttle: { table: 'accounts', seconds: HOUR, from: 'the moment the bucket is full again', why: 'A full bucket and a missing item mean the same; the item only has to outlive its effect.' },
   test_email: { table: 'outreach', seconds: 30 * DAY, from: 'creation', why: 'Idempotency and status of a pilot test send.' },
 } as const satisfies Record<string, RetentionDef>;
 

@@ -87,6 +87,7 @@ export class GatewayError extends Error {
   constructor(
     readonly statusCode: number,
     readonly gatewayMessage: string,
+    readonly headers: Record<string, string> = {},
   ) {
     super(gatewayMessage);
     this.name = 'GatewayError';

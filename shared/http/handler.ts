@@ -10,6 +10,9 @@ import { logger } from '../core/logger.js';
 import { LruMap } from '../core/lru-map.js';
 import { pathIdsWellFormed } from './path-ids.js';
 import { recordRejectedCall } from '../accounts/ledger.repository.js';
+import { takeKeyToken } from '../accounts/key-throttle.repository.js';
+import type { RouteDef } from '../catalog/routes.js';
+import { isLocalMode } from '../core/env.js';
 
 /**
  * The primary-adapter shell every HTTP handler uses: parse JSON, validate with zod, resolve the caller,
@@ -98,7 +101,7 @@ const INTERNAL_ERROR = { error: { code: 'internal_error', message: 'Internal err
 
 /** Exposed domain errors answer with their code and message; anything else is a generic 500. */
 export function errorResponse(err: unknown, requestId: string): APIGatewayProxyResult {
-  if (err instanceof GatewayError) return json(err.statusCode, { message: err.gatewayMessage }, requestId);
+  if (err instanceof GatewayError) return json(err.statusCode, { message: err.gatewayMessage }, requestId, err.headers);
   if (err instanceof ContentionError) return json(err.statusCode, errorEnvelope(err), requestId, { 'Retry-After': String(err.retryAfterSeconds) });
   if (err instanceof AppError && err.expose) return json(err.statusCode, errorEnvelope(err), requestId);
   logger.error('unhandled error', { requestId, error: err as Error });
@@ -192,6 +195,20 @@ export interface PublicRouteOptions<S, T> {
    * record for it (DESIGN.md §3). One record per rejected request, so the route's throttle bounds them.
    */
   paidOperation?: string;
+  /**
+   * A `handler_key` route's own row: its `throttle` is applied here per key, after the key is confirmed
+   * and before anything else, answering 429 {"message":"Too Many Requests"} as the gateway would.
+   */
+  perKeyThrottle?: RouteDef;
+}
+
+/** The twin's throttle multiplier (`LOCAL_THROTTLE_MULTIPLIER`, set by the local stack); 1 in AWS. */
+const throttleMultiplier = () => (isLocalMode() ? Number(process.env.LOCAL_THROTTLE_MULTIPLIER ?? 1) || 1 : 1);
+
+async function throttlePerKey(keyHash: string, route: RouteDef): Promise<void> {
+  if (!route.throttle) return;
+  const verdict = await takeKeyToken(keyHash, `${route.method} ${route.path}`, route.throttle, throttleMultiplier());
+  if (!verdict.allowed) throw new GatewayError(429, 'Too Many Requests', { 'Retry-After': String(verdict.retryAfterSeconds) });
 }
 
 /**
@@ -221,6 +238,7 @@ export function publicRoute<S extends z.ZodType | undefined = undefined, T = nev
     const { key, item } = await readCaller(keyHash, companion);
     const caller = await authorise(key, mode);
     knownKeys.set(keyHash, caller);
+    if (opts.perKeyThrottle) await throttlePerKey(keyHash, opts.perKeyThrottle);
     if (!wellFormed) throw new NotFoundError();
     const sameAccount = known === undefined || known.accountId === caller.accountId;
     if (ahead && sameAccount) return unwrap(await ahead);

@@ -187,7 +187,6 @@ export async function startGateway(opts: GatewayOptions): Promise<{ server: Serv
       if (!match) return write(res, requestId, 403, JSON.stringify({ message: 'Missing Authentication Token' }));
       const { route, params } = match;
 
-      const rawKey = req.headers['x-api-key'] as string | undefined;
       if (route.auth === 'admin') {
         const token = req.headers['x-admin-token'];
         if (typeof token !== 'string' || !sameSecret(token, opts.adminToken)) return write(res, requestId, 403, JSON.stringify({ message: 'Forbidden' }));
@@ -204,13 +203,14 @@ export async function startGateway(opts: GatewayOptions): Promise<{ server: Serv
         edge = { apiKey: outcome.usageIdentifier, authorizer: { ...outcome.context, principalId: outcome.principalId } };
       }
 
-      if (route.throttle) {
-        // A usage plan counts by the authorizer's usage identifier; routes whose handler checks the key count
-        // by a hash of it; the rest by client address.
-        const who =
-          edge.apiKey !== null ? `usage:${edge.apiKey}` : route.auth === 'handler_key' && rawKey ? `key:${createHash('sha256').update(rawKey).digest('base64url')}` : `ip:${req.socket.remoteAddress}`;
+      // As API Gateway: a usage plan counts per key (by the authorizer's usage identifier); a stage method
+      // setting counts every caller together (`edgeThrottle` of handler_key routes, whose handler then
+      // counts per key itself; the throttle of the others). Locally every caller is one loopback address.
+      const edgeThrottle = route.auth === 'handler_key' ? route.edgeThrottle : route.throttle;
+      if (edgeThrottle) {
+        const who = edge.apiKey !== null ? `usage:${edge.apiKey}` : 'stage';
         const m = opts.throttleMultiplier ?? 1;
-        if (!buckets.take(`${who} ${route.method} ${route.path}`, route.throttle.perMinute * m, route.throttle.burst * m)) {
+        if (!buckets.take(`${who} ${route.method} ${route.path}`, edgeThrottle.perMinute * m, edgeThrottle.burst * m)) {
           return write(res, requestId, 429, JSON.stringify({ message: 'Too Many Requests' }));
         }
       }

@@ -329,11 +329,14 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     };
 
     if (opts.gateway !== false) {
+      const throttleMultiplier = opts.throttleMultiplier ?? Number(process.env.LOCAL_THROTTLE_MULTIPLIER ?? 1);
+      // Handlers that throttle per key themselves (handler_key routes) read the same multiplier.
+      process.env.LOCAL_THROTTLE_MULTIPLIER = String(throttleMultiplier);
       const gateway = await startGateway({
         port: opts.port ?? 3000,
         root,
         adminToken,
-        throttleMultiplier: opts.throttleMultiplier ?? Number(process.env.LOCAL_THROTTLE_MULTIPLIER ?? 1),
+        throttleMultiplier,
         extra: devControls({ stack, clockFile, adminToken, inbound: deliverDevInbound }),
       });
       started.push(gateway);

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { LocalStack } from '../../shared/local/stack.js';
 import { Client, newTenant, startTestStack } from '../support/local.js';
+import { ROUTES } from '../../shared/catalog/routes.js';
 
 /**
  * Test emails as a pilot client sees them over HTTP, with the gateway's real throttles (multiplier 1) and
@@ -32,6 +33,8 @@ test('the catch-all throttle: 1 per minute with a burst of 2, per key', async ()
   const answers = [await post(p.clients[0]!, b), await post(p.clients[0]!, b), await post(p.clients[0]!, b)];
   expect(answers.map((a) => a.status)).toEqual([202, 202, 429]);
   expect(answers[2]!.body).toEqual({ message: 'Too Many Requests' });
+  // The handler counts per key (API Gateway cannot for keys outside a usage plan) and says when to retry.
+  expect(Number(answers[2]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(55);
   expect((await post(p.clients[1]!, b)).status).toBe(202);
   // A caller without a key is still told 401 by the handler, not throttled into silence.
   const anonymous = await post(new Client(stack), b);
@@ -61,4 +64,21 @@ test('a test with signature and attachments goes from POST to the dev mailbox on
   expect(m.html).toMatch(/final[\s\S]*Grace Hopper[\s\S]*outreach pilot/);
   expect(m.text).toMatch(/final[\s\S]*Grace Hopper[\s\S]*outreach pilot/);
   expect(m.attachments).toEqual([{ filename: 'people.csv', content_type: 'text/csv', size_bytes: csv.length, sha256: createHash('sha256').update(csv).digest('hex') }]);
+});
+
+test('the gateway holds every caller together to the stage ceiling; the handler holds each key to 1 per minute burst 2', async () => {
+  const route = ROUTES.find((r) => r.method === 'GET' && r.path.endsWith('test-emails/{id}/'))!;
+  const ceiling = route.edgeThrottle!.burst;
+  const p = await pilotWithKeys(1);
+  const t0 = Date.now();
+  const answers = await Promise.all(Array.from({ length: ceiling + 10 }, () => p.client.api('GET', `test-emails/${randomUUID()}/`)));
+  const refilled = Math.ceil(((Date.now() - t0) / 60_000) * route.edgeThrottle!.perMinute);
+  const fromHandler = answers.filter((a) => a.status === 429 && a.headers.get('retry-after'));
+  const fromGateway = answers.filter((a) => a.status === 429 && !a.headers.get('retry-after'));
+  // Two reach the use case (an unknown id: 404); the others the stage let through are refused per key by the handler.
+  expect(answers.filter((a) => a.status === 404)).toHaveLength(2);
+  expect(2 + fromHandler.length + fromGateway.length).toBe(answers.length);
+  expect(2 + fromHandler.length).toBeLessThanOrEqual(ceiling + refilled);
+  expect(fromGateway.length).toBeGreaterThanOrEqual(10 - refilled);
+  for (const a of [...fromHandler, ...fromGateway]) expect(a.body).toEqual({ message: 'Too Many Requests' });
 });

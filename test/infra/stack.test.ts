@@ -233,8 +233,9 @@ describe('REST API', () => {
     apiT.hasResourceProperties('AWS::ApiGateway::RestApi', { BinaryMediaTypes: ['*/*'] });
   });
 
-  test('routes without an API key (public) carry their route-table throttle as stage method settings', () => {
+  test('routes without an API key (public) carry their route-table throttle as stage method settings; handler_key routes their edge ceiling', () => {
     const unkeyed = ROUTES.filter((r) => r.auth !== 'api_key' && r.throttle);
+    const stageThrottle = (route: RouteDef) => (route.auth === 'handler_key' ? route.edgeThrottle! : route.throttle!);
     expect(unkeyed.map((r) => r.path)).toEqual(expect.arrayContaining(['/api/public/v1/o/{token}/', '/api/public/v1/u/{token}/']));
     expect(ROUTES.filter((r) => r.auth === 'public' && !r.throttle)).toEqual([]);
     const settings: Json[] = ofType(apiResources, 'AWS::ApiGateway::Stage')[0]![1].Properties.MethodSettings;
@@ -243,8 +244,8 @@ describe('REST API', () => {
       expect(settings).toContainEqual({
         ResourcePath: escaped,
         HttpMethod: route.method,
-        ThrottlingRateLimit: ratePerSecond(route.throttle!),
-        ThrottlingBurstLimit: route.throttle!.burst,
+        ThrottlingRateLimit: ratePerSecond(stageThrottle(route)),
+        ThrottlingBurstLimit: stageThrottle(route).burst,
         LoggingLevel: 'ERROR',
         MetricsEnabled: true,
         DataTraceEnabled: false,
@@ -420,7 +421,7 @@ describe('stateful resources', () => {
 
   test('every table holding an item kind that expires has TTL on expires_at', () => {
     const expiringTables = new Set(Object.values(RETENTION).filter((r) => r.seconds !== null).map((r) => r.table));
-    expect(expiringTables).toEqual(new Set(['jobs', 'outreach']));
+    expect(expiringTables).toEqual(new Set(['accounts', 'jobs', 'outreach']));
     for (const key of expiringTables) {
       const tableId = stateful.getLogicalId(stateful.tables[key].node.defaultChild as never);
       expect([key, statefulResources[tableId]!.Properties.TimeToLiveSpecification]).toEqual([key, { AttributeName: 'expires_at', Enabled: true }]);
@@ -582,10 +583,10 @@ describe('test emails', () => {
   const actionsOn = (fn: ServiceFunction, matches: (resource: unknown) => boolean) =>
     [...new Set(statementsOf(fn).filter((s) => asArray(s.Resource).some(matches)).flatMap((s) => asArray<string>(s.Action)))].sort();
 
-  test('POST and GET are routed with no gateway key check and no authorizer (the handler answers 401), at 1 per minute burst 2', () => {
-    expect(testRoutes.map((r) => [r.method, r.path, r.auth, r.throttle])).toEqual([
-      ['POST', '/api/public/v1/test-emails/', 'handler_key', { perMinute: 1, burst: 2 }],
-      ['GET', '/api/public/v1/test-emails/{id}/', 'handler_key', { perMinute: 1, burst: 2 }],
+  test('POST and GET are routed with no gateway key check and no authorizer (the handler answers 401), at 1 per minute burst 2 per key under a stage ceiling', () => {
+    expect(testRoutes.map((r) => [r.method, r.path, r.auth, r.throttle, r.edgeThrottle])).toEqual([
+      ['POST', '/api/public/v1/test-emails/', 'handler_key', { perMinute: 1, burst: 2 }, { perMinute: 60, burst: 10 }],
+      ['GET', '/api/public/v1/test-emails/{id}/', 'handler_key', { perMinute: 1, burst: 2 }, { perMinute: 60, burst: 10 }],
     ]);
     for (const route of testRoutes) {
       const method = ofType(apiResources, 'AWS::ApiGateway::Method').find(([, m]) => m.Properties.HttpMethod === route.method && JSON.stringify(m.Properties.ResourceId).includes('testemails'))![1].Properties;
@@ -596,14 +597,19 @@ describe('test emails', () => {
   test('create reads accounts, writes only the outreach table and sends only to the sending queue; get only reads', () => {
     const create = fnOf('POST');
     const get = fnOf('GET');
-    expect(actionsOn(create, (r) => refersToTable(r, 'accounts'))).toEqual([...TABLE_READ_ACTIONS].sort());
+    const unconditioned = (fn: ServiceFunction, table: TableKey) =>
+      [...new Set(statementsOf(fn).filter((s) => !s.Condition && asArray(s.Resource).some((r) => refersToTable(r, table))).flatMap((s) => asArray<string>(s.Action)))].sort();
+    expect(unconditioned(create, 'accounts')).toEqual([...TABLE_READ_ACTIONS].sort());
+    expect(unconditioned(get, 'accounts')).toEqual([...TABLE_READ_ACTIONS].sort());
     expect(actionsOn(create, (r) => refersToTable(r, 'outreach'))).toEqual([...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS].sort());
-    expect(actionsOn(get, (r) => refersToTable(r, 'accounts'))).toEqual([...TABLE_READ_ACTIONS].sort());
     expect(actionsOn(get, (r) => refersToTable(r, 'outreach'))).toEqual([...TABLE_READ_ACTIONS].sort());
     const sqs = (fn: ServiceFunction) => statementsOf(fn).filter((s) => asArray<string>(s.Action).some((a) => a.startsWith('sqs:')));
     expect(sqs(create).map((s) => JSON.stringify(s.Resource))).toEqual([expect.stringMatching(/SendingQueue/)]);
     expect(sqs(get)).toEqual([]);
     for (const fn of [create, get]) {
+      // The per-key token bucket: UpdateItem on the accounts table, only on RATE# partitions.
+      const buckets = statementsOf(fn).filter((s) => asArray<string>(s.Action).includes('dynamodb:UpdateItem') && asArray(s.Resource).some((r) => refersToTable(r, 'accounts')));
+      expect(buckets).toEqual([expect.objectContaining({ Action: 'dynamodb:UpdateItem', Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } } })]);
       const actions = statementsOf(fn).flatMap((s) => asArray<string>(s.Action));
       expect(actions.filter((a) => a.startsWith('ses:') || a.startsWith('scheduler:') || a.startsWith('s3:'))).toEqual([]);
     }
@@ -630,11 +636,15 @@ describe('IAM least privilege', () => {
     for (const { name, fn, bindings } of allFunctions) {
       const statements = statementsOf(fn);
       for (const table of TABLE_LIST) {
-        const actions = new Set(
-          statements
-            .filter((s) => asArray(s.Resource).some((r) => refersToTable(r, table.key)))
-            .flatMap((s) => asArray<string>(s.Action)),
-        );
+        const onTable = statements.filter((s) => asArray(s.Resource).some((r) => refersToTable(r, table.key)));
+        const actions = new Set(onTable.filter((s) => !s.Condition).flatMap((s) => asArray<string>(s.Action)));
+        // The one conditioned table grant: per-key token buckets, UpdateItem on RATE# partitions of accounts.
+        const conditioned = onTable.filter((s) => s.Condition);
+        expect([name, table.key, conditioned]).toEqual([
+          name,
+          table.key,
+          bindings.keyThrottle && table.key === 'accounts' ? [expect.objectContaining({ Action: 'dynamodb:UpdateItem', Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } } })] : [],
+        ]);
         const mode = bindings.tables?.[table.key];
         const expected = mode === 'read' ? [...TABLE_READ_ACTIONS] : mode === 'readwrite' ? [...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS] : [];
         expect([name, table.key, [...actions].sort()]).toEqual([name, table.key, expected.sort()]);
