@@ -1,7 +1,9 @@
 /**
  * Search benchmark over the labelled evaluation set (test/unit/search/evaluation-set.ts):
  * generation and index build time, heap used, in-process latency (parse + search, 100 leads,
- * the first round only warms up), and precision and recall per category against the raw records.
+ * the first round only warms up), precision and recall per category against the raw records, and the
+ * deep-search shortlist's latency (parse + widened recall + fit scores) for both modes over every fourth
+ * query.
  * Prints one JSON object; `npm run bench` runs it in a child process per directory size.
  *   tsx bin/bench-search.ts [--people 100000] [--seed 42] [--rounds 5]
  */
@@ -12,6 +14,8 @@ import { generateDirectory } from '../shared/directory/generate.js';
 import type { DirectoryRecord } from '../shared/directory/types.js';
 import { PeopleIndex } from '../shared/search/search-engine.js';
 import { parseQuery } from '../shared/search/query.js';
+import { deepShortlist } from '../shared/search/deep-search-shortlist.js';
+import { DEEP_SEARCH_SIZE } from '../shared/search/deep-search.js';
 import { evaluationSet, scoreEvaluation, summarize } from '../test/unit/search/evaluation-set.js';
 
 const { values } = parseArgs({
@@ -53,6 +57,21 @@ for (let round = 0; round < Number(values.rounds); round++) {
   }
 }
 
+// Deep search dates recency in role from a fixed day, so every run ranks alike.
+const asOf = new Date('2026-11-23T00:00:00Z');
+const deepQueries = set.filter((_, i) => i % 4 === 0);
+deepShortlist(index, parseQuery(deepQueries[0]!.query), { size: 25, asOf });
+const deep = Object.fromEntries(
+  (['standard', 'extended'] as const).map((mode) => {
+    const ms = deepQueries.map((e) => {
+      const started = performance.now();
+      deepShortlist(index, parseQuery(e.query), { size: DEEP_SEARCH_SIZE[mode], asOf });
+      return performance.now() - started;
+    });
+    return [mode, { p50_ms: pct(ms, 0.5), p95_ms: pct(ms, 0.95), max_ms: pct(ms, 1) }];
+  }),
+);
+
 const scores = scoreEvaluation(set, records, (q) => index.search(parseQuery(q), { limit: Number.MAX_SAFE_INTEGER }));
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 console.log(
@@ -71,6 +90,7 @@ console.log(
     p95_ms: pct(times, 0.95),
     p99_ms: pct(times, 0.99),
     max_ms: pct(times, 1),
+    deep_search: { queries: deepQueries.length, ...deep },
     quality: summarize(scores).map((r) => ({ ...r, precision: round3(r.precision), recall: round3(r.recall) })),
     misses: scores.filter((s) => s.precision < 1 || s.recall < 1),
   }),

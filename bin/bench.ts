@@ -125,6 +125,28 @@ try {
   const poll = await countCalls(async () => expectStatus(await api('GET', `search/${job.id}/`), 200, 'poll'));
   if (poll.value.status !== 'completed' || poll.value.leads_returned !== 25) throw new Error(`the polled search is not a completed 25-lead search: ${JSON.stringify(poll.value).slice(0, 200)}`);
   record('poll people search', poll.calls);
+  // Deep search end to end: accepted, shortlisted, every candidate researched (one directory read each, 8 in
+  // flight), settled and queued for delivery; the wall time is acceptance to a completed poll.
+  const deepJobs: Record<string, number> = {};
+  for (const mode of ['standard', 'extended'] as const) {
+    await settle();
+    const started = performance.now();
+    const accepted = await expectStatus(await api('POST', 'deep-search/', { query: 'product managers in the United States', mode, webhook_url: 'http://127.0.0.1:9/hook' }), 202, 'create deep search');
+    for (;;) {
+      const polled = await expectStatus(await api('GET', `deep-search/${accepted.id}/`), 200, 'poll deep search');
+      if (polled.status === 'completed') break;
+      if (polled.status === 'failed') throw new Error(`deep search failed: ${JSON.stringify(polled.error)}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    deepJobs[`${mode}_ms`] = Math.round(performance.now() - started);
+  }
+  results.deep_search_job = { people: importPeople, ...deepJobs };
+  log(`deep search job: ${JSON.stringify(results.deep_search_job)}`);
+  const deepIdle = await countCalls(async () => {
+    await expectStatus(await api('POST', 'deep-search/', { query: 'product managers in the United States', webhook_url: 'http://127.0.0.1:9/hook' }), 202, 'create deep search');
+    await settle();
+  });
+  record('create deep search (standard, 25 researched)', [], deepIdle.calls);
   const phone = await countCalls(async () => {
     const r = await expectStatus(await api('POST', 'enrich/phone/', { email: people[1]!.work_email, webhook_url: 'http://127.0.0.1:9/hook' }), 202, 'phone');
     return r as { id: string };
@@ -274,6 +296,8 @@ const md = [
   '|---|---|',
   sizeRow(r.search),
   ...(r.search_million ? [sizeRow(r.search_million)] : []),
+  `| deep-search shortlist at ${r.search.people.toLocaleString('en-US')} people p50 / p95, standard (25) · extended (100) (${r.search.deep_search.queries} evaluation queries, in-process, beside people search's p50 above) | ${r.search.deep_search.standard.p50_ms} / ${r.search.deep_search.standard.p95_ms} ms · ${r.search.deep_search.extended.p50_ms} / ${r.search.deep_search.extended.p95_ms} ms |`,
+  `| deep-search job, accept → completed poll, on the local stack (${r.deep_search_job.people.toLocaleString('en-US')} people; 25 / 100 directory reads for research) standard / extended | ${r.deep_search_job.standard_ms} / ${r.deep_search_job.extended_ms} ms |`,
   `| directory import into DynamoDB Local (${r.import.people} people) | ${r.import.ms} ms (${r.import.people_per_s}/s) |`,
   `| email enrichment over HTTP p50 / p95 | ${r.enrichment_http.p50_ms} / ${r.enrichment_http.p95_ms} ms |`,
   `| poll throughput, ${r.poll_throughput.concurrency} clients, through the local stack | ${r.poll_throughput.polls_per_s} polls/s |`,

@@ -17,6 +17,7 @@ const attempt = z.number().int().min(1).max(100);
 
 const PeopleSearch = z.strictObject({ kind: z.literal('people_search'), job_id: jobId });
 const PhoneEnrich = z.strictObject({ kind: z.literal('phone_enrich'), job_id: jobId });
+const DeepSearch = z.strictObject({ kind: z.literal('deep_search'), job_id: jobId });
 const DraftEmail = z.strictObject({ kind: z.literal('draft_email'), account_id: accountId, email_id: emailId });
 const SendEmail = z.strictObject({ kind: z.literal('send_email'), account_id: accountId, email_id: emailId });
 const SendTestEmail = z.strictObject({ kind: z.literal('send_test_email'), account_id: accountId, test_email_id: testEmailId });
@@ -27,7 +28,7 @@ const ReviewExpired = z.strictObject({ kind: z.literal('review_expired'), accoun
 const TestEmailTimeout = z.strictObject({ kind: z.literal('test_email_timeout'), account_id: accountId, test_email_id: testEmailId });
 
 export const QUEUE_MESSAGES = {
-  search: z.discriminatedUnion('kind', [PeopleSearch, PhoneEnrich]),
+  search: z.discriminatedUnion('kind', [PeopleSearch, PhoneEnrich, DeepSearch]),
   drafting: z.discriminatedUnion('kind', [DraftEmail]),
   sending: z.discriminatedUnion('kind', [SendEmail, SendTestEmail]),
   webhooks: z.discriminatedUnion('kind', [DeliverJobEvent]),

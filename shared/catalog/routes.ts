@@ -76,6 +76,8 @@ export const ROUTES: RouteDef[] = [
   // Search and enrichment (SPEC.md "Search and enrichment"; throttles from "Limits").
   { method: 'POST', path: pub('search/'), module: 'functions/search/create.ts', auth: 'api_key', throttle: { perMinute: 6, burst: 2 }, bindings: acceptJob },
   { method: 'GET', path: pub('search/{job_id}/'), module: 'functions/search/get.ts', auth: 'api_key', throttle: poll, bindings: pollJob },
+  { method: 'POST', path: pub('deep-search/'), module: 'functions/deep-search/create.ts', auth: 'api_key', throttle: { perMinute: 4, burst: 2 }, bindings: acceptJob },
+  { method: 'GET', path: pub('deep-search/{job_id}/'), module: 'functions/deep-search/get.ts', auth: 'api_key', throttle: poll, bindings: pollJob },
   { method: 'POST', path: pub('enrich/phone/'), module: 'functions/enrich/phone-create.ts', auth: 'api_key', throttle: { perMinute: 15, burst: 3 }, bindings: acceptJob },
   { method: 'GET', path: pub('enrich/phone/{job_id}/'), module: 'functions/enrich/phone-get.ts', auth: 'api_key', throttle: poll, bindings: pollJob },
   { method: 'POST', path: pub('enrich/email/'), module: 'functions/enrich/email.ts', auth: 'api_key', throttle: { perMinute: 30, burst: 5 }, bindings: syncEnrich },

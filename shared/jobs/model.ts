@@ -38,6 +38,8 @@ export interface Job {
   /** Person ids returned by this job and every earlier page of the same search (continuations). */
   returned_ids?: string[];
   parsed_query?: unknown;
+  /** Deep search: each result's fit parts and the weights that made its score. */
+  score_breakdown?: unknown;
   event_type?: string;
   webhook_status?: 'queued' | 'delivered' | 'failed';
   webhook_attempts?: WebhookAttempt[];
@@ -48,7 +50,7 @@ export interface Job {
 export const TERMINAL: JobStatus[] = ['completed', 'failed', 'cancelled'];
 
 
-/** The polling envelope (DESIGN.md §3) plus, for people search, the parsed constraints for debugging. */
+/** The polling envelope (DESIGN.md §3) plus the parsed constraints and, for deep search, each score's parts. */
 export function pollingView(job: Job): Record<string, unknown> {
   const view: Record<string, unknown> = {
     id: job.id,
@@ -62,6 +64,7 @@ export function pollingView(job: Job): Record<string, unknown> {
     error: job.error,
   };
   if (job.parsed_query !== undefined) view.parsed_query = job.parsed_query;
+  if (job.score_breakdown !== undefined) view.score_breakdown = job.score_breakdown;
   return view;
 }
 

@@ -73,6 +73,7 @@ export async function runJob(
 const LOST_JOB: Record<SearchJobKind, { event_type: string; message: string }> = {
   people_search: { event_type: 'search.failed', message: FAILURE_MESSAGES.search.error },
   phone_enrich: { event_type: 'phone_enrich.failed', message: FAILURE_MESSAGES.phone_enrich.error },
+  deep_search: { event_type: 'deep_search.failed', message: FAILURE_MESSAGES.deep_search.error },
 };
 
 export function lostJobOutcome(job: Job): JobOutcome {

@@ -32,6 +32,7 @@ const DEAD: { [Q in QueueKey]: MessageHandlers<Q> } = {
   search: {
     people_search: (m) => failLostJob(m.job_id),
     phone_enrich: (m) => failLostJob(m.job_id),
+    deep_search: (m) => failLostJob(m.job_id),
   },
   drafting: {
     draft_email: async (m) => {

@@ -630,6 +630,37 @@ describe('test emails', () => {
   });
 });
 
+describe('deep search', () => {
+  const deepRoutes = ROUTES.filter((r) => r.path.startsWith('/api/public/v1/deep-search/'));
+  const fnOf = (method: string) => api.routeFunctions.get(deepRoutes.find((r) => r.method === method)!)!;
+  const actionsOn = (fn: ServiceFunction, matches: (resource: unknown) => boolean) =>
+    [...new Set(statementsOf(fn).filter((s) => asArray(s.Resource).some(matches)).flatMap((s) => asArray<string>(s.Action)))].sort();
+
+  test('POST and GET carry SPEC.md throttles (4/min burst 2, 3,600/min burst 100) behind the API key, in the Search context', () => {
+    expect(deepRoutes.map((r) => [r.method, r.path, r.auth, r.throttle, boundedContextOf(r.module)])).toEqual([
+      ['POST', '/api/public/v1/deep-search/', 'api_key', { perMinute: 4, burst: 2 }, 'Search'],
+      ['GET', '/api/public/v1/deep-search/{job_id}/', 'api_key', { perMinute: 3600, burst: 100 }, 'Search'],
+    ]);
+  });
+
+  test('create reserves (accounts, jobs) and sends only to the search queue; polling only reads; neither touches the directory', () => {
+    const create = fnOf('POST');
+    const get = fnOf('GET');
+    for (const key of ['accounts', 'jobs'] as const) {
+      expect(actionsOn(create, (r) => refersToTable(r, key))).toEqual([...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS].sort());
+      expect(actionsOn(get, (r) => refersToTable(r, key))).toEqual([...TABLE_READ_ACTIONS].sort());
+    }
+    for (const fn of [create, get]) expect(actionsOn(fn, (r) => refersToTable(r, 'directory'))).toEqual([]);
+    const sqs = (fn: ServiceFunction) => statementsOf(fn).filter((s) => asArray<string>(s.Action).some((a) => a.startsWith('sqs:')));
+    expect(sqs(create).map((s) => JSON.stringify(s.Resource))).toEqual([expect.stringMatching(/SearchQueue/)]);
+    expect(sqs(get)).toEqual([]);
+  });
+
+  test('the search worker that runs it reads the directory (for the research) and its source, and queues webhooks', () => {
+    expect(QUEUE_LIST.find((q) => q.key === 'search')!.worker.bindings).toMatchObject({ tables: { directory: 'read', jobs: 'readwrite' }, queues: { webhooks: 'send' }, directorySource: true });
+  });
+});
+
 describe('IAM least privilege', () => {
   test('each function gets exactly the table actions its bindings allow: read-only bindings never write', () => {
     let readOnlyChecked = 0;
@@ -853,8 +884,8 @@ describe('room to grow (CloudFormation: 500 resources per stack, nested stacks i
   const LIMIT = 500;
   const HEADROOM = 0.6;
 
-  test('23 planned routes are all new', () => {
-    expect(PLANNED).toHaveLength(23);
+  test('21 planned routes are all new', () => {
+    expect(PLANNED).toHaveLength(21);
     for (const p of PLANNED) expect(ROUTES.some((r) => r.method === p.method && r.path === p.path)).toBe(false);
   });
 

@@ -26,6 +26,7 @@ describe('queue worker', () => {
     const handlers: MessageHandlers<'search'> = {
       people_search: async (m) => void seen.push(`search ${m.job_id}`),
       phone_enrich: async (m) => void seen.push(`phone ${m.job_id}`),
+      deep_search: async (m) => void seen.push(`deep ${m.job_id}`),
     };
     const out = await queueWorker('search', handlers)(
       {
@@ -35,11 +36,12 @@ describe('queue worker', () => {
           record('3', '{not json'),
           record('4', JSON.stringify({ kind: 'draft_email', account_id: 'acct_x', email_id: 'em_x' })),
           record('5', JSON.stringify(messages.job('phone_enrich', JOB(5)))),
+          record('6', JSON.stringify(messages.job('deep_search', JOB(6)))),
         ],
       },
       context,
     );
-    expect(seen).toEqual([`search ${JOB(1)}`, `phone ${JOB(5)}`]);
+    expect(seen).toEqual([`search ${JOB(1)}`, `phone ${JOB(5)}`, `deep ${JOB(6)}`]);
     expect(out.batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual(['2', '3', '4']);
   });
 
@@ -49,6 +51,7 @@ describe('queue worker', () => {
         if (m.job_id === JOB(2)) throw new Error('transient');
       },
       phone_enrich: async () => undefined,
+      deep_search: async () => undefined,
     };
     const out = await queueWorker('search', handlers)(
       { Records: [record('a', JSON.stringify(messages.job('people_search', JOB(1)))), record('b', JSON.stringify(messages.job('people_search', JOB(2))))] },

@@ -1,0 +1,122 @@
+import * as z from 'zod';
+import type { SQSRecord } from 'aws-lambda';
+import { QUEUES } from '../catalog/queues.js';
+import { FAILURE_MESSAGES } from '../webhooks/events.js';
+import { PRICES } from '../accounts/prices.js';
+import { acceptJob } from '../jobs/accept-job.js';
+import { runJob, type JobOutcome } from '../jobs/run-job.js';
+import type { Job } from '../jobs/model.js';
+import { toDeepSearchItem } from '../directory/shape.js';
+import type { Company, Person } from '../directory/types.js';
+import { findContact } from '../enrichment/identity.js';
+import { parseQuery } from './query.js';
+import { peopleIndex } from './index-source.js';
+import type { PeopleIndex } from './search-engine.js';
+import { isEmptyQuery } from './people-search.js';
+import { deepShortlist } from './deep-search-shortlist.js';
+import { FIT_WEIGHTS } from './fit-score.js';
+
+/**
+ * Deep search (SPEC.md "POST /deep-search/"): a researched shortlist at a fixed price per run, 200 credits
+ * `standard` (up to 25 people) or 400 `extended` (up to 100), reserved at acceptance and charged in full on
+ * a successful run whatever `total_returned` is; released when the query cannot be understood, when the run
+ * fails, or when it is never dispatched (the sweeper and the dead-letter consumer end it as `error`).
+ */
+export const DEEP_SEARCH_SIZE = { standard: 25, extended: 100 } as const;
+
+export const DeepSearchSchema = z.strictObject({
+  // SPEC.md's 500 characters bound the query as sent, surrounding spaces included.
+  query: z.string().max(500).refine((q) => q.trim().length > 0, 'must not be blank'),
+  mode: z.enum(['standard', 'extended']).default('standard'),
+  webhook_url: z.string().max(2048),
+});
+export type DeepSearchRequest = z.output<typeof DeepSearchSchema>;
+
+/**
+ * Accept a deep search.
+ *
+ * Input: the caller, the validated request, an optional Idempotency-Key.
+ * Output: the acceptance body `{id, status, created_at}`.
+ *
+ * 1. Reserve the mode's price in the job's own transaction (409 without a signing secret, 402 without credits).
+ * 2. Queue the run on the search queue.
+ */
+export async function acceptDeepSearch(caller: { accountId: string; keyId: string }, body: DeepSearchRequest, idempotencyKey: string | undefined) {
+  const { body: accepted } = await acceptJob({
+    accountId: caller.accountId,
+    keyId: caller.keyId,
+    tier: 'deep_search',
+    operation: 'deep_search',
+    request: body,
+    reserve: PRICES.deep_search[body.mode],
+    idempotencyKey,
+  });
+  return accepted;
+}
+
+/** What researching one candidate asks of the outside world: their work email, or null when none is known. */
+export interface DeepSearchResearch {
+  workEmail(person: Person, company: Company): Promise<string | null>;
+}
+
+/** The enrichment engine's own lookup (as POST /enrich/email/ resolves it): profile URL, then name + domain. */
+export const enrichmentResearch: DeepSearchResearch = {
+  workEmail: async (person, company) => {
+    const hit = await findContact({ professional_url: person.professional_url, first_name: person.first_name, last_name: person.last_name, domain: company.domain }, ['url', 'namedomain']);
+    return hit?.work_email ?? null;
+  },
+};
+
+/** Lookups in flight at once while researching a shortlist. */
+const RESEARCH_CONCURRENCY = 8;
+
+async function mapBounded<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return out;
+}
+
+/**
+ * The outcome of one run, deterministic for a job (recency is dated from its acceptance), so a retry after
+ * a crash computes the same list.
+ * 1. An empty reading of the query fails as `invalid_input` (released).
+ * 2. The shortlist (deep-search-shortlist.ts) for the mode's size.
+ * 3. Every candidate researched: work email from the enrichment engine, experience from the directory.
+ * 4. Charged the mode's price, zero results included; the polling envelope also keeps each score's parts.
+ */
+export async function deepSearchOutcome(job: Job, index: PeopleIndex, research: DeepSearchResearch): Promise<JobOutcome> {
+  const request = job.request as DeepSearchRequest;
+  const parsed = parseQuery(request.query);
+  if (isEmptyQuery(parsed)) return { status: 'failed', event_type: 'deep_search.failed', code: 'invalid_input', message: FAILURE_MESSAGES.deep_search.invalid_input };
+  const shortlist = deepShortlist(index, parsed, { size: DEEP_SEARCH_SIZE[request.mode], asOf: new Date(job.created_at) });
+  const emails = await mapBounded(shortlist, RESEARCH_CONCURRENCY, (e) => research.workEmail(e.person, e.company));
+  const results = shortlist.map((e, i) => ({ ...toDeepSearchItem(e.person, e.company, e.score), email: emails[i] ?? '' }));
+  return {
+    status: 'completed',
+    event_type: 'deep_search.completed',
+    result: { results, total_returned: results.length },
+    leads_returned: results.length,
+    charge: PRICES.deep_search[request.mode],
+    extra: {
+      parsed_query: parsed,
+      score_breakdown: { weights: FIT_WEIGHTS, items: shortlist.map((e, i) => ({ professional_url: results[i]!.professional_url, score: e.score, parts: e.parts })) },
+    },
+  };
+}
+
+export function runDeepSearchJob(jobId: string, record: SQSRecord | null, research: DeepSearchResearch = enrichmentResearch): Promise<void> {
+  return runJob(
+    jobId,
+    record,
+    async (job) => deepSearchOutcome(job, await peopleIndex(), research),
+    () => ({ status: 'failed', event_type: 'deep_search.failed', code: 'error', message: FAILURE_MESSAGES.deep_search.error }),
+    { maxReceiveCount: QUEUES.search.maxReceiveCount },
+  );
+}

@@ -1,0 +1,121 @@
+/**
+ * Deep search's fit model and shortlist, measured against the labelled evaluation set (whose truth
+ * predicates read the raw records, never the parser): the widened list keeps people search's precision at
+ * the top, ranks every person who meets the query above every one who does not, and finds more people when
+ * people search runs short.
+ */
+import fc from 'fast-check';
+import { generateDirectory } from '../../../shared/directory/generate.js';
+import type { DirectoryRecord } from '../../../shared/directory/types.js';
+import { PeopleIndex } from '../../../shared/search/search-engine.js';
+import { parseQuery } from '../../../shared/search/query.js';
+import { deepShortlist, adjacentSeniorities } from '../../../shared/search/deep-search-shortlist.js';
+import { FIT_PARTS, FIT_WEIGHTS, fitScore, recencyInRole, type FitParts } from '../../../shared/search/fit-score.js';
+import { evaluationSet } from './evaluation-set.js';
+
+const records: DirectoryRecord[] = [...generateDirectory({ seed: 42, people: 20_000 })];
+const index = PeopleIndex.build(records);
+const set = evaluationSet(records);
+const asOf = new Date('2026-11-23T00:00:00Z');
+
+const partsArb = fc.record(Object.fromEntries(FIT_PARTS.map((p) => [p, fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined })])) as Record<string, fc.Arbitrary<number | undefined>>, {
+  requiredKeys: [],
+}) as fc.Arbitrary<FitParts>;
+
+describe('fit score', () => {
+  it('is an integer 0–100, the weighted mean of the parts the query asks about; the weights add up to 100', () => {
+    expect(Object.values(FIT_WEIGHTS).reduce((a, b) => a + b, 0)).toBe(100);
+    fc.assert(
+      fc.property(partsArb, (parts) => {
+        const s = fitScore(parts);
+        expect(Number.isInteger(s) && s >= 0 && s <= 100).toBe(true);
+      }),
+    );
+    expect(fitScore({ title: 1, recency: 1 })).toBe(100);
+    expect(fitScore({ title: 0, recency: 1 })).toBe(Math.round((100 * FIT_WEIGHTS.recency) / (FIT_WEIGHTS.title + FIT_WEIGHTS.recency)));
+    expect(fitScore({ title: 0.5, location: 1, recency: 1 })).toBe(Math.round((100 * (15 + 15 + 5)) / 50));
+  });
+
+  it('is monotone in every part: raising one part never lowers the score', () => {
+    fc.assert(
+      fc.property(partsArb, fc.constantFrom(...FIT_PARTS), fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), (parts, part, a, b) => {
+        const [lo, hi] = a <= b ? [a, b] : [b, a];
+        expect(fitScore({ ...parts, [part]: hi })).toBeGreaterThanOrEqual(fitScore({ ...parts, [part]: lo }));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('recency in role: full up to two years, then easing to a floor of 0.4; unknown is the floor', () => {
+    expect([recencyInRole(0), recencyInRole(24), recencyInRole(72), recencyInRole(120), recencyInRole(400), recencyInRole(null)]).toEqual([1, 1, 0.7, 0.4, 0.4, 0.4]);
+    for (let m = 0; m < 200; m++) expect(recencyInRole(m + 1)).toBeLessThanOrEqual(recencyInRole(m));
+  });
+
+  it('adjacent seniorities are the neighbours on the ladder, never the level itself', () => {
+    expect([...adjacentSeniorities(['vp'])].sort()).toEqual(['c_level', 'director']);
+    expect([...adjacentSeniorities(['intern'])]).toEqual(['entry']);
+    expect([...adjacentSeniorities(['manager', 'director'])].sort()).toEqual(['senior', 'vp']);
+  });
+});
+
+describe('deep-search shortlist over the labelled evaluation set', () => {
+  const runs = set.map((e) => {
+    const q = parseQuery(e.query);
+    return { e, people: index.search(q, { limit: 25 }), deep: deepShortlist(index, q, { size: 25, asOf }) };
+  });
+
+  it('at most the mode size, sorted by score, integer scores 0–100', () => {
+    for (const { deep } of runs) {
+      expect(deep.length).toBeLessThanOrEqual(25);
+      for (let i = 0; i < deep.length; i++) {
+        expect(Number.isInteger(deep[i]!.score) && deep[i]!.score >= 0 && deep[i]!.score <= 100).toBe(true);
+        if (i) expect(deep[i]!.score).toBeLessThanOrEqual(deep[i - 1]!.score);
+      }
+    }
+    const big = deepShortlist(index, parseQuery('software engineers'), { size: 100, asOf });
+    expect(big).toHaveLength(100);
+  });
+
+  it('its top results meet the query at least as often as people search’s, and every one that meets it ranks above every one that does not', () => {
+    let k = 0;
+    let peopleMeet = 0;
+    let deepMeet = 0;
+    const inversions: string[] = [];
+    for (const { e, people, deep } of runs) {
+      const top = Math.min(25, people.length);
+      k += top;
+      peopleMeet += people.slice(0, top).filter((h) => e.truth(h.person, h.company)).length;
+      deepMeet += deep.slice(0, top).filter((h) => e.truth(h.person, h.company)).length;
+      const meets = deep.map((h) => e.truth(h.person, h.company));
+      if (meets.some((m, i) => m && meets.slice(0, i).includes(false))) inversions.push(e.query);
+    }
+    expect(k).toBeGreaterThan(1000);
+    expect(deepMeet / k).toBeGreaterThanOrEqual(peopleMeet / k);
+    expect(inversions).toEqual([]);
+  });
+
+  it('wider recall: where people search runs short, deep search returns everyone it found and more', () => {
+    const short = runs.filter((r) => r.people.length < 25 && r.people.length > 0);
+    expect(short.length).toBeGreaterThan(20);
+    let extra = 0;
+    for (const { people, deep } of short) {
+      const ids = new Set(deep.map((h) => h.person.id));
+      expect(people.filter((h) => !ids.has(h.person.id))).toEqual([]);
+      extra += deep.length - people.length;
+    }
+    expect(extra).toBeGreaterThan(short.reduce((a, r) => a + r.people.length, 0));
+  });
+
+  it('related titles, adjacent seniorities and nearby cities fill the list, each scored below an exact match', () => {
+    const deep = deepShortlist(index, parseQuery('VP of Sales in San Francisco'), { size: 100, asOf });
+    const exact = deep.filter((h) => h.person.current_job_title === 'VP of Sales' && h.person.location.city === 'San Francisco');
+    const adjacent = deep.filter((h) => h.parts.title! < 1 && h.parts.title! > 0 && h.person.function === 'sales');
+    const nearby = deep.filter((h) => h.person.location.city !== 'San Francisco' && h.person.location.region === 'California');
+    expect(adjacent.length).toBeGreaterThan(0);
+    expect(nearby.length).toBeGreaterThan(0);
+    expect(nearby.every((h) => h.parts.location === 0.5)).toBe(true);
+    const worstExact = Math.min(...exact.map((h) => h.score), 100);
+    for (const h of [...adjacent, ...nearby]) expect(h.score).toBeLessThan(worstExact);
+    for (const h of deep) expect(Object.keys(h.parts).sort()).toEqual(['function', 'location', 'recency', 'seniority', 'title']);
+  });
+});
