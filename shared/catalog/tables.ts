@@ -127,6 +127,7 @@ export const RETENTION = {
   suppression: { table: 'outreach', seconds: null, from: 'creation', why: 'An unsubscribe or hard bounce must be honoured for good.' },
   send_slot_counter: { table: 'outreach', seconds: 2 * DAY, from: 'creation', why: 'A daily counter only matters on its day, in any time zone.' },
   test_email: { table: 'outreach', seconds: 30 * DAY, from: 'creation', why: 'Idempotency and status of a pilot test send.' },
+  mail_event: { table: 'outreach', seconds: 30 * DAY, from: 'receipt', why: 'EventBridge may deliver an SES event more than once; its id is remembered well past any redelivery.' },
 } as const satisfies Record<string, RetentionDef>;
 
 export type ItemKind = keyof typeof RETENTION;
