@@ -12,7 +12,7 @@ export interface Bindings {
   scheduler?: boolean;
   /** Send mail through SES. */
   mail?: boolean;
-  /** Read the secret-box key that encrypts webhook signing secrets. */
+  /** Read the secret-box key that encrypts webhook signing secrets and smtp account passwords. */
   secrets?: boolean;
   /** Register API keys with API Gateway (console only). */
   apiKeys?: boolean;

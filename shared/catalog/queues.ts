@@ -68,7 +68,8 @@ export const QUEUES: Record<QueueKey, QueueDef> = {
       module: 'functions/workers/sending.worker.ts',
       batchSize: 5,
       timeoutSeconds: 30,
-      bindings: { tables: { accounts: 'readwrite', outreach: 'readwrite' }, scheduler: true, mail: true },
+      // secrets: an smtp account's own password is sealed with the secret box.
+      bindings: { tables: { accounts: 'readwrite', outreach: 'readwrite' }, scheduler: true, mail: true, secrets: true },
     },
   },
   webhooks: {
