@@ -34,6 +34,7 @@ import { API_KEY_AUTHORIZER } from '../shared/catalog/authorizer.js';
 import { CONSOLE_BASE, ROUTES, ratePerSecond, type RouteDef } from '../shared/catalog/routes.js';
 import { TABLES, type TableKey } from '../shared/catalog/tables.js';
 import { Housekeeping } from './constructs/housekeeping.js';
+import { mailConfigurationSetName } from './constructs/mail-events.js';
 import { ServiceFunction, nagFinding, type BindingResources } from './constructs/service-function.js';
 import { DIRECTORY_OBJECT_KEY, pascal } from './stateful-stack.js';
 
@@ -185,6 +186,7 @@ export class ApiStack extends Stack {
       apiKeys: { usagePlanName: usagePlanName(prefix) },
       directory: { bucket: props.directoryBucket, key: DIRECTORY_OBJECT_KEY },
       mailIdentities: props.sesIdentities ?? [],
+      mailConfigurationSet: mailConfigurationSetName(prefix),
     };
     const fnProps = { stage, serviceName: props.serviceName, ...(props.logLevel ? { logLevel: props.logLevel } : {}) };
 

@@ -12,6 +12,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { DirectoryImport } from './constructs/directory-import.js';
 import { InboundMail } from './constructs/inbound-mail.js';
+import { MailEvents } from './constructs/mail-events.js';
 import { nagFinding } from './constructs/service-function.js';
 import { QUEUE_LIST, queueName, type QueueKey } from '../shared/catalog/queues.js';
 import { TABLE_LIST, type TableKey } from '../shared/catalog/tables.js';
@@ -48,6 +49,8 @@ export class StatefulStack extends Stack {
   readonly accessLogsBucket: Bucket;
   /** Where every alarm of the service goes (function errors, dead letters, throttles); subscribe operators to it. */
   readonly alarmTopic: Topic;
+  /** The SES configuration set every send names, and the rule taking its bounces and complaints to the mail-events queue. */
+  readonly mailEvents: MailEvents;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
     super(scope, id, props);
@@ -121,6 +124,7 @@ export class StatefulStack extends Stack {
     }
     this.queues = queues;
     this.deadLetterQueues = dlqs;
+    this.mailEvents = new MailEvents(this, 'SesEvents', { prefix, queue: queues['mail-events'] });
 
     this.secretBoxKey = new Secret(this, 'SecretBoxKey', {
       description: 'Key of the secret box that encrypts webhook signing secrets (64 hex characters = 32 bytes)',

@@ -77,6 +77,8 @@ export interface BindingResources {
   readonly directory: DirectorySourceBinding;
   /** SES identities (domains or addresses) mail may be sent from; none means no SES permission at all. */
   readonly mailIdentities: readonly string[];
+  /** The SES configuration set every send names (lib/constructs/mail-events.ts). */
+  readonly mailConfigurationSet: string;
 }
 
 export interface DirectorySourceBinding {
@@ -253,17 +255,20 @@ export class ServiceFunction extends NodejsFunction {
    * Send mail through SES from the listed identities only (context `sesIdentities`): the identity ARNs as
    * resources, and `ses:FromAddress` limited to addresses of those domains, so a compromised worker cannot send
    * as another verified identity of the account. With no identity listed the function gets no SES permission.
+   * Sends name the configuration set that publishes bounces and complaints (`SES_CONFIGURATION_SET`).
    */
-  bindMail(identities: readonly string[]): void {
+  bindMail(identities: readonly string[], configurationSet: string): void {
     if (identities.length === 0) {
       Annotations.of(this).addWarningV2('people-outreach:ses-identities', 'No sesIdentities context: this function may not send through SES.');
       return;
     }
+    this.addEnvironment('SES_CONFIGURATION_SET', configurationSet);
     this.addToRolePolicy(
       new PolicyStatement({
         effect: Effect.ALLOW,
         actions: ['ses:SendEmail', 'ses:SendRawEmail'],
-        resources: identities.map((identity) => ServiceFunction.sesIdentityArn(this, identity)),
+        // A send that names a configuration set is authorised against the set as well as the identity.
+        resources: [...identities.map((identity) => ServiceFunction.sesIdentityArn(this, identity)), ServiceFunction.sesConfigurationSetArn(this, configurationSet)],
         conditions: { StringLike: { 'ses:FromAddress': identities.map((i) => (i.includes('@') ? i : `*@${i}`)) } },
       }),
     );
@@ -323,7 +328,7 @@ export class ServiceFunction extends NodejsFunction {
     }
     if (bindings.scheduler) fn.bindScheduler(resources.scheduler);
     if (bindings.keyThrottle) fn.bindKeyThrottle(resources.tables.accounts);
-    if (bindings.mail) fn.bindMail(resources.mailIdentities);
+    if (bindings.mail) fn.bindMail(resources.mailIdentities, resources.mailConfigurationSet);
     if (bindings.secrets) fn.bindSecrets(resources.secretBox);
     if (bindings.apiKeys) fn.bindApiKeys(resources.apiKeys);
     if (bindings.directorySource) fn.bindDirectorySource(resources.directory);
@@ -341,6 +346,10 @@ export class ServiceFunction extends NodejsFunction {
 
   static sesIdentityArn(scope: Construct, identity: string): string {
     return Stack.of(scope).formatArn({ service: 'ses', resource: 'identity', resourceName: identity, arnFormat: ArnFormat.SLASH_RESOURCE_NAME });
+  }
+
+  static sesConfigurationSetArn(scope: Construct, name: string): string {
+    return Stack.of(scope).formatArn({ service: 'ses', resource: 'configuration-set', resourceName: name, arnFormat: ArnFormat.SLASH_RESOURCE_NAME });
   }
 
   /** API Gateway management resources have no account field: `arn:…:apigateway:<region>::/apikeys`. */

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { SMTP_ACCOUNT_TRANSPORTS, SmtpSettingsInputSchema, type SmtpAccountTransport, type StoredSmtpSettings } from './smtp-settings.js';
 
 export interface Account {
   id: string;
@@ -29,6 +30,10 @@ export interface SendingAccount {
   health: string;
   timezone: string;
   signature_html: string;
+  /** `smtp` accounts: their own server (password sealed); absent, they go out through the deployment's relay. */
+  smtp?: StoredSmtpSettings;
+  /** `smtp` accounts: `ses` sends through SES v2 (the domain is a verified identity) instead of SMTP. */
+  transport?: SmtpAccountTransport;
 }
 
 /** `lost_released`: a reservation whose call died before settling it, released by the sweeper (SPEC.md: `lost_` states are operational anomalies). */
@@ -122,4 +127,9 @@ export const CreateSendingAccountSchema = z.strictObject({
   daily_limit: z.number().int().min(0).max(10_000).default(50),
   health: z.string().trim().min(1).max(100).default('healthy'),
   timezone: timeZone.default('UTC'),
+  smtp: SmtpSettingsInputSchema.optional(),
+  transport: z.enum(SMTP_ACCOUNT_TRANSPORTS).optional(),
+}).refine((v) => v.type === 'smtp' || (v.smtp === undefined && v.transport === undefined), {
+  message: 'smtp settings and transport apply to smtp accounts only',
+  path: ['type'],
 });

@@ -1,10 +1,12 @@
 import * as z from 'zod';
 import { sanitizeEmailHtml } from '../outreach/html.js';
 import { timeZone } from './model.js';
+import { SMTP_ACCOUNT_TRANSPORTS, SmtpSettingsPatchSchema } from './smtp-settings.js';
 
 /**
  * The console PATCH of a sending account. Apart from the account model because its signature goes through
- * the HTML sanitiser, which no other handler should bundle.
+ * the HTML sanitiser, which no other handler should bundle. `smtp` and `transport` apply to `smtp` accounts
+ * only (checked against the stored type by the handler).
  */
 export const UpdateSendingAccountSchema = z
   .strictObject({
@@ -15,6 +17,8 @@ export const UpdateSendingAccountSchema = z
     timezone: timeZone,
     // Bounded as supplied; what is stored is what the sanitiser keeps.
     signature_html: z.string().max(10_000).transform(sanitizeEmailHtml),
+    smtp: SmtpSettingsPatchSchema,
+    transport: z.enum(SMTP_ACCOUNT_TRANSPORTS),
   })
   .partial()
   .refine((v) => Object.keys(v).length > 0, 'at least one field is required');

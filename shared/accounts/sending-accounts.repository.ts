@@ -8,6 +8,7 @@ import type { SendingAccount } from './model.js';
 import { accountsKeys as K } from './accounts.keys.js';
 import { isConditionFailed, isTransactionCanceled } from '../adapters/dynamodb-errors.js';
 import { setClauses } from '../adapters/update-expression.js';
+import { smtpSettingsView } from './smtp-settings.js';
 
 /**
  * Sending accounts live in their owner's partition (ACCOUNT#<id> / EA#<ea_id>), so an account's list is one
@@ -38,6 +39,20 @@ export function toSendingAccount(item: Record<string, unknown>, clock: Clock = s
     health: s.health,
     timezone: s.timezone,
     signature_html: s.signature_html ?? '',
+    ...(s.smtp ? { smtp: s.smtp } : {}),
+    ...(s.transport ? { transport: s.transport } : {}),
+  };
+}
+
+/**
+ * The console's view: the public shape plus the console-side settings. An `smtp` account's server shows
+ * without its password (`password_set` only).
+ */
+export function consoleSendingAccountView(a: SendingAccount) {
+  return {
+    ...sendingAccountView(a),
+    timezone: a.timezone,
+    ...(a.type === 'smtp' ? { smtp: smtpSettingsView(a.smtp), transport: a.transport ?? 'smtp' } : {}),
   };
 }
 
@@ -103,9 +118,11 @@ export async function ownerOfSendingAccount(eaId: string): Promise<string | null
   return (out.Item?.account_id as string | undefined) ?? null;
 }
 
+export type SendingAccountChange = Partial<Pick<SendingAccount, 'connected' | 'sending_enabled' | 'daily_limit' | 'health' | 'timezone' | 'signature_html' | 'smtp' | 'transport'>>;
+
 export async function updateSendingAccount(
   eaId: string,
-  patch: Partial<Pick<SendingAccount, 'connected' | 'sending_enabled' | 'daily_limit' | 'health' | 'timezone' | 'signature_html'>>,
+  patch: SendingAccountChange,
   clock: Clock = serviceClock,
 ): Promise<SendingAccount & { account_id: string }> {
   const owner = await ownerOfSendingAccount(eaId);

@@ -1,12 +1,17 @@
 import { SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { createTransport, type Transporter } from 'nodemailer';
 import { sesClient } from './ses-client.js';
+import { secretBox } from './secret-box.js';
 import { isLocalMode, optionalEnv, requireEnv } from '../core/env.js';
+import { LruMap } from '../core/lru-map.js';
+import { isPublicAddress, systemResolver, type Resolver } from '../webhooks/target.js';
+import type { SendingAccount } from '../accounts/model.js';
+import type { StoredSmtpSettings } from '../accounts/smtp-settings.js';
 
 /**
- * Sending through the caller's mailbox. This release sends through SES (v2, raw MIME) for senders on a
- * verified domain identity; locally the same client reaches the SES stand-in, which keeps every message
- * for `GET /api/console/v1/dev/mailbox/`. Gmail API and Microsoft Graph engines plug in here later.
+ * Sending through the caller's mailbox. SES (v2, raw MIME) for senders on a verified domain identity; locally
+ * the same client reaches the SES stand-in, which keeps every message for `GET /api/console/v1/dev/mailbox/`.
+ * `smtp` accounts go out through their own SMTP server, or through SES when the console says so.
  */
 export interface OutgoingMail {
   raw: Buffer;
@@ -16,32 +21,61 @@ export interface OutgoingMail {
   bcc: string[];
 }
 
+export interface SentMail {
+  providerMessageId: string;
+  /**
+   * Message-IDs (with angle brackets) the recipient sees instead of the one we set, when the provider
+   * rewrites it: a reply's In-Reply-To names one of these.
+   */
+  recipientMessageIds?: string[];
+}
+
 export interface Mailer {
-  send(mail: OutgoingMail): Promise<{ providerMessageId: string }>;
+  send(mail: OutgoingMail): Promise<SentMail>;
+}
+
+/**
+ * The Message-ID SES gives a message: its own id at `email.amazonses.com` in us-east-1 and at
+ * `<region>.amazonses.com` elsewhere. Outside us-east-1 both forms are kept: matching a reply costs one
+ * more pointer, missing one loses stop-on-reply.
+ */
+export function sesRecipientMessageIds(sesMessageId: string, region: string): string[] {
+  if (!sesMessageId) return [];
+  const global = `<${sesMessageId}@email.amazonses.com>`;
+  return region === 'us-east-1' || !region ? [global] : [`<${sesMessageId}@${region}.amazonses.com>`, global];
 }
 
 export const sesMailer: Mailer = {
   async send(mail) {
+    // The configuration set publishes bounces and complaints to EventBridge (lib/constructs/mail-events.ts).
+    const configurationSet = optionalEnv('SES_CONFIGURATION_SET');
     const out = await sesClient().send(
       new SendEmailCommand({
         FromEmailAddress: mail.from,
         Destination: { ToAddresses: mail.to, CcAddresses: mail.cc.length ? mail.cc : undefined, BccAddresses: mail.bcc.length ? mail.bcc : undefined },
         Content: { Raw: { Data: mail.raw } },
+        ...(configurationSet ? { ConfigurationSetName: configurationSet } : {}),
       }),
     );
-    return { providerMessageId: out.MessageId ?? '' };
+    const id = out.MessageId ?? '';
+    return { providerMessageId: id, recipientMessageIds: sesRecipientMessageIds(id, optionalEnv('AWS_REGION') ?? '') };
   },
 };
 
+async function sendSmtp(transport: Transporter, mail: OutgoingMail): Promise<SentMail> {
+  const info = await transport.sendMail({ envelope: { from: mail.from, to: [...mail.to, ...mail.cc, ...mail.bcc] }, raw: mail.raw });
+  return { providerMessageId: String(info.messageId ?? '').replace(/^<|>$/g, '') };
+}
+
 /**
- * `smtp` sending accounts go out through nodemailer over SMTP to the relay named by `SMTP_HOST` /
- * `SMTP_PORT` (optional `SMTP_USER` / `SMTP_PASS`); locally that is the stack's own SMTP sink. The raw
- * MIME is passed through unchanged, with every recipient (bcc included) in the envelope only.
+ * `smtp` sending accounts without settings of their own go out through the deployment's relay (`SMTP_HOST` /
+ * `SMTP_PORT`, optional `SMTP_USER` / `SMTP_PASS`); locally that is the stack's own SMTP sink. The raw MIME is
+ * passed through unchanged, with every recipient (bcc included) in the envelope only.
  */
-let smtp: Transporter | undefined;
-export const smtpMailer: Mailer = {
+let relay: Transporter | undefined;
+export const relayMailer: Mailer = {
   async send(mail) {
-    smtp ??= createTransport({
+    relay ??= createTransport({
       host: requireEnv('SMTP_HOST'),
       port: Number(requireEnv('SMTP_PORT')),
       secure: false,
@@ -50,17 +84,65 @@ export const smtpMailer: Mailer = {
       requireTLS: !isLocalMode(),
       auth: optionalEnv('SMTP_USER') ? { user: optionalEnv('SMTP_USER')!, pass: optionalEnv('SMTP_PASS') ?? '' } : undefined,
     });
-    const info = await smtp.sendMail({ envelope: { from: mail.from, to: [...mail.to, ...mail.cc, ...mail.bcc] }, raw: mail.raw });
-    return { providerMessageId: String(info.messageId ?? '').replace(/^<|>$/g, '') };
+    return sendSmtp(relay, mail);
   },
 };
 
-export function resetSmtp(): void {
-  smtp?.close();
-  smtp = undefined;
+/**
+ * Where an account's SMTP server is reached. In AWS: the first address of its host, after every address it
+ * resolves to has been found public (the connection goes to that address, with the host name for TLS, so a
+ * second lookup cannot steer it inward). On the twin nothing leaves loopback: `localhost` is used as named,
+ * any other host is answered by the stack's SMTP sink.
+ */
+export async function smtpEndpoint(settings: StoredSmtpSettings, resolver: Resolver = systemResolver): Promise<{ host: string; port: number; servername?: string }> {
+  if (isLocalMode()) {
+    return settings.host === 'localhost' ? { host: '127.0.0.1', port: settings.port } : { host: requireEnv('SMTP_HOST'), port: Number(requireEnv('SMTP_PORT')) };
+  }
+  const addresses = await resolver(settings.host);
+  if (addresses.length === 0 || !addresses.every(isPublicAddress)) throw new Error(`smtp host ${settings.host} does not resolve to public addresses only`);
+  return { host: addresses[0]!, port: settings.port, servername: settings.host };
 }
 
-/** The engine for a sending account's type (Gmail API and Microsoft Graph engines come later; SES until then). */
-export function mailerFor(type: 'google' | 'microsoft' | 'smtp'): Mailer {
-  return type === 'smtp' ? smtpMailer : sesMailer;
+/** One transport per account and settings version: a changed password or host is used from the next send on. */
+let accountTransports = new LruMap<string, Transporter>(200);
+const transportKey = (account: SendingAccount, settings: StoredSmtpSettings) => `${account.id}#${settings.version}`;
+
+async function accountTransport(account: SendingAccount, settings: StoredSmtpSettings): Promise<Transporter> {
+  const key = transportKey(account, settings);
+  const cached = accountTransports.get(key);
+  if (cached) return cached;
+  const [endpoint, password] = await Promise.all([smtpEndpoint(settings), secretBox().then((box) => box.open(settings.password_sealed))]);
+  const local = isLocalMode();
+  const transport = createTransport({
+    host: endpoint.host,
+    port: endpoint.port,
+    secure: !local && settings.tls === 'implicit',
+    ignoreTLS: local,
+    // With STARTTLS, a server that does not offer the upgrade (or an attacker stripping it) is refused.
+    requireTLS: !local && settings.tls === 'starttls',
+    ...(endpoint.servername ? { tls: { servername: endpoint.servername } } : {}),
+    auth: { user: settings.username, pass: password },
+  });
+  accountTransports.set(key, transport);
+  return transport;
+}
+
+export function accountSmtpMailer(account: SendingAccount & { smtp: StoredSmtpSettings }): Mailer {
+  return { send: async (mail) => sendSmtp(await accountTransport(account, account.smtp), mail) };
+}
+
+export function resetSmtp(): void {
+  relay?.close();
+  relay = undefined;
+  accountTransports = new LruMap<string, Transporter>(200);
+}
+
+/**
+ * The engine for a sending account. `smtp`: SES when its transport is `ses`, else its own server, else the
+ * deployment's relay. Gmail API and Microsoft Graph engines come later; SES until then.
+ */
+export function mailerFor(account: SendingAccount): Mailer {
+  if (account.type !== 'smtp' || account.transport === 'ses') return sesMailer;
+  const { smtp } = account;
+  return smtp ? accountSmtpMailer({ ...account, smtp }) : relayMailer;
 }

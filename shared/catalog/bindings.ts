@@ -17,7 +17,7 @@ export interface Bindings {
   keyThrottle?: boolean;
   /** Send mail through SES. */
   mail?: boolean;
-  /** Read the secret-box key that encrypts webhook signing secrets. */
+  /** Read the secret-box key that encrypts webhook signing secrets and smtp account passwords. */
   secrets?: boolean;
   /** Register API keys with API Gateway (console only). */
   apiKeys?: boolean;

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { QueueKey } from './queues.js';
+import { SesEventSchema, type SesEvent } from '../outreach/ses-event-schema.js';
 
 /**
  * The queue message catalogue: one zod schema per message kind, grouped per queue as a discriminated union
@@ -26,6 +27,8 @@ const WebhookRetry = z.strictObject({ kind: z.literal('webhook_retry'), job_id: 
 const SendDue = z.strictObject({ kind: z.literal('send_due'), account_id: accountId, email_id: emailId });
 const ReviewExpired = z.strictObject({ kind: z.literal('review_expired'), account_id: accountId, email_id: emailId });
 const TestEmailTimeout = z.strictObject({ kind: z.literal('test_email_timeout'), account_id: accountId, test_email_id: testEmailId });
+// What the EventBridge rule's input transformer makes of an SES event: `{"kind":"ses_event","event":<the event>}`.
+const SesEventMessage = z.strictObject({ kind: z.literal('ses_event'), event: SesEventSchema });
 
 export const QUEUE_MESSAGES = {
   search: z.discriminatedUnion('kind', [PeopleSearch, PhoneEnrich, DeepSearch]),
@@ -33,6 +36,7 @@ export const QUEUE_MESSAGES = {
   sending: z.discriminatedUnion('kind', [SendEmail, SendTestEmail]),
   webhooks: z.discriminatedUnion('kind', [DeliverJobEvent]),
   timers: z.discriminatedUnion('kind', [WebhookRetry, SendDue, ReviewExpired, TestEmailTimeout]),
+  'mail-events': z.discriminatedUnion('kind', [SesEventMessage]),
 } satisfies Record<QueueKey, z.ZodType<{ kind: string }>>;
 
 export type MessageOf<Q extends QueueKey> = z.output<(typeof QUEUE_MESSAGES)[Q]>;
@@ -55,6 +59,7 @@ export const messages = {
   reviewExpired: (accountId: string, emailId: string): TimerMessage => ({ kind: 'review_expired', account_id: accountId, email_id: emailId }),
   sendTestEmail: (accountId: string, testEmailId: string): MessageOf<'sending'> => ({ kind: 'send_test_email', account_id: accountId, test_email_id: testEmailId }),
   testEmailTimeout: (accountId: string, testEmailId: string): TimerMessage => ({ kind: 'test_email_timeout', account_id: accountId, test_email_id: testEmailId }),
+  sesEvent: (event: SesEvent): MessageOf<'mail-events'> => ({ kind: 'ses_event', event }),
 };
 
 /** Why a queue body is not a message of its queue: the kind it claimed (if any) and zod's first issues. */

@@ -4,7 +4,7 @@ import type { Bindings } from './bindings.js';
  * The queue catalogue: every SQS queue, its DLQ policy and the worker that consumes it. Read by the CDK
  * stack (queues, DLQs, event source mappings) and by the local event-source runner.
  */
-export type QueueKey = 'search' | 'drafting' | 'sending' | 'webhooks' | 'timers';
+export type QueueKey = 'search' | 'drafting' | 'sending' | 'webhooks' | 'timers' | 'mail-events';
 
 export interface QueueDef {
   key: QueueKey;
@@ -68,7 +68,8 @@ export const QUEUES: Record<QueueKey, QueueDef> = {
       module: 'functions/workers/sending.worker.ts',
       batchSize: 5,
       timeoutSeconds: 30,
-      bindings: { tables: { accounts: 'readwrite', outreach: 'readwrite' }, scheduler: true, mail: true },
+      // secrets: an smtp account's own password is sealed with the secret box.
+      bindings: { tables: { accounts: 'readwrite', outreach: 'readwrite' }, scheduler: true, mail: true, secrets: true },
     },
   },
   webhooks: {
@@ -99,6 +100,21 @@ export const QUEUES: Record<QueueKey, QueueDef> = {
         queues: { webhooks: 'send', sending: 'send', drafting: 'send' },
         scheduler: true,
       },
+    },
+  },
+  // SES bounce and complaint events, put here by an EventBridge rule (lib/constructs/mail-events.ts); locally
+  // by `POST /api/console/v1/dev/ses-events/`.
+  'mail-events': {
+    key: 'mail-events',
+    urlEnv: 'MAIL_EVENTS_QUEUE_URL',
+    arnEnv: 'MAIL_EVENTS_QUEUE_ARN',
+    visibilityTimeoutSeconds: 120,
+    maxReceiveCount: 5,
+    worker: {
+      module: 'functions/workers/mail-events.worker.ts',
+      batchSize: 10,
+      timeoutSeconds: 20,
+      bindings: { tables: { outreach: 'readwrite' } },
     },
   },
 };

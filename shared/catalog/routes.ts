@@ -112,9 +112,9 @@ export const ROUTES: RouteDef[] = [
   { method: 'DELETE', path: con('accounts/{id}/webhook-secrets/{secret_id}/'), module: 'functions/console/revoke-webhook-secret.ts', auth: 'admin', bindings: accountsWrite },
   { method: 'POST', path: con('accounts/{id}/credits/'), module: 'functions/console/add-credits.ts', auth: 'admin', bindings: accountsWrite },
   { method: 'GET', path: con('accounts/{id}/charges/'), module: 'functions/console/list-charges.ts', auth: 'admin', bindings: accountsRead },
-  { method: 'POST', path: con('accounts/{id}/sending-accounts/'), module: 'functions/console/create-sending-account.ts', auth: 'admin', bindings: accountsWrite },
+  { method: 'POST', path: con('accounts/{id}/sending-accounts/'), module: 'functions/console/create-sending-account.ts', auth: 'admin', bindings: { ...accountsWrite, secrets: true } },
   { method: 'GET', path: con('accounts/{id}/jobs/{job_id}/webhook-deliveries/'), module: 'functions/console/webhook-deliveries.ts', auth: 'admin', bindings: { tables: { jobs: 'read' } } },
-  { method: 'PATCH', path: con('sending-accounts/{ea_id}/'), module: 'functions/console/update-sending-account.ts', auth: 'admin', bindings: emailsChange },
+  { method: 'PATCH', path: con('sending-accounts/{ea_id}/'), module: 'functions/console/update-sending-account.ts', auth: 'admin', bindings: { ...emailsChange, secrets: true } },
 ];
 
 /** Per-second rate for API Gateway usage-plan throttles (which take requests per second). */

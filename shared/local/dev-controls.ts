@@ -9,6 +9,7 @@ import type { LocalStack } from './stack.js';
 import { localMailbox } from './mailbox.js';
 import { sweep } from '../workers/sweep.js';
 import type { InboundDelivery } from './dev-inbound.js';
+import { injectSesEvent } from './dev-ses-events.js';
 
 /**
  * Local-only endpoints (absent in AWS): readiness and the dev controls of DESIGN.md §2, behind the
@@ -46,7 +47,7 @@ export function devControls(opts: { stack: LocalStack; clockFile: string | null;
     if (url.pathname.startsWith('/api/public/') && !opts.stack.isReady()) return { status: 503, body: { message: 'Service Unavailable' } };
     if (!url.pathname.startsWith(DEV)) return null;
     const action = `${req.method} ${url.pathname.slice(DEV.length)}`;
-    const known = ['POST clock/', 'POST settle/', 'GET mailbox/', 'POST inbound/'];
+    const known = ['POST clock/', 'POST settle/', 'GET mailbox/', 'POST inbound/', 'POST ses-events/'];
     if (!known.includes(action)) return { status: 403, body: { message: 'Missing Authentication Token' } };
     if (!tokenOk(req, opts.adminToken)) return { status: 403, body: { message: 'Forbidden' } };
     const parsed = parseJson(body);
@@ -72,6 +73,8 @@ export function devControls(opts: { stack: LocalStack; clockFile: string | null;
         return { status: 200, body: { messages: await localMailbox(opts.stack.sentMail) } };
       case 'POST inbound/':
         return opts.inbound(parsed.value);
+      case 'POST ses-events/':
+        return injectSesEvent(parsed.value);
       default:
         return null;
     }

@@ -15,6 +15,10 @@ export interface CapturedSend {
   at: number;
   /** SMTP sends: every envelope recipient (bcc is whoever is not in To/Cc). */
   envelope_to?: string[];
+  /** SMTP sends: the login the client authenticated with (never its password); null when it sent without one. */
+  auth_user?: string | null;
+  /** SES sends: the configuration set the request named. */
+  configuration_set?: string | null;
 }
 
 export async function startSesCapture(opts: { upstreamPort: number; port: number; now: () => number }): Promise<{ server: Server; port: number; sends: CapturedSend[]; stop(): Promise<void> }> {
@@ -34,6 +38,7 @@ export async function startSesCapture(opts: { upstreamPort: number; port: number
           simple: j.Content?.Simple ? { subject: j.Content.Simple.Subject?.Data, text: j.Content.Simple.Body?.Text?.Data, html: j.Content.Simple.Body?.Html?.Data } : null,
           provider_message_id: null,
           at: opts.now(),
+          configuration_set: j.ConfigurationSetName ?? null,
         };
       } catch {
         captured = null;
@@ -75,13 +80,32 @@ export async function startSesCapture(opts: { upstreamPort: number; port: number
   };
 }
 
-/** The local SMTP relay for `smtp` sending accounts: accepts every message and records it as sent. */
-export async function startSmtpSink(opts: { port: number; now: () => number; sends: CapturedSend[] }): Promise<{ port: number; stop(): Promise<void> }> {
+/**
+ * The local SMTP server for `smtp` sending accounts (the deployment's relay, and every account's own server):
+ * records each message as sent. AUTH is offered without TLS (the twin has no certificates; the mailer never
+ * sends a password in clear text outside local mode). A login in `logins` must carry its password, or the
+ * send is refused with 535 as a real server would; any other login is accepted and recorded.
+ */
+export interface SmtpSink {
+  port: number;
+  logins: Map<string, string>;
+  stop(): Promise<void>;
+}
+
+export async function startSmtpSink(opts: { port: number; now: () => number; sends: CapturedSend[] }): Promise<SmtpSink> {
   const { SMTPServer } = await import('smtp-server');
+  const logins = new Map<string, string>();
   const server = new SMTPServer({
     authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
+    allowInsecureAuth: true,
+    authMethods: ['PLAIN', 'LOGIN'],
+    disabledCommands: ['STARTTLS'],
     logger: false,
+    onAuth(auth, _session, callback) {
+      const expected = logins.get(auth.username ?? '');
+      if (expected !== undefined && expected !== auth.password) return callback(new Error('Invalid username or password'));
+      callback(null, { user: auth.username });
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
@@ -94,11 +118,12 @@ export async function startSmtpSink(opts: { port: number; now: () => number; sen
           provider_message_id: null,
           at: opts.now(),
           envelope_to: session.envelope.rcptTo.map((r) => r.address),
+          auth_user: typeof session.user === 'string' ? session.user : null,
         });
         callback();
       });
     },
   });
   await new Promise<void>((r) => server.listen(opts.port, '127.0.0.1', () => r()));
-  return { port: opts.port, stop: () => new Promise<void>((r) => server.close(() => r())) };
+  return { port: opts.port, logins, stop: () => new Promise<void>((r) => server.close(() => r())) };
 }

@@ -59,7 +59,9 @@ export interface LocalStack {
   consoleUrl: string;
   port: number;
   adminToken: string;
-  endpoints: { dynamodb: string; sqs: string; ses: string; scheduler: string };
+  endpoints: { dynamodb: string; sqs: string; ses: string; scheduler: string; smtp: string };
+  /** Logins the SMTP sink checks (login → password); any other login is accepted. */
+  smtpLogins: Map<string, string>;
   /** Every message sent through SES, as sent (raw MIME and envelope). */
   sentMail: CapturedSend[];
   scheduler: SchedulerEmulator;
@@ -175,6 +177,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       sqs: `http://127.0.0.1:${sqsPort}`,
       ses: `http://127.0.0.1:${capture.port}`,
       scheduler: '',
+      smtp: `smtp://localhost:${smtpSink.port}`,
     };
 
     Object.assign(process.env, {
@@ -193,6 +196,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       DATA_DIR: dataDir ?? '',
       SMTP_HOST: '127.0.0.1',
       SMTP_PORT: String(smtpSink.port),
+      // Named in every SES send, as in AWS; the stand-in publishes no events (dev/ses-events/ injects them).
+      SES_CONFIGURATION_SET: `${LOCAL_PREFIX}-mail`,
       ...opts.env,
     });
     for (const def of TABLE_LIST) process.env[def.env] = `${LOCAL_PREFIX}-${def.key}`;
@@ -315,6 +320,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       adminToken,
       endpoints,
       sentMail: capture.sends,
+      smtpLogins: smtpSink.logins,
       scheduler,
       runner,
       sqs,

@@ -1,4 +1,4 @@
-import { updateSendingAccount } from '../accounts/sending-accounts.repository.js';
+import { updateSendingAccount, type SendingAccountChange } from '../accounts/sending-accounts.repository.js';
 import type { SendingAccount } from '../accounts/model.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import type { Scheduler } from '../adapters/scheduler.js';
@@ -16,7 +16,7 @@ import { scheduleSend } from './schedule-send.js';
  */
 export async function changeSendingAccount(
   eaId: string,
-  patch: Partial<Pick<SendingAccount, 'connected' | 'sending_enabled' | 'daily_limit' | 'health' | 'timezone' | 'signature_html'>>,
+  patch: SendingAccountChange,
   deps: { clock?: Clock; scheduler?: Scheduler } = {},
 ): Promise<SendingAccount> {
   const clock = deps.clock ?? serviceClock;

@@ -5,6 +5,7 @@ import { newId } from '../core/ids.js';
 import { addressOf, classifyInbound, extractMessageIds, type InboundClassification } from './inbound.js';
 import { findByMessageId, getEmail, recordReply, transition, type EmailRef } from './emails.repository.js';
 import { markLead } from './leads.repository.js';
+import { recordBounce } from './bounces.js';
 
 /**
  * Inbound mail (the Inbox port): a received message is matched to the email it answers through
@@ -69,8 +70,7 @@ export async function receiveInbound(msg: z.output<typeof InboundSchema>, clock:
       await transition(accountId, emailId, ['sent'], { status: 'replied', replied_at: now, updated_at: now });
     }
   } else if (classification === 'bounce') {
-    await markLead(accountId, email.to.email, 'bounced_at', now);
-    await transition(accountId, emailId, ['sent', 'replied'], { error: { code: 'bounced', message: 'The recipient’s mail server returned the email as undeliverable.' }, updated_at: now });
+    await recordBounce(email, now);
   }
   return { matched: true, classification, email_id: emailId, counted_as_lead_reply: counted };
 }

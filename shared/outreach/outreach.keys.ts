@@ -6,6 +6,7 @@
  *   ACCOUNT#<id> / REPLY#<ulid>        a received reply, bounce or auto-reply
  *   TRACK#<token> / PTR                tracking token → email (open pixel, unsubscribe)
  *   MSGID#<message-id> / PTR           Message-ID → email (reply matching)
+ *   MAILEVENT#<event-id> / PTR         an SES bounce or complaint event already applied
  *   SLOTS#<ea_id> / <YYYY-MM-DD>       send slots booked on a sending account's local day
  *   ACCOUNT#<id> / TEST#<uuid>         a pilot test email (apart from outreach history)
  *   ACCOUNT#<id> / TESTKEY#<key>       a test email's Idempotency-Key (account-wide)
@@ -27,6 +28,7 @@ export const outreachKeys = {
   reply: (accountId: string, replyId: string) => ({ pk: accountPk(accountId), sk: `REPLY#${replyId}` }),
   trackPointer: (token: string) => ({ pk: `TRACK#${token}`, sk: POINTER }),
   messageIdPointer: (messageId: string) => ({ pk: `MSGID#${messageId.toLowerCase()}`, sk: POINTER }),
+  mailEvent: (eventId: string) => ({ pk: `MAILEVENT#${eventId}`, sk: POINTER }),
   slotsPk: (eaId: string) => `SLOTS#${eaId}`,
   slots: (eaId: string, day: string) => ({ pk: `SLOTS#${eaId}`, sk: day }),
   testEmail: (accountId: string, id: string) => ({ pk: accountPk(accountId), sk: `TEST#${id}` }),

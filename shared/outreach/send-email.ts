@@ -1,7 +1,7 @@
 import { getSendingAccount, recordSend } from '../accounts/sending-accounts.repository.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { optionalEnv } from '../core/env.js';
-import { mailerFor, type Mailer } from '../adapters/mailer.js';
+import { mailerFor, type Mailer, type SentMail } from '../adapters/mailer.js';
 import { sendMessage } from '../adapters/queue.js';
 import { getEmail, sentPointerWrites, transition, transitionClaimed } from './emails.repository.js';
 import { messages } from '../catalog/messages.js';
@@ -111,7 +111,7 @@ export async function sendEmail(accountId: string, emailId: string, deps: { cloc
   const html = `${body.html}\n<img src="${openPixelUrl(claimed.track_token)}" width="1" height="1" alt="" style="display:none">`;
   // Only the attempt that holds the claim may record its outcome.
   const ours = { ':attempt': attemptId };
-  let out: { providerMessageId: string };
+  let out: SentMail;
   try {
     const raw = await buildMime({
       messageId,
@@ -127,14 +127,15 @@ export async function sendEmail(accountId: string, emailId: string, deps: { cloc
       date: clock.now(),
     });
     const env = envelopeFor({ from: { email: claimed.from_email }, to: { email: claimed.to.email }, cc: claimed.cc, bcc: claimed.bcc });
-    out = await (deps.mailer ?? mailerFor(account.type)).send({ raw, from: env.from, to: [claimed.to.email], cc: claimed.cc, bcc: claimed.bcc });
+    out = await (deps.mailer ?? mailerFor(account)).send({ raw, from: env.from, to: [claimed.to.email], cc: claimed.cc, bcc: claimed.bcc });
   } catch (e) {
     logger.error('send failed', { emailId, error: e as Error });
     await transitionClaimed(accountId, emailId, ours, { status: 'failed', updated_at: nowIso(), error: { code: 'send_failed', message: 'The mailbox provider did not accept the email.' } });
     return;
   }
   const sentAt = clock.now();
-  const messageIds = [messageId, ...(out.providerMessageId ? [`<${out.providerMessageId}>`] : [])];
+  // A reply names whichever Message-ID its sender's client saw: ours, or the one the provider put in its place.
+  const messageIds = [messageId, ...(out.providerMessageId ? [`<${out.providerMessageId}>`] : []), ...(out.recipientMessageIds ?? [])];
   const sent = await transitionClaimed(
     accountId,
     emailId,

@@ -99,7 +99,7 @@ export async function sendTestEmail(accountId: string, id: string, deps: SendTes
       date: claimedAt,
       attachments: claimed.attachments.map((a, i) => ({ filename: a.filename, contentType: a.content_type, content: bytes[i]! })),
     });
-    const out = await (deps.mailer ?? mailerFor(claimed.from_type)).send({ raw, from: claimed.from_email, to: [claimed.to], cc: [], bcc: [] });
+    const out = await (deps.mailer ?? mailerFor(sender!)).send({ raw, from: claimed.from_email, to: [claimed.to], cc: [], bcc: [] });
     providerMessageId = out.providerMessageId;
   } catch (error) {
     logger.error('test email send failed', { testEmailId: id, error: error as Error });

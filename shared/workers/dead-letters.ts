@@ -15,6 +15,7 @@ import { endDeadTestEmailSend } from '../test-emails/send-test-email.js';
 import { recordDeadAttempt } from '../webhooks/job-webhooks.js';
 import { handleRecord, type MessageHandlers } from './dispatch.js';
 import { timerHandlers } from './timers.handlers.js';
+import { mailEventHandlers } from './mail-events.handlers.js';
 
 /**
  * The dead-letter consumer: one function with an event source on every DLQ. A message that gave up (its
@@ -24,7 +25,7 @@ import { timerHandlers } from './timers.handlers.js';
  * - a draft: `failed`, released; a send not yet claimed: `failed`; a claimed one: judged after its lease;
  * - a test email's send: `failed` if not yet claimed, `unknown` if claimed (it may have been sent);
  * - a webhook delivery: the attempt logged as failed, the next one planned on the retry ladder;
- * - a timer: run once more (each timer's target is idempotent).
+ * - a timer or an SES event: run once more (each is idempotent).
  * A message it cannot act on yet (a send inside its lease) stays in the DLQ and comes back; a malformed one
  * is logged and dropped, since nothing can ever run it.
  */
@@ -61,6 +62,7 @@ const DEAD: { [Q in QueueKey]: MessageHandlers<Q> } = {
     deliver_job_event: (m) => recordDeadAttempt(m.job_id, m.attempt),
   },
   timers: timerHandlers,
+  'mail-events': mailEventHandlers,
 };
 
 async function failLostJob(jobId: string): Promise<void> {

@@ -19,6 +19,10 @@ import { ROUTES, ratePerSecond, type RouteDef } from '../../shared/catalog/route
 import { API_KEY_AUTHORIZER } from '../../shared/catalog/authorizer.js';
 import { RETENTION, TABLE_LIST, type TableKey } from '../../shared/catalog/tables.js';
 import { PLANNED } from './planned-routes.js';
+import { mailConfigurationSetName } from '../../lib/constructs/mail-events.js';
+import type { CfnRule } from 'aws-cdk-lib/aws-events';
+import type { CfnQueue } from 'aws-cdk-lib/aws-sqs';
+import type { CfnConfigurationSet } from 'aws-cdk-lib/aws-ses';
 
 type Json = Record<string, any>;
 
@@ -179,6 +183,7 @@ describe('functions', () => {
         ...(bindings.secrets ? ['SECRET_BOX_SECRET_ARN'] : []),
         ...(bindings.apiKeys ? ['USAGE_PLAN_NAME'] : []),
         ...(bindings.directorySource ? ['DIRECTORY_BUCKET', 'DIRECTORY_KEY'] : []),
+        ...(bindings.mail ? ['SES_CONFIGURATION_SET'] : []),
         ...(name === 'worker sending' ? ['PUBLIC_BASE_URL'] : []),
       ];
       const base = ['NODE_OPTIONS', 'POWERTOOLS_SERVICE_NAME', 'LOG_LEVEL', 'SERVICE_STAGE'];
@@ -857,6 +862,74 @@ describe('cdk-nag (AwsSolutions)', () => {
     } finally {
       rmSync(outdir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('SES bounce and complaint events', () => {
+  const setName = mailConfigurationSetName(PREFIX);
+  const ruleId = () => stateful.getLogicalId(stateful.mailEvents.rule.node.defaultChild as CfnRule);
+  const queueId = () => stateful.getLogicalId(stateful.queues['mail-events'].node.defaultChild as CfnQueue);
+
+  test('a configuration set publishes bounces and complaints (nothing else) to the default event bus', () => {
+    statefulT.hasResourceProperties('AWS::SES::ConfigurationSet', { Name: setName });
+    const destinations = ofType(statefulResources, 'AWS::SES::ConfigurationSetEventDestination');
+    expect(destinations).toHaveLength(1);
+    const destination = destinations[0]![1].Properties;
+    expect(destination.ConfigurationSetName).toEqual({ Ref: stateful.getLogicalId(stateful.mailEvents.configurationSet.node.defaultChild as CfnConfigurationSet) });
+    expect(destination.EventDestination.Enabled).toBe(true);
+    expect(destination.EventDestination.MatchingEventTypes.sort()).toEqual(['bounce', 'complaint']);
+    expect(JSON.stringify(destination.EventDestination.EventBridgeDestination.EventBusArn)).toContain(':event-bus/default');
+  });
+
+  test('a rule takes that set’s SES bounce and complaint events to the mail-events queue as ses_event messages', () => {
+    const rule = statefulResources[ruleId()]!.Properties;
+    expect(rule.EventPattern).toEqual({
+      source: ['aws.ses'],
+      'detail-type': ['Email Bounced', 'Email Complaint Received'],
+      account: [{ Ref: 'AWS::AccountId' }],
+      detail: { mail: { tags: { 'ses:configuration-set': [setName] } } },
+    });
+    expect(rule.Targets).toHaveLength(1);
+    expect(rule.Targets[0].Arn).toEqual({ 'Fn::GetAtt': [queueId(), 'Arn'] });
+    const { InputPathsMap, InputTemplate } = rule.Targets[0].InputTransformer;
+    const placeholder = Object.keys(InputPathsMap).find((k) => InputPathsMap[k] === '$')!;
+    // The whole event under `event`: the message the worker's schema (and the local dev route) expects.
+    expect(JSON.parse(InputTemplate.replace(`<${placeholder}>`, '{"id":"e"}'))).toEqual({ kind: 'ses_event', event: { id: 'e' } });
+  });
+
+  test('only EventBridge, on behalf of that rule, may send to the queue', () => {
+    const policies = ofType(statefulResources, 'AWS::SQS::QueuePolicy').filter(([, p]) => p.Properties.Queues.some((q: Json) => q.Ref === queueId()));
+    expect(policies).toHaveLength(1);
+    const allows = (policies[0]![1].Properties.PolicyDocument.Statement as Json[]).filter((st) => st.Effect === 'Allow');
+    expect(allows).toHaveLength(1);
+    expect(allows[0]!.Principal).toEqual({ Service: 'events.amazonaws.com' });
+    expect(asArray<string>(allows[0]!.Action)).toContain('sqs:SendMessage');
+    expect(allows[0]!.Condition).toEqual({ ArnEquals: { 'aws:SourceArn': { 'Fn::GetAtt': [ruleId(), 'Arn'] } } });
+  });
+
+  test('the worker may only read and write the outreach table: no queue send, no mail, no schedules, no secrets', () => {
+    const worker = api.workerFunctions['mail-events'];
+    const actions = statementsOf(worker).flatMap((st) => asArray<string>(st.Action));
+    expect(actions.filter((a) => !a.startsWith('dynamodb:') && !a.startsWith('xray:') && !a.startsWith('sqs:')).sort()).toEqual([]);
+    expect(actions.filter((a) => a.startsWith('sqs:')).sort()).toEqual(['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage']);
+    const tableResources = JSON.stringify(statementsOf(worker).filter((st) => asArray<string>(st.Action).some((a) => a.startsWith('dynamodb:'))).map((st) => st.Resource));
+    expect(tableResources).toMatch(/OutreachTable/);
+    expect(tableResources).not.toMatch(/AccountsTable|JobsTable|DirectoryTable/);
+  });
+
+  test('SES sends name the configuration set, and the send grant covers it besides the identities', () => {
+    const sending = api.workerFunctions.sending;
+    const env = (resourcesOf(sending)[logicalId(sending)]!.Properties.Environment.Variables ?? {}) as Json;
+    expect(env.SES_CONFIGURATION_SET).toBe(setName);
+    const ses = statementsOf(sending).find((st) => asArray<string>(st.Action).includes('ses:SendEmail'))!;
+    expect(JSON.stringify(ses.Resource)).toContain(`:configuration-set/${setName}"`);
+  });
+
+  test('the console routes that set an smtp password and the sending worker that uses it may read the secret-box key', () => {
+    for (const module of ['functions/console/create-sending-account.ts', 'functions/console/update-sending-account.ts']) {
+      expect([module, ROUTES.find((r) => r.module === module)!.bindings.secrets]).toEqual([module, true]);
+    }
+    expect(QUEUE_LIST.find((q) => q.key === 'sending')!.worker.bindings.secrets).toBe(true);
   });
 });
 

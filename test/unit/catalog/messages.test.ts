@@ -49,7 +49,7 @@ describe('queue message catalogue', () => {
     expect(isSearchJobKind('people_search')).toBe(true);
     expect(isSearchJobKind('phone_enrich')).toBe(true);
     expect(isSearchJobKind('agentic_search')).toBe(false);
-    expect(Object.keys(QUEUE_MESSAGES).sort()).toEqual(['drafting', 'search', 'sending', 'timers', 'webhooks']);
+    expect(Object.keys(QUEUE_MESSAGES).sort()).toEqual(['drafting', 'mail-events', 'search', 'sending', 'timers', 'webhooks']);
   });
 });
 

@@ -1,0 +1,114 @@
+import * as z from 'zod';
+import type { SecretBox } from '../adapters/secret-box.js';
+
+/**
+ * An `smtp` sending account's own server: host, port, TLS mode and login. The password is sealed with the
+ * secret box before it is stored and is never part of any response or log line; what a response shows is
+ * `password_set`. Every change of the settings bumps `version`, which keys the mailer's cached transport, so
+ * a changed password or host is used from the next send on.
+ *
+ * `tls`: `starttls` (submission, usually 587: the connection must upgrade, a server that does not offer
+ * STARTTLS is refused) or `implicit` (SMTPS, usually 465: TLS from the first byte). There is no clear-text
+ * mode: a password is never sent unencrypted outside the local twin.
+ */
+export const SMTP_TLS_MODES = ['starttls', 'implicit'] as const;
+export type SmtpTlsMode = (typeof SMTP_TLS_MODES)[number];
+
+/** How an `smtp` account's mail leaves: its own SMTP server, or SES v2 when its domain is a verified SES identity. */
+export const SMTP_ACCOUNT_TRANSPORTS = ['smtp', 'ses'] as const;
+export type SmtpAccountTransport = (typeof SMTP_ACCOUNT_TRANSPORTS)[number];
+
+export interface StoredSmtpSettings {
+  host: string;
+  port: number;
+  username: string;
+  tls: SmtpTlsMode;
+  password_sealed: string;
+  version: number;
+}
+
+/** What a console response shows of the settings: everything but the password. */
+export interface SmtpSettingsView {
+  host: string;
+  port: number;
+  username: string;
+  tls: SmtpTlsMode;
+  password_set: boolean;
+}
+
+const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+
+/**
+ * A DNS host name (RFC 1123 labels, a dot-separated name with an alphabetic top-level label), or `localhost`.
+ * IP literals are refused: a certificate is issued to a name, so TLS could not verify a literal anyway, and
+ * it closes the shortest way to point the sender at an internal address.
+ */
+export function isSmtpHostName(value: string): boolean {
+  const host = value.toLowerCase();
+  if (host === 'localhost') return true;
+  if (host.length > 253) return false;
+  const labels = host.split('.');
+  if (labels.length < 2) return false;
+  if (!labels.every((l) => LABEL.test(l))) return false;
+  return /^[a-z]{2,63}$/.test(labels[labels.length - 1]!);
+}
+
+const host = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine(isSmtpHostName, 'must be a host name such as smtp.example.com (not an IP address)');
+const port = z.number().int().min(1).max(65_535);
+// RFC 4616 (SASL PLAIN) bounds nothing, but real servers do; 256 keeps an item small and any login.
+const username = z.string().min(1).max(256).refine((s) => !/[\r\n\0]/.test(s), 'must not contain line breaks or NUL');
+const password = z.string().min(1).max(256).refine((s) => !/[\r\n\0]/.test(s), 'must not contain line breaks or NUL');
+const tls = z.enum(SMTP_TLS_MODES);
+
+export const SmtpSettingsInputSchema = z.strictObject({ host, port, username, password, tls: tls.optional() });
+export type SmtpSettingsInput = z.output<typeof SmtpSettingsInputSchema>;
+
+/** A PATCH may change any part; the password only when given (it is never read back). */
+export const SmtpSettingsPatchSchema = z
+  .strictObject({ host, port, username, password, tls })
+  .partial()
+  .refine((v) => Object.keys(v).length > 0, 'at least one field is required');
+export type SmtpSettingsPatch = z.output<typeof SmtpSettingsPatchSchema>;
+
+/** 465 is SMTPS; every other port is submission with STARTTLS unless told otherwise. */
+export const defaultTlsMode = (p: number): SmtpTlsMode => (p === 465 ? 'implicit' : 'starttls');
+
+export async function sealSmtpSettings(input: SmtpSettingsInput, box: SecretBox, version = 1): Promise<StoredSmtpSettings> {
+  return {
+    host: input.host,
+    port: input.port,
+    username: input.username,
+    tls: input.tls ?? defaultTlsMode(input.port),
+    password_sealed: await box.seal(input.password),
+    version,
+  };
+}
+
+/**
+ * The settings after a PATCH. Without stored settings, the patch must name host, port, username and password;
+ * with them, it changes only what it names and the version moves on.
+ */
+export async function patchSmtpSettings(current: StoredSmtpSettings | undefined, patch: SmtpSettingsPatch, box: SecretBox): Promise<StoredSmtpSettings | { missing: string[] }> {
+  if (!current) {
+    const missing = (['host', 'port', 'username', 'password'] as const).filter((k) => patch[k] === undefined);
+    if (missing.length) return { missing };
+    return sealSmtpSettings({ host: patch.host!, port: patch.port!, username: patch.username!, password: patch.password!, tls: patch.tls }, box);
+  }
+  const port = patch.port ?? current.port;
+  return {
+    host: patch.host ?? current.host,
+    port,
+    username: patch.username ?? current.username,
+    tls: patch.tls ?? (patch.port !== undefined ? defaultTlsMode(port) : current.tls),
+    password_sealed: patch.password !== undefined ? await box.seal(patch.password) : current.password_sealed,
+    version: current.version + 1,
+  };
+}
+
+export function smtpSettingsView(s: StoredSmtpSettings | undefined): SmtpSettingsView | null {
+  return s ? { host: s.host, port: s.port, username: s.username, tls: s.tls, password_set: s.password_sealed.length > 0 } : null;
+}

@@ -1,0 +1,64 @@
+import * as z from 'zod';
+
+/**
+ * SES sending events as EventBridge delivers them from a configuration set's event destination (default
+ * bus): the EventBridge envelope (`id`, `source: aws.ses`, `detail-type` such as "Email Bounced" or "Email
+ * Complaint Received") around the SES event record in `detail` (`eventType`, `mail`, and `bounce` or
+ * `complaint`). Only the fields the service acts on are checked; AWS may add others, which are kept unread.
+ */
+const address = z.string().trim().min(3).max(320);
+const recipients = (field: 'emailAddress') => z.array(z.looseObject({ [field]: address })).max(100);
+
+export const SesEventSchema = z.looseObject({
+  id: z.string().min(1).max(128),
+  'detail-type': z.string().min(1).max(128),
+  source: z.literal('aws.ses'),
+  detail: z.looseObject({
+    eventType: z.string().max(64).optional(),
+    mail: z.looseObject({ messageId: z.string().min(1).max(256) }),
+    bounce: z
+      .looseObject({
+        bounceType: z.string().max(64),
+        bounceSubType: z.string().max(64).optional(),
+        bouncedRecipients: recipients('emailAddress'),
+      })
+      .optional(),
+    complaint: z
+      .looseObject({
+        complainedRecipients: recipients('emailAddress'),
+        complaintFeedbackType: z.string().max(64).optional(),
+      })
+      .optional(),
+  }),
+});
+export type SesEvent = z.output<typeof SesEventSchema>;
+
+export const SES_BOUNCE_DETAIL_TYPE = 'Email Bounced';
+export const SES_COMPLAINT_DETAIL_TYPE = 'Email Complaint Received';
+
+/** What one event asks of the service. */
+export type SesFeedback =
+  | { kind: 'bounce'; eventId: string; sesMessageId: string; recipients: string[]; bounceType: string }
+  | { kind: 'complaint'; eventId: string; sesMessageId: string; recipients: string[] }
+  | { kind: 'ignored'; eventId: string; sesMessageId: string; reason: string };
+
+const lower = (list: { emailAddress: string }[]) => [...new Set(list.map((r) => r.emailAddress.toLowerCase()))];
+
+/**
+ * A permanent bounce marks its recipients bounced; a transient or undetermined one (a full mailbox, a
+ * message too large, SES giving up on a soft failure without knowing why) is only logged, since the address
+ * may well work tomorrow. A complaint suppresses its recipients. Any other event type is ignored.
+ */
+export function interpretSesEvent(event: SesEvent): SesFeedback {
+  const base = { eventId: event.id, sesMessageId: event.detail.mail.messageId };
+  const type = event['detail-type'];
+  if (type === SES_BOUNCE_DETAIL_TYPE && event.detail.bounce) {
+    const { bounceType, bouncedRecipients } = event.detail.bounce;
+    if (bounceType !== 'Permanent') return { ...base, kind: 'ignored', reason: `${bounceType.toLowerCase()} bounce` };
+    return { ...base, kind: 'bounce', recipients: lower(bouncedRecipients), bounceType };
+  }
+  if (type === SES_COMPLAINT_DETAIL_TYPE && event.detail.complaint) {
+    return { ...base, kind: 'complaint', recipients: lower(event.detail.complaint.complainedRecipients) };
+  }
+  return { ...base, kind: 'ignored', reason: `not a bounce or complaint (${type})` };
+}
