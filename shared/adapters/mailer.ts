@@ -2,11 +2,13 @@ import { SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { createTransport, type Transporter } from 'nodemailer';
 import { sesClient } from './ses-client.js';
 import { isLocalMode, optionalEnv, requireEnv } from '../core/env.js';
+import { mailboxMailer } from '../mailboxes/mailbox-mailer.js';
 
 /**
  * Sending through the caller's mailbox. This release sends through SES (v2, raw MIME) for senders on a
  * verified domain identity; locally the same client reaches the SES stand-in, which keeps every message
- * for `GET /api/console/v1/dev/mailbox/`. Gmail API and Microsoft Graph engines plug in here later.
+ * for `GET /api/console/v1/dev/mailbox/`. A `google` or `microsoft` account connected through OAuth sends
+ * through the Gmail API or Microsoft Graph (shared/mailboxes/mailbox-mailer.ts).
  */
 export interface OutgoingMail {
   raw: Buffer;
@@ -14,10 +16,20 @@ export interface OutgoingMail {
   to: string[];
   cc: string[];
   bcc: string[];
+  /** The provider thread a follow-up continues (Gmail threadId); engines without threads ignore it. */
+  threadId?: string | null;
+}
+
+export interface SentMail {
+  providerMessageId: string;
+  /** The Message-ID the recipient sees, when the engine knows it (a provider may replace ours). */
+  messageId?: string | null;
+  /** The provider's thread (Gmail threadId, Graph conversationId). */
+  threadId?: string | null;
 }
 
 export interface Mailer {
-  send(mail: OutgoingMail): Promise<{ providerMessageId: string }>;
+  send(mail: OutgoingMail): Promise<SentMail>;
 }
 
 export const sesMailer: Mailer = {
@@ -60,7 +72,11 @@ export function resetSmtp(): void {
   smtp = undefined;
 }
 
-/** The engine for a sending account's type (Gmail API and Microsoft Graph engines come later; SES until then). */
-export function mailerFor(type: 'google' | 'microsoft' | 'smtp'): Mailer {
-  return type === 'smtp' ? smtpMailer : sesMailer;
+/**
+ * The engine for a sending account. `google`/`microsoft` with the account's id: its connected mailbox
+ * (Gmail API, Microsoft Graph); one created by an operator without an OAuth connection keeps SES.
+ */
+export function mailerFor(type: 'google' | 'microsoft' | 'smtp', sendingAccountId?: string): Mailer {
+  if (type === 'smtp') return smtpMailer;
+  return sendingAccountId ? mailboxMailer(sendingAccountId, sesMailer) : sesMailer;
 }

@@ -1,7 +1,8 @@
 import { getSendingAccount, recordSend } from '../accounts/sending-accounts.repository.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { optionalEnv } from '../core/env.js';
-import { mailerFor, type Mailer } from '../adapters/mailer.js';
+import { mailerFor, type Mailer, type SentMail } from '../adapters/mailer.js';
+import { SenderDisconnectedError } from '../mailboxes/mailbox-session.js';
 import { sendMessage } from '../adapters/queue.js';
 import { getEmail, sentPointerWrites, transition, transitionClaimed } from './emails.repository.js';
 import { messages } from '../catalog/messages.js';
@@ -111,7 +112,7 @@ export async function sendEmail(accountId: string, emailId: string, deps: { cloc
   const html = `${body.html}\n<img src="${openPixelUrl(claimed.track_token)}" width="1" height="1" alt="" style="display:none">`;
   // Only the attempt that holds the claim may record its outcome.
   const ours = { ':attempt': attemptId };
-  let out: { providerMessageId: string };
+  let out: SentMail;
   try {
     const raw = await buildMime({
       messageId,
@@ -127,19 +128,33 @@ export async function sendEmail(accountId: string, emailId: string, deps: { cloc
       date: clock.now(),
     });
     const env = envelopeFor({ from: { email: claimed.from_email }, to: { email: claimed.to.email }, cc: claimed.cc, bcc: claimed.bcc });
-    out = await (deps.mailer ?? mailerFor(account.type)).send({ raw, from: env.from, to: [claimed.to.email], cc: claimed.cc, bcc: claimed.bcc });
+    out = await (deps.mailer ?? mailerFor(account.type, account.id)).send({ raw, from: env.from, to: [claimed.to.email], cc: claimed.cc, bcc: claimed.bcc, threadId: claimed.thread_id ?? null });
   } catch (e) {
     logger.error('send failed', { emailId, error: e as Error });
+    // A revoked mailbox fails its send; picking another account would send from an address nobody chose.
+    if (e instanceof SenderDisconnectedError) {
+      await transitionClaimed(accountId, emailId, ours, { status: 'failed', updated_at: nowIso(), error: { code: 'sender_disconnected', message: 'The sending account was disconnected (access revoked); reconnect it and send again.' } });
+      return;
+    }
     await transitionClaimed(accountId, emailId, ours, { status: 'failed', updated_at: nowIso(), error: { code: 'send_failed', message: 'The mailbox provider did not accept the email.' } });
     return;
   }
   const sentAt = clock.now();
-  const messageIds = [messageId, ...(out.providerMessageId ? [`<${out.providerMessageId}>`] : [])];
+  // Every id a reply may quote: ours, the one the recipient saw if the provider replaced it, the provider's own.
+  const seen = out.messageId && out.messageId.toLowerCase() !== messageId.toLowerCase() ? [out.messageId] : [];
+  const messageIds = [messageId, ...seen, ...(out.providerMessageId ? [`<${out.providerMessageId}>`] : [])];
   const sent = await transitionClaimed(
     accountId,
     emailId,
     ours,
-    { status: 'sent', sent_at: sentAt.toISOString(), updated_at: sentAt.toISOString(), message_id: messageId, provider_message_id: out.providerMessageId },
+    {
+      status: 'sent',
+      sent_at: sentAt.toISOString(),
+      updated_at: sentAt.toISOString(),
+      message_id: seen[0] ?? messageId,
+      provider_message_id: out.providerMessageId,
+      ...(out.threadId ? { thread_id: out.threadId } : {}),
+    },
     sentPointerWrites(claimed, messageIds, sentAt),
   );
   if (!sent) {
