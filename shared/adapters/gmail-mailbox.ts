@@ -24,17 +24,18 @@ async function call<T>(run: () => Promise<{ data: T }>): Promise<T> {
 }
 
 export function gmailMailbox(rootUrl: string, accessToken: string): MailboxApi {
-  const api: gmail_v1.Gmail = gmail({ version: 'v1', rootUrl: rootUrl.endsWith('/') ? rootUrl : `${rootUrl}/`, headers: { authorization: `Bearer ${accessToken}` }, retry: false });
+  const api: gmail_v1.Gmail = gmail({ version: 'v1', rootUrl: rootUrl.endsWith('/') ? rootUrl : `${rootUrl}/`, retry: false });
   const users = api.users;
+  const auth = { headers: { Authorization: `Bearer ${accessToken}` } };
 
   const fetchRaw = async (id: string): Promise<ProviderMessage> => {
-    const m = await call(() => users.messages.get({ userId: 'me', id, format: 'raw' }));
+    const m = await call(() => users.messages.get({ userId: 'me', id, format: 'raw' }, auth));
     return { id, raw: Buffer.from(m.raw ?? '', 'base64url') };
   };
 
   const resync = async () => {
-    const profile = await call(() => users.getProfile({ userId: 'me' }));
-    const listed = await call(() => users.messages.list({ userId: 'me', labelIds: ['INBOX'], maxResults: MAX_MESSAGES_PER_POLL }));
+    const profile = await call(() => users.getProfile({ userId: 'me' }, auth));
+    const listed = await call(() => users.messages.list({ userId: 'me', labelIds: ['INBOX'], maxResults: MAX_MESSAGES_PER_POLL }, auth));
     const messages: ProviderMessage[] = [];
     for (const m of listed.messages ?? []) if (m.id) messages.push(await fetchRaw(m.id));
     return { messages, cursor: String(profile.historyId), resynced: true };
@@ -42,15 +43,15 @@ export function gmailMailbox(rootUrl: string, accessToken: string): MailboxApi {
 
   return {
     async address() {
-      return String((await call(() => users.getProfile({ userId: 'me' }))).emailAddress ?? '').toLowerCase();
+      return String((await call(() => users.getProfile({ userId: 'me' }, auth))).emailAddress ?? '').toLowerCase();
     },
     async startCursor() {
-      return String((await call(() => users.getProfile({ userId: 'me' }))).historyId);
+      return String((await call(() => users.getProfile({ userId: 'me' }, auth))).historyId);
     },
     async send({ raw, threadId }) {
-      const sent = await call(() => users.messages.send({ userId: 'me', requestBody: { raw: raw.toString('base64url'), ...(threadId ? { threadId } : {}) } }));
+      const sent = await call(() => users.messages.send({ userId: 'me', requestBody: { raw: raw.toString('base64url'), ...(threadId ? { threadId } : {}) } }, auth));
       const id = sent.id ?? '';
-      const meta = await call(() => users.messages.get({ userId: 'me', id, format: 'metadata', metadataHeaders: ['Message-ID'] }));
+      const meta = await call(() => users.messages.get({ userId: 'me', id, format: 'metadata', metadataHeaders: ['Message-ID'] }, auth));
       const header = meta.payload?.headers?.find((h) => h.name?.toLowerCase() === 'message-id')?.value ?? null;
       return { providerMessageId: id, messageId: header, threadId: sent.threadId ?? null };
     },
@@ -60,7 +61,7 @@ export function gmailMailbox(rootUrl: string, accessToken: string): MailboxApi {
       let latest = cursor;
       try {
         do {
-          const page = await call(() => users.history.list({ userId: 'me', startHistoryId: cursor, historyTypes: ['messageAdded'], ...(pageToken ? { pageToken } : {}) }));
+          const page = await call(() => users.history.list({ userId: 'me', startHistoryId: cursor, historyTypes: ['messageAdded'], ...(pageToken ? { pageToken } : {}) }, auth));
           for (const h of page.history ?? []) {
             for (const added of h.messagesAdded ?? []) {
               const m = added.message;

@@ -1,4 +1,4 @@
-import { Client, GraphError, ResponseType } from '@microsoft/microsoft-graph-client';
+import { Client, GraphError, HTTPMessageHandler, ResponseType, type Context, type Middleware } from '@microsoft/microsoft-graph-client';
 import { AccessTokenRejectedError, MAX_MESSAGES_PER_POLL, type MailboxApi, type ProviderMessage } from '../mailboxes/mailbox-provider.js';
 
 /**
@@ -17,15 +17,31 @@ interface DeltaPage {
 
 const DELTA = '/me/mailFolders/inbox/messages/delta';
 
-export function graphMailbox(baseUrl: string, accessToken: string): MailboxApi {
-  const host = new URL(baseUrl).hostname;
-  const client = Client.init({
-    authProvider: (done) => done(null, accessToken),
-    baseUrl: baseUrl.replace(/\/$/, ''),
-    defaultVersion: 'v1.0',
-    ...(host === 'graph.microsoft.com' ? {} : { customHosts: new Set([host]) }),
-  });
+/**
+ * Puts the bearer token on every request. The client's own authentication middleware adds it only for
+ * https Graph hosts and strips it elsewhere, which would leave the twin's loopback emulator unauthorised.
+ */
+class BearerToken implements Middleware {
+  private next: Middleware | undefined;
+  constructor(private readonly token: string) {}
+  async execute(context: Context): Promise<void> {
+    const headers = { ...((context.options?.headers as Record<string, string> | undefined) ?? {}), Authorization: `Bearer ${this.token}` };
+    context.options = { ...(context.options ?? {}), headers };
+    await this.next!.execute(context);
+  }
+  setNext(next: Middleware): void {
+    this.next = next;
+  }
+}
 
+export function graphMailbox(baseUrl: string, accessToken: string): MailboxApi {
+  const bearer = new BearerToken(accessToken);
+  bearer.setNext(new HTTPMessageHandler());
+  const client = Client.initWithMiddleware({ middleware: bearer, baseUrl: baseUrl.replace(/\/$/, ''), defaultVersion: 'v1.0' });
+  // Next and delta links are absolute; the client recognises only https Graph URLs as such, so a link on
+  // this API's own base (the twin's http emulator) is passed as the path it names.
+  const root = `${baseUrl.replace(/\/$/, '')}/v1.0`;
+  const api = (path: string) => client.api(path.startsWith(root) ? path.slice(root.length) : path);
   const call = async <T>(run: () => Promise<T>): Promise<T> => {
     try {
       return await run();
@@ -40,7 +56,7 @@ export function graphMailbox(baseUrl: string, accessToken: string): MailboxApi {
     const ids: string[] = [];
     let link = start;
     for (;;) {
-      const page = await call(() => client.api(link).get() as Promise<DeltaPage>);
+      const page = await call(() => api(link).get() as Promise<DeltaPage>);
       if (keep) for (const m of page.value ?? []) if (!m['@removed'] && !ids.includes(m.id)) ids.push(m.id);
       if (page['@odata.deltaLink']) return { ids, deltaLink: page['@odata.deltaLink'] };
       // A batch at the cap stops at a page boundary: the nextLink resumes there, as a deltaLink would.
@@ -51,13 +67,13 @@ export function graphMailbox(baseUrl: string, accessToken: string): MailboxApi {
   };
 
   const fetchRaw = async (id: string): Promise<ProviderMessage> => {
-    const text = await call(() => client.api(`/me/messages/${encodeURIComponent(id)}/$value`).responseType(ResponseType.TEXT).get() as Promise<string>);
+    const text = await call(() => api(`/me/messages/${encodeURIComponent(id)}/$value`).responseType(ResponseType.TEXT).get() as Promise<string>);
     return { id, raw: Buffer.from(text, 'utf8') };
   };
 
   return {
     async address() {
-      const me = await call(() => client.api('/me').get() as Promise<{ mail?: string | null; userPrincipalName?: string }>);
+      const me = await call(() => api('/me').get() as Promise<{ mail?: string | null; userPrincipalName?: string }>);
       return String(me.mail ?? me.userPrincipalName ?? '').toLowerCase();
     },
     async startCursor() {
@@ -65,9 +81,9 @@ export function graphMailbox(baseUrl: string, accessToken: string): MailboxApi {
     },
     async send({ raw }) {
       const draft = await call(
-        () => client.api('/me/messages').header('Content-Type', 'text/plain').post(raw.toString('base64')) as Promise<{ id: string; internetMessageId?: string; conversationId?: string }>,
+        () => api('/me/messages').header('Content-Type', 'text/plain').post(raw.toString('base64')) as Promise<{ id: string; internetMessageId?: string; conversationId?: string }>,
       );
-      await call(() => client.api(`/me/messages/${encodeURIComponent(draft.id)}/send`).post(null));
+      await call(() => api(`/me/messages/${encodeURIComponent(draft.id)}/send`).post(null));
       return { providerMessageId: draft.id, messageId: draft.internetMessageId ?? null, threadId: draft.conversationId ?? null };
     },
     async listNewMessages(cursor) {

@@ -3,10 +3,10 @@ import { headerOf } from './oauth-emulator.js';
 
 /**
  * The Gmail API subset the service uses (users.getProfile, messages.send, messages.get with `raw` or
- * `metadata`, messages.list, history.list with `messageAdded`), under `/google/gmail/v1/users/me/`.
+ * `metadata`, messages.list, history.list with `messageAdded`), under `/gmail/v1/users/me/` (the Gmail client builds absolute paths from its rootUrl's origin).
  * Errors have Gmail's shape: 401 UNAUTHENTICATED for a bad token, 404 NOT_FOUND for history too old.
  */
-const PREFIX = '/google/gmail/v1/users/me/';
+const PREFIX = '/gmail/v1/users/me/';
 const PAGE = 100;
 
 const gmailError = (code: number, status: string, message: string): RouteResult => ({ status: code, body: { error: { code, message, status, errors: [{ message, reason: status.toLowerCase() }] } } });

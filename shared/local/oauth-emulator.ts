@@ -11,7 +11,7 @@ import { graphRoutes } from './graph-emulator.js';
  * openid-client, @googleapis/gmail and @microsoft/microsoft-graph-client reach them through their base-URL
  * settings. Each signed-in address owns one emulated mailbox; what it sends also lands in the dev mailbox.
  *
- *   /google/oauth/authorize, /google/oauth/token, /google/oauth/revoke, /google/gmail/v1/users/me/…
+ *   /google/oauth/authorize, /google/oauth/token, /google/oauth/revoke, /gmail/v1/users/me/…
  *   /microsoft/oauth/authorize, /microsoft/oauth/token, /microsoft/graph/v1.0/me/…
  */
 export type ProviderKind = 'google' | 'microsoft';
@@ -217,7 +217,7 @@ export async function startMailProviderEmulator(opts: {
     clientsFile && existsSync(clientsFile) ? JSON.parse(readFileSync(clientsFile, 'utf8')) : { google: makeClient('google'), microsoft: makeClient('microsoft') };
   if (clientsFile) writeFileSync(clientsFile, JSON.stringify(clients), { mode: 0o600 });
   const codes = new Map<string, PendingCode>();
-  const baseUrl = `http://127.0.0.1:${opts.port}`;
+  let baseUrl = `http://127.0.0.1:${opts.port}`;
 
   const ctx: EmulatorContext = {
     state,
@@ -287,6 +287,8 @@ export async function startMailProviderEmulator(opts: {
   });
   await new Promise<void>((r) => server.listen(opts.port, '127.0.0.1', () => r()));
   const port = (server.address() as AddressInfo).port;
+  baseUrl = `http://127.0.0.1:${port}`;
+  ctx.baseUrl = baseUrl;
 
   const grantsOf = (email: string) => state.grants.map((g, i) => ({ g, i })).filter(({ g }) => g.email === email.toLowerCase());
   return {

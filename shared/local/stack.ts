@@ -186,7 +186,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       ...mailProviders.clients[p],
       authorization_endpoint: `${mailProviders.baseUrl}/${p}/oauth/authorize`,
       token_endpoint: `${mailProviders.baseUrl}/${p}/oauth/token`,
-      api_base: `${mailProviders.baseUrl}/${p}/${api}`,
+      api_base: `${mailProviders.baseUrl}/${api}`,
     });
 
     const endpoints = {
@@ -212,7 +212,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       DATA_DIR: dataDir ?? '',
       SMTP_HOST: '127.0.0.1',
       SMTP_PORT: String(smtpSink.port),
-      MAILBOX_PROVIDERS: JSON.stringify({ google: emulated('google', ''), microsoft: emulated('microsoft', 'graph') }),
+      MAILBOX_PROVIDERS: JSON.stringify({ google: emulated('google', ''), microsoft: emulated('microsoft', 'microsoft/graph') }),
       ...opts.env,
     });
     for (const def of TABLE_LIST) process.env[def.env] = `${LOCAL_PREFIX}-${def.key}`;
