@@ -313,6 +313,7 @@ export async function startMailProviderEmulator(opts: {
     forgetSyncState(email) {
       for (const box of Object.values(state.mailboxes)) {
         if (box.email !== email.toLowerCase()) continue;
+        box.historyId += 1;
         box.historyFloor = box.historyId;
         box.deltaEpoch += 1;
       }

@@ -124,18 +124,41 @@ describe.each(['google', 'microsoft'] as const)('%s mailbox', (type) => {
     expect((await t.client.api('GET', `emails/${second.id}/`)).body.error.code).toBe('bounced');
   });
 
-  test('a revoked grant disconnects the account (connected false, health says why) and fails its queued send', async () => {
+  test('a revoked grant found at sending fails that send (sender_disconnected) and disconnects the account; its other queued send fails too, never from another account', async () => {
     const t = await tenantWith(type);
+    const fallback = await admin.console('POST', `accounts/${t.accountId}/sending-accounts/`, { email: `${unique('other')}@seller.test`, type: 'smtp' });
+    expect(fallback.status).toBe(201);
+    const drafted = async (to: string) => {
+      const r = await t.client.api('POST', 'emails/', { to: { email: to, first_name: 'Jane' }, from_account: t.ea.id, instructions: 'Short and friendly: ask for a 15-minute call.' });
+      expect(r.status).toBe(202);
+      return r.body.id as string;
+    };
+    const first = await drafted(`${unique('lead')}@prospect.test`);
+    const second = await drafted(`${unique('lead')}@prospect.test`);
+    await settle();
     stack.mailProviders.revoke(t.email);
-    stack.mailProviders.expireAccessTokens(t.email);
-    const email = await sentEmail(t, `${unique('lead')}@prospect.test`);
+    // No poll runs until the next settle: the send itself meets the revoked grant.
+    expect((await t.client.api('POST', `emails/${first}/approve/`, { schedule: 'now' })).status).toBe(200);
+    let email: any;
+    for (let i = 0; i < 120; i += 1) {
+      email = (await t.client.api('GET', `emails/${first}/`)).body;
+      if (email.status === 'failed' || email.status === 'sent') break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
     expect(email.status).toBe('failed');
     expect(email.error.code).toBe('sender_disconnected');
-    const account = (await t.client.api('GET', 'email/accounts/')).body.accounts[0];
-    expect(account).toMatchObject({ id: t.ea.id, connected: false });
+    const accounts = (await t.client.api('GET', 'email/accounts/')).body.accounts;
+    const account = accounts.find((a: any) => a.id === t.ea.id);
+    expect(account).toMatchObject({ connected: false });
     expect(account.health).toMatch(/revoked/);
-    expect((await mailbox()).some((m) => m.to.includes(email.to.email))).toBe(false);
     expect((await getConnection(t.ea.id))?.status).toBe('revoked');
+
+    expect((await t.client.api('POST', `emails/${second}/approve/`, { schedule: 'now' })).status).toBe(200);
+    await settle();
+    const after = (await t.client.api('GET', `emails/${second}/`)).body;
+    expect(after.status).toBe('failed');
+    const recipients = [email.to.email, after.to.email];
+    expect((await mailbox()).filter((m) => recipients.some((r) => m.to.includes(r)))).toEqual([]);
   });
 
   test('an expiring access token is refreshed before use and the new tokens are stored sealed', async () => {
