@@ -3,9 +3,10 @@ import { documentClient } from '../adapters/aws.js';
 import { isConditionFailed } from '../adapters/dynamodb-errors.js';
 import { tableName } from '../core/env.js';
 import { expiresAt } from '../catalog/tables.js';
+import { accountsKeys as K } from '../accounts/accounts.keys.js';
 
 /**
- * Mailbox connections and pending OAuth flows, in the accounts table:
+ * Mailbox connections and pending OAuth flows, in the accounts table (keys in accounts.keys.ts):
  *   MAILBOXES / EA#<ea_id>          a connected Google or Microsoft mailbox: sealed tokens, sync cursor
  *   OAUTHSTATE#<state> / STATE      a started connection: PKCE verifier (sealed), owner, expiry (TTL)
  * One partition lists every mailbox the poller visits; a poll reads it once per run, and the cursor of a
@@ -39,11 +40,8 @@ export interface OAuthFlow {
   expires_at: number;
 }
 
-const MAILBOXES = 'MAILBOXES';
-const keys = {
-  connection: (eaId: string) => ({ pk: MAILBOXES, sk: `EA#${eaId}` }),
-  flow: (state: string) => ({ pk: `OAUTHSTATE#${state}`, sk: 'STATE' }),
-};
+const MAILBOXES = K.mailboxesPk;
+const keys = { connection: K.mailboxConnection, flow: K.oauthFlow };
 
 export async function putOAuthFlow(flow: Omit<OAuthFlow, 'expires_at'>, now: Date): Promise<void> {
   await documentClient().send(
