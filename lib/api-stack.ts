@@ -35,6 +35,7 @@ import { CONSOLE_BASE, ROUTES, ratePerSecond, type RouteDef } from '../shared/ca
 import { TABLES, type TableKey } from '../shared/catalog/tables.js';
 import { Housekeeping } from './constructs/housekeeping.js';
 import { mailConfigurationSetName } from './constructs/mail-events.js';
+import { MailboxPoll } from './constructs/mailbox-poll.js';
 import { ServiceFunction, nagFinding, type BindingResources } from './constructs/service-function.js';
 import { DIRECTORY_OBJECT_KEY, pascal } from './stateful-stack.js';
 
@@ -52,6 +53,8 @@ export interface ApiStackProps extends StackProps {
   /** Each queue's dead-letter queue: the dead-letter consumer reads them all. */
   readonly deadLetterQueues: Readonly<Record<QueueKey, IQueue>>;
   readonly secretBoxKey: ISecret;
+  /** OAuth clients of the mailbox providers (Secrets Manager). */
+  readonly mailboxProviders: ISecret;
   readonly directoryBucket: IBucket;
   /** Draft with Amazon Bedrock (Converse API) using this model id instead of the built-in composer. */
   readonly bedrockModelId?: string;
@@ -165,6 +168,8 @@ export class ApiStack extends Stack {
   readonly workerFunctions: Readonly<Record<QueueKey, ServiceFunction>>;
   /** The dead-letter consumer and the sweeper with its schedule, beside the workers. */
   readonly housekeeping: Housekeeping;
+  /** The mailbox poller and its schedule. */
+  readonly mailboxPoll: MailboxPoll;
   readonly contextStacks: ReadonlyMap<string, NestedStack>;
   /** Grants that name the usage plan by id, kept out of the functions' own stacks (see ApiKeysBinding). */
   readonly usagePlanGrants: ReadonlyMap<ServiceFunction, Policy>;
@@ -183,6 +188,7 @@ export class ApiStack extends Stack {
       queues: props.queues,
       scheduler: { group: props.scheduleGroup, role: props.schedulerRole, timersQueue: props.queues.timers, timersDeadLetterQueue: props.deadLetterQueues.timers },
       secretBox: props.secretBoxKey,
+      mailboxProviders: props.mailboxProviders,
       apiKeys: { usagePlanName: usagePlanName(prefix) },
       directory: { bucket: props.directoryBucket, key: DIRECTORY_OBJECT_KEY },
       mailIdentities: props.sesIdentities ?? [],
@@ -342,6 +348,19 @@ export class ApiStack extends Stack {
       deadLetterQueues: props.deadLetterQueues,
       alarmTopic: props.alarmTopic,
     });
+    this.mailboxPoll = new MailboxPoll(contextStack(WORKERS_CONTEXT), 'MailboxPoll', {
+      ...fnProps,
+      prefix,
+      resources,
+      alarmTopic: props.alarmTopic,
+      scheduleDeadLetterQueue: this.housekeeping.sweeperScheduleDlq,
+    });
+    // The provider redirects the consent back to the console's callback route on this API. Built from the API
+    // id and the literal stage name: `api.url` names the stage resource, which depends on these very functions.
+    const callbackUri = `https://${this.api.restApiId}.execute-api.${this.region}.${this.urlSuffix}/${stage}/api/console/v1/oauth/callback/`;
+    for (const [route, fn] of routeFunctions) {
+      if (route.module === 'functions/console/connect-sending-account.ts' || route.module === 'functions/console/oauth-callback.ts') fn.addEnvironment('OAUTH_REDIRECT_URI', callbackUri);
+    }
     // Links written into emails (one-click unsubscribe, open pixel) point back at this API.
     workers.sending!.addEnvironment('PUBLIC_BASE_URL', this.api.url);
     // Test emails: the shared inbox is recorded at creation, the banner appended at sending (DESIGN.md §3).

@@ -44,6 +44,7 @@ export function createServiceStacks(app: App, opts: ServiceOptions): { stateful:
     queues: stateful.queues,
     deadLetterQueues: stateful.deadLetterQueues,
     secretBoxKey: stateful.secretBoxKey,
+    mailboxProviders: stateful.mailboxProviders,
     directoryBucket: stateful.directoryImportBucket,
     scheduleGroup: stateful.scheduleGroup,
     schedulerRole: stateful.schedulerRole,

@@ -40,6 +40,11 @@ export class StatefulStack extends Stack {
   readonly deadLetterQueues: Readonly<Record<QueueKey, Queue>>;
   /** Key of the secret box that encrypts webhook signing secrets at rest: 64 hex characters (32 bytes). */
   readonly secretBoxKey: Secret;
+  /**
+   * OAuth clients of the mailbox providers, set by the operator after the first deploy (README "Connecting
+   * mailboxes"): JSON `{google: {client_id, client_secret}, microsoft: {client_id, client_secret, tenant?}}`.
+   */
+  readonly mailboxProviders: Secret;
   readonly scheduleGroup: ScheduleGroup;
   /** Assumed by EventBridge Scheduler to deliver due schedules; may only send to the timers queue and its DLQ. */
   readonly schedulerRole: Role;
@@ -140,6 +145,17 @@ export class StatefulStack extends Stack {
     Validations.of(this.secretBoxKey).acknowledge({
       id: 'AwsSolutions-SMG4',
       reason: 'Rotating the secret-box key would make every stored webhook signing secret undecryptable; it is rotated by a planned re-encryption, not on a timer.',
+    });
+
+    this.mailboxProviders = new Secret(this, 'MailboxProviders', {
+      description: 'OAuth client ids and secrets of the mailbox providers: {"google":{"client_id","client_secret"},"microsoft":{"client_id","client_secret","tenant"}}',
+      // A placeholder names no provider, so connecting answers "not configured" until the operator sets the value.
+      generateSecretString: { secretStringTemplate: '{}', generateStringKey: 'placeholder' },
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    Validations.of(this.mailboxProviders).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: 'OAuth client secrets are issued by Google and Microsoft; they are rotated in those consoles and pasted in, which no rotation Lambda can do.',
     });
 
     // Pending one-time schedules are work in flight, not records: the group goes with the stack, so its fixed

@@ -73,6 +73,7 @@ export interface BindingResources {
   readonly queues: Readonly<Record<QueueKey, IQueue>>;
   readonly scheduler: SchedulerBinding;
   readonly secretBox: ISecret;
+  readonly mailboxProviders: ISecret;
   readonly apiKeys: ApiKeysBinding;
   readonly directory: DirectorySourceBinding;
   /** SES identities (domains or addresses) mail may be sent from; none means no SES permission at all. */
@@ -280,6 +281,12 @@ export class ServiceFunction extends NodejsFunction {
     secret.grantRead(this);
   }
 
+  /** ARN of the mailbox providers' OAuth clients in `MAILBOX_PROVIDERS_SECRET_ARN`; read only. */
+  bindMailboxProviders(secret: ISecret): void {
+    this.addEnvironment('MAILBOX_PROVIDERS_SECRET_ARN', secret.secretArn);
+    secret.grantRead(this);
+  }
+
   /** Read the directory JSONL the search index is built from. */
   bindDirectorySource({ bucket, key }: DirectorySourceBinding): void {
     this.addEnvironment('DIRECTORY_BUCKET', bucket.bucketName);
@@ -330,6 +337,7 @@ export class ServiceFunction extends NodejsFunction {
     if (bindings.keyThrottle) fn.bindKeyThrottle(resources.tables.accounts);
     if (bindings.mail) fn.bindMail(resources.mailIdentities, resources.mailConfigurationSet);
     if (bindings.secrets) fn.bindSecrets(resources.secretBox);
+    if (bindings.mailboxProviders) fn.bindMailboxProviders(resources.mailboxProviders);
     if (bindings.apiKeys) fn.bindApiKeys(resources.apiKeys);
     if (bindings.directorySource) fn.bindDirectorySource(resources.directory);
   }

@@ -9,6 +9,8 @@
  *   ACCOUNT#<id> / LEDGER#<id>      top-ups and auto-recharge purchases
  *   ACCOUNT#<id> / EA#<ea_id>       a sending account;  EA#<ea_id> / EA  its owner, by id alone
  *   PILOTS / COUNTER                how many accounts hold the pilot flag
+ *   MAILBOXES / EA#<ea_id>          a Google or Microsoft mailbox connected through OAuth (tokens, cursor)
+ *   OAUTHSTATE#<state> / STATE      a mailbox connection being started (PKCE verifier; TTL)
  */
 export interface Key {
   pk: string;
@@ -38,4 +40,7 @@ export const accountsKeys = {
   sendingAccountPrefix: 'EA#',
   sendingAccountOwner: (eaId: string): Key => ({ pk: `EA#${eaId}`, sk: 'EA' }),
   pilots: (): Key => ({ pk: 'PILOTS', sk: 'COUNTER' }),
+  mailboxesPk: 'MAILBOXES',
+  mailboxConnection: (eaId: string): Key => ({ pk: 'MAILBOXES', sk: `EA#${eaId}` }),
+  oauthFlow: (state: string): Key => ({ pk: `OAUTHSTATE#${state}`, sk: 'STATE' }),
 };

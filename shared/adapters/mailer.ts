@@ -7,11 +7,14 @@ import { LruMap } from '../core/lru-map.js';
 import { isPublicAddress, systemResolver, type Resolver } from '../webhooks/target.js';
 import type { SendingAccount } from '../accounts/model.js';
 import type { StoredSmtpSettings } from '../accounts/smtp-settings.js';
+import { mailboxMailer } from '../mailboxes/mailbox-mailer.js';
 
 /**
  * Sending through the caller's mailbox. SES (v2, raw MIME) for senders on a verified domain identity; locally
  * the same client reaches the SES stand-in, which keeps every message for `GET /api/console/v1/dev/mailbox/`.
- * `smtp` accounts go out through their own SMTP server, or through SES when the console says so.
+ * `smtp` accounts go out through their own SMTP server, or through SES when the console says so. A `google`
+ * or `microsoft` account connected through OAuth sends through the Gmail API or Microsoft Graph
+ * (shared/mailboxes/mailbox-mailer.ts).
  */
 export interface OutgoingMail {
   raw: Buffer;
@@ -19,15 +22,21 @@ export interface OutgoingMail {
   to: string[];
   cc: string[];
   bcc: string[];
+  /** The provider thread a follow-up continues (Gmail threadId); engines without threads ignore it. */
+  threadId?: string | null;
 }
 
 export interface SentMail {
   providerMessageId: string;
+  /** The Message-ID the recipient sees, when the engine reads it back (a provider may replace ours). */
+  messageId?: string | null;
   /**
-   * Message-IDs (with angle brackets) the recipient sees instead of the one we set, when the provider
-   * rewrites it: a reply's In-Reply-To names one of these.
+   * Message-IDs (with angle brackets) the recipient may see instead of the one we set, when the provider
+   * rewrites it in a known form (SES): a reply's In-Reply-To names one of these.
    */
   recipientMessageIds?: string[];
+  /** The provider's thread (Gmail threadId, Graph conversationId). */
+  threadId?: string | null;
 }
 
 export interface Mailer {
@@ -138,11 +147,13 @@ export function resetSmtp(): void {
 }
 
 /**
- * The engine for a sending account. `smtp`: SES when its transport is `ses`, else its own server, else the
- * deployment's relay. Gmail API and Microsoft Graph engines come later; SES until then.
+ * The engine for a sending account. `google`/`microsoft`: its connected mailbox (Gmail API, Microsoft
+ * Graph); one created by an operator without an OAuth connection keeps SES. `smtp`: SES when its transport
+ * is `ses`, else its own server, else the deployment's relay.
  */
 export function mailerFor(account: SendingAccount): Mailer {
-  if (account.type !== 'smtp' || account.transport === 'ses') return sesMailer;
+  if (account.type === 'google' || account.type === 'microsoft') return mailboxMailer(account.id, sesMailer);
+  if (account.transport === 'ses') return sesMailer;
   const { smtp } = account;
   return smtp ? accountSmtpMailer({ ...account, smtp }) : relayMailer;
 }

@@ -17,8 +17,10 @@ export interface Bindings {
   keyThrottle?: boolean;
   /** Send mail through SES. */
   mail?: boolean;
-  /** Read the secret-box key that encrypts webhook signing secrets and smtp account passwords. */
+  /** Read the secret-box key that encrypts webhook signing secrets, smtp account passwords and mailbox tokens. */
   secrets?: boolean;
+  /** Read the OAuth client ids and secrets of the mailbox providers (Google, Microsoft). */
+  mailboxProviders?: boolean;
   /** Register API keys with API Gateway (console only). */
   apiKeys?: boolean;
   /** Read the directory JSONL from the import bucket (`DIRECTORY_BUCKET`, `DIRECTORY_KEY`) to build the search index. */

@@ -159,3 +159,19 @@ export const SWEEPER: HousekeepingDef & { rateMinutes: number } = {
     scheduler: true,
   },
 };
+
+/**
+ * The mailbox poller (issue 11): one EventBridge Scheduler schedule every `rateMinutes` runs one function
+ * that reads every connected Google and Microsoft mailbox from its cursor, well inside the 5 minutes a reply
+ * or bounce may take to be seen. Locally the twin polls every few seconds, and before `dev/settle/`.
+ */
+export const MAILBOX_POLL: HousekeepingDef & { rateMinutes: number } = {
+  module: 'functions/workers/mailbox-poll.ts',
+  rateMinutes: 1,
+  timeoutSeconds: 240,
+  bindings: {
+    tables: { accounts: 'readwrite', outreach: 'readwrite' },
+    secrets: true,
+    mailboxProviders: true,
+  },
+};

@@ -114,6 +114,9 @@ export const ROUTES: RouteDef[] = [
   { method: 'GET', path: con('accounts/{id}/charges/'), module: 'functions/console/list-charges.ts', auth: 'admin', bindings: accountsRead },
   { method: 'POST', path: con('accounts/{id}/sending-accounts/'), module: 'functions/console/create-sending-account.ts', auth: 'admin', bindings: { ...accountsWrite, secrets: true } },
   { method: 'GET', path: con('accounts/{id}/jobs/{job_id}/webhook-deliveries/'), module: 'functions/console/webhook-deliveries.ts', auth: 'admin', bindings: { tables: { jobs: 'read' } } },
+  // Connecting a Google or Microsoft mailbox (OAuth 2.0 + PKCE): start, then the provider's redirect back.
+  { method: 'POST', path: con('accounts/{id}/sending-accounts/connect/'), module: 'functions/console/connect-sending-account.ts', auth: 'admin', bindings: { ...accountsWrite, secrets: true, mailboxProviders: true } },
+  { method: 'GET', path: con('oauth/callback/'), module: 'functions/console/oauth-callback.ts', auth: 'admin', bindings: { ...accountsWrite, secrets: true, mailboxProviders: true } },
   { method: 'PATCH', path: con('sending-accounts/{ea_id}/'), module: 'functions/console/update-sending-account.ts', auth: 'admin', bindings: { ...emailsChange, secrets: true } },
 ];
 

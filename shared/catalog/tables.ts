@@ -56,7 +56,7 @@ export const TABLES: Record<TableKey, TableDef> = {
     env: 'ACCOUNTS_TABLE_NAME',
     description: 'Accounts, API key hashes, webhook signing secrets, sending accounts, credit ledger and charge audit records, per-key token buckets',
     gsis: [{ name: 'gsi1', pk: 'gsi1pk', sk: 'gsi1sk' }, DUE_INDEX],
-    // Only token buckets carry expires_at here; money records never do (expiresAt refuses their kinds).
+    // Only token buckets and OAuth states carry expires_at here; money records never do (expiresAt refuses their kinds).
     ttlAttribute: 'expires_at',
   },
   jobs: {
@@ -116,6 +116,7 @@ export const RETENTION = {
   api_key: { table: 'accounts', seconds: null, from: 'creation', why: 'Revoked keys stay as the audit trail of who could call the API.' },
   webhook_secret: { table: 'accounts', seconds: null, from: 'creation', why: 'Signing secrets are revoked explicitly; revoked ones stay for audit.' },
   sending_account: { table: 'accounts', seconds: null, from: 'creation', why: 'Configuration, changed in the console.' },
+  oauth_state: { table: 'accounts', seconds: 600, from: 'a mailbox connection being started', why: 'The PKCE verifier and state of one consent screen; a user who takes longer starts again.' },
   ledger_entry: { table: 'accounts', seconds: null, from: 'creation', why: 'Money: the balance is the sum of the ledger.' },
   charge: { table: 'accounts', seconds: null, from: 'creation', why: 'Money: the audit record of every reservation and its settlement.' },
   idempotency_record: { table: 'jobs', seconds: 24 * HOUR, from: 'creation', why: 'An Idempotency-Key replays the same job for a day.' },

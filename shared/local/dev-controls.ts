@@ -8,7 +8,7 @@ import { sameSecret, type ExtraRoute } from './gateway.js';
 import type { LocalStack } from './stack.js';
 import { localMailbox } from './mailbox.js';
 import { sweep } from '../workers/sweep.js';
-import type { InboundDelivery } from './dev-inbound.js';
+import { pollMailboxesLocally, type InboundDelivery } from './dev-inbound.js';
 import { injectSesEvent } from './dev-ses-events.js';
 
 /**
@@ -62,10 +62,12 @@ export function devControls(opts: { stack: LocalStack; clockFile: string | null;
         await opts.stack.scheduler.fireDue();
         // What fell due includes overdue steps on the due index, which the sweeper re-drives or ends.
         await sweep();
+        await pollMailboxesLocally();
         return { status: 200, body: { now: now.toISOString() } };
       }
       case 'POST settle/': {
         await sweep();
+        await pollMailboxesLocally();
         const idle = await opts.stack.settle(Number(process.env.SETTLE_TIMEOUT_MS ?? 30_000));
         return idle ? { status: 200, body: { idle: true } } : { status: 504, body: { idle: false } };
       }

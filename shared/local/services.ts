@@ -36,6 +36,19 @@ async function consoleCall(stack: LocalStack, method: string, path: string, body
 }
 
 /**
+ * The demo account's `google` sender connects as a user would: the console starts the connection, the
+ * emulated Google consent redirects to the callback, and the callback stores the tokens.
+ */
+async function connectThroughEmulator(stack: LocalStack, accountId: string, email: string): Promise<void> {
+  const started = await consoleCall(stack, 'POST', `accounts/${accountId}/sending-accounts/connect/`, { type: 'google', email });
+  const consent = await fetch(started.authorization_url as string, { redirect: 'manual' });
+  const callback = consent.headers.get('location');
+  if (consent.status !== 302 || !callback) throw new Error(`emulated consent → ${consent.status}`);
+  const done = await fetch(callback, { headers: { 'x-admin-token': stack.adminToken } });
+  if (!done.ok) throw new Error(`oauth callback → ${done.status} ${await done.text()}`);
+}
+
+/**
  * Generate (first run) and import (when the file changed) the directory. The import marker records which
  * file version is in the table, so a restart skips a re-import.
  */
@@ -85,7 +98,7 @@ export async function startServices(opts: { root: string; stack: LocalStack; dat
       const account = await consoleCall(stack, 'POST', 'accounts/', { name: 'Demo workspace', agentic_search: true, pilot: true });
       const key = await consoleCall(stack, 'POST', `accounts/${account.id}/api-keys/`);
       await consoleCall(stack, 'POST', `accounts/${account.id}/webhook-secrets/`);
-      await consoleCall(stack, 'POST', `accounts/${account.id}/sending-accounts/`, { email: 'demo.sender@demo-workspace.test', type: 'google' });
+      await connectThroughEmulator(stack, account.id as string, 'demo.sender@demo-workspace.test');
       return { account_id: account.id as string, api_key: key.key as string };
     },
     async stop() {},

@@ -18,7 +18,9 @@ import { startSchedulerEmulator, type SchedulerEmulator } from './scheduler-emul
 import { startEventSourceRunner, type EventSourceRunner } from './event-source-runner.js';
 import { loadHandler, startGateway } from './gateway.js';
 import { devControls } from './dev-controls.js';
-import { deliverDevInbound } from './dev-inbound.js';
+import { devInbound, pollMailboxesLocally } from './dev-inbound.js';
+import { startMailProviderEmulator, type MailProviderEmulator } from './oauth-emulator.js';
+import { resetProviderSettings } from '../adapters/oauth-providers.js';
 import type { SqsHandler } from './event-source-runner.js';
 import { logger } from '../core/logger.js';
 import { startSesCapture, startSmtpSink, type CapturedSend } from './ses-capture.js';
@@ -51,6 +53,8 @@ export interface LocalStackOptions {
   throttleMultiplier?: number;
   /** Hold the public API (503) and readiness until `setReady()`, e.g. while the directory is imported. */
   gated?: boolean;
+  /** Seconds between the twin's mailbox polls (default MAILBOX_POLL_SECONDS or 10); 0: only on settle, clock and dev/inbound. */
+  mailboxPollSeconds?: number;
   env?: Record<string, string>;
 }
 
@@ -64,6 +68,8 @@ export interface LocalStack {
   smtpLogins: Map<string, string>;
   /** Every message sent through SES, as sent (raw MIME and envelope). */
   sentMail: CapturedSend[];
+  /** The Gmail API, Microsoft Graph and OAuth emulators; their sends land in `sentMail`. */
+  mailProviders: MailProviderEmulator;
   scheduler: SchedulerEmulator;
   runner: EventSourceRunner | null;
   sqs: SQSClient;
@@ -172,6 +178,19 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     const smtpSink = await startSmtpSink({ port: await freePort(), now: () => serviceClock.now().getTime(), sends: capture.sends });
     started.push(smtpSink);
 
+    const mailProviders = await startMailProviderEmulator({
+      port: await freePort(),
+      file: file('mail-providers.json'),
+      onSent: (s) => capture.sends.push({ raw: s.raw, destination: {}, from: s.from, simple: null, provider_message_id: s.providerMessageId, at: serviceClock.now().getTime() }),
+    });
+    started.push(mailProviders);
+    const emulated = (p: 'google' | 'microsoft', api: string) => ({
+      ...mailProviders.clients[p],
+      authorization_endpoint: `${mailProviders.baseUrl}/${p}/oauth/authorize`,
+      token_endpoint: `${mailProviders.baseUrl}/${p}/oauth/token`,
+      api_base: `${mailProviders.baseUrl}/${api}`,
+    });
+
     const endpoints = {
       dynamodb: dynamo.endpoint,
       sqs: `http://127.0.0.1:${sqsPort}`,
@@ -198,11 +217,13 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       SMTP_PORT: String(smtpSink.port),
       // Named in every SES send, as in AWS; the stand-in publishes no events (dev/ses-events/ injects them).
       SES_CONFIGURATION_SET: `${LOCAL_PREFIX}-mail`,
+      MAILBOX_PROVIDERS: JSON.stringify({ google: emulated('google', ''), microsoft: emulated('microsoft', 'microsoft/graph') }),
       ...opts.env,
     });
     for (const def of TABLE_LIST) process.env[def.env] = `${LOCAL_PREFIX}-${def.key}`;
     resetClients();
     resetSecretBox();
+    resetProviderSettings();
 
     await ensureTables(endpoints.dynamodb);
 
@@ -274,6 +295,13 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       const sweeping = setInterval(() => void sweep().catch((e: unknown) => logger.warn('sweep failed', { error: e as Error })), SWEEPER.rateMinutes * 60_000);
       sweeping.unref();
       started.push({ stop: async () => clearInterval(sweeping) });
+      // The twin's stand-in for the mailbox poller's schedule, more often than AWS's minute so a demo sees replies at once.
+      const pollSeconds = opts.mailboxPollSeconds ?? Number(process.env.MAILBOX_POLL_SECONDS ?? 10);
+      if (pollSeconds > 0) {
+        const mailboxPolling = setInterval(() => void pollMailboxesLocally(), pollSeconds * 1000);
+        mailboxPolling.unref();
+        started.push({ stop: async () => clearInterval(mailboxPolling) });
+      }
     }
 
     const settle = async (timeoutMs = 30_000): Promise<boolean> => {
@@ -321,6 +349,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       endpoints,
       sentMail: capture.sends,
       smtpLogins: smtpSink.logins,
+      mailProviders,
       scheduler,
       runner,
       sqs,
@@ -343,7 +372,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
         root,
         adminToken,
         throttleMultiplier,
-        extra: devControls({ stack, clockFile, adminToken, inbound: deliverDevInbound }),
+        extra: devControls({ stack, clockFile, adminToken, inbound: devInbound(mailProviders) }),
       });
       started.push(gateway);
       stack.port = gateway.port;

@@ -214,7 +214,8 @@ export function sentPointerWrites(email: EmailRecord, messageIds: string[], sent
   const ref: EmailRef = { account_id: email.account_id, email_id: email.id };
   const expires_at = expiresAt('tracking_pointer', sentAt);
   return [
-    ...messageIds.map((m) => ({ Put: { TableName: table, Item: { ...K.messageIdPointer(m), ...ref, expires_at } } })),
+    // One Put per distinct pointer key: a transaction may not name an item twice.
+    ...[...new Map(messageIds.map((m) => [JSON.stringify(K.messageIdPointer(m)), m])).values()].map((m) => ({ Put: { TableName: table, Item: { ...K.messageIdPointer(m), ...ref, expires_at } } })),
     { Put: { TableName: table, Item: { ...K.trackPointer(email.track_token), ...ref, recipient: email.to.email.toLowerCase(), expires_at } } },
   ];
 }

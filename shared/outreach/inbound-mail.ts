@@ -33,7 +33,11 @@ export interface InboundOutcome {
   counted_as_lead_reply: boolean;
 }
 
-export async function receiveInbound(msg: z.output<typeof InboundSchema>, clock: Clock = serviceClock): Promise<InboundOutcome> {
+/**
+ * `replyId`: a mailbox poller names the reply record after the provider's message id, so a message seen
+ * twice (a poll that ended before its cursor moved) writes the same record again rather than a second one.
+ */
+export async function receiveInbound(msg: z.output<typeof InboundSchema>, clock: Clock = serviceClock, replyId?: string): Promise<InboundOutcome> {
   const classification = classifyInbound({ ...msg, in_reply_to: msg.in_reply_to ?? null });
   const headerValue = (name: string) => Object.entries(msg.headers).find(([k]) => k.toLowerCase() === name)?.[1];
   const ids = [...extractMessageIds(msg.in_reply_to ?? headerValue('in-reply-to')), ...extractMessageIds(headerValue('references'))];
@@ -50,7 +54,7 @@ export async function receiveInbound(msg: z.output<typeof InboundSchema>, clock:
   const now = clock.now().toISOString();
   const sender = addressOf(msg.from).toLowerCase();
 
-  await recordReply(accountId, newId('em', clock.now().getTime()).slice(3), {
+  await recordReply(accountId, replyId ?? newId('em', clock.now().getTime()).slice(3), {
     email_id: emailId,
     from_email: sender,
     from_name: msg.from.includes('<') ? msg.from.slice(0, msg.from.indexOf('<')).trim().replace(/^"|"$/g, '') : '',
@@ -86,7 +90,7 @@ export function headerMap(m: ParsedMail): Record<string, string> {
  * A received message as raw MIME (SES receiving stores each one in S3): parsed with mailparser into the
  * same shape `dev/inbound` takes, then matched and classified the same way.
  */
-export async function receiveRawInbound(raw: Buffer, clock: Clock = serviceClock): Promise<InboundOutcome> {
+export async function receiveRawInbound(raw: Buffer, clock: Clock = serviceClock, replyId?: string): Promise<InboundOutcome> {
   const m = await simpleParser(raw);
   const headers = headerMap(m);
   const text = (a: typeof m.from | typeof m.to) => (Array.isArray(a) ? a.map((x) => x.text).join(', ') : (a?.text ?? ''));
@@ -100,5 +104,6 @@ export async function receiveRawInbound(raw: Buffer, clock: Clock = serviceClock
       headers,
     }),
     clock,
+    replyId,
   );
 }

@@ -64,6 +64,8 @@ export interface EmailRecord {
   /** The sending account's local day whose capacity this email booked. */
   slot_day?: string;
   provider_message_id?: string;
+  /** The provider thread (Gmail threadId, Graph conversationId): set when sent; a follow-up created with it is sent into that thread. */
+  thread_id?: string;
   /** The claim of the one send attempt, and until when (wall clock, ms) it counts as live. */
   send_attempt?: string;
   send_lease_until_ms?: number;

@@ -2,6 +2,7 @@ import { getSendingAccount, recordSend } from '../accounts/sending-accounts.repo
 import { serviceClock, type Clock } from '../core/clock.js';
 import { optionalEnv } from '../core/env.js';
 import { mailerFor, type Mailer, type SentMail } from '../adapters/mailer.js';
+import { SenderDisconnectedError } from '../mailboxes/mailbox-session.js';
 import { sendMessage } from '../adapters/queue.js';
 import { getEmail, sentPointerWrites, transition, transitionClaimed } from './emails.repository.js';
 import { messages } from '../catalog/messages.js';
@@ -127,20 +128,33 @@ export async function sendEmail(accountId: string, emailId: string, deps: { cloc
       date: clock.now(),
     });
     const env = envelopeFor({ from: { email: claimed.from_email }, to: { email: claimed.to.email }, cc: claimed.cc, bcc: claimed.bcc });
-    out = await (deps.mailer ?? mailerFor(account)).send({ raw, from: env.from, to: [claimed.to.email], cc: claimed.cc, bcc: claimed.bcc });
+    out = await (deps.mailer ?? mailerFor(account)).send({ raw, from: env.from, to: [claimed.to.email], cc: claimed.cc, bcc: claimed.bcc, threadId: claimed.thread_id ?? null });
   } catch (e) {
     logger.error('send failed', { emailId, error: e as Error });
+    // A revoked mailbox fails its send; picking another account would send from an address nobody chose.
+    if (e instanceof SenderDisconnectedError) {
+      await transitionClaimed(accountId, emailId, ours, { status: 'failed', updated_at: nowIso(), error: { code: 'sender_disconnected', message: 'The sending account was disconnected (access revoked); reconnect it and send again.' } });
+      return;
+    }
     await transitionClaimed(accountId, emailId, ours, { status: 'failed', updated_at: nowIso(), error: { code: 'send_failed', message: 'The mailbox provider did not accept the email.' } });
     return;
   }
   const sentAt = clock.now();
-  // A reply names whichever Message-ID its sender's client saw: ours, or the one the provider put in its place.
-  const messageIds = [messageId, ...(out.providerMessageId ? [`<${out.providerMessageId}>`] : []), ...(out.recipientMessageIds ?? [])];
+  // Every id a reply may quote: ours, the one the recipient saw if the provider replaced it, the provider's own.
+  const seen = out.messageId && out.messageId.toLowerCase() !== messageId.toLowerCase() ? [out.messageId] : [];
+  const messageIds = [messageId, ...seen, ...(out.providerMessageId ? [`<${out.providerMessageId}>`] : []), ...(out.recipientMessageIds ?? [])];
   const sent = await transitionClaimed(
     accountId,
     emailId,
     ours,
-    { status: 'sent', sent_at: sentAt.toISOString(), updated_at: sentAt.toISOString(), message_id: messageId, provider_message_id: out.providerMessageId },
+    {
+      status: 'sent',
+      sent_at: sentAt.toISOString(),
+      updated_at: sentAt.toISOString(),
+      message_id: seen[0] ?? messageId,
+      provider_message_id: out.providerMessageId,
+      ...(out.threadId ? { thread_id: out.threadId } : {}),
+    },
     sentPointerWrites(claimed, messageIds, sentAt),
   );
   if (!sent) {

@@ -15,8 +15,6 @@ export const PLANNED: RouteDef[] = (
     ['GET', '/api/public/v1/sequences/{id}/replies/', 'functions/sequences/replies.ts'],
     ['GET', '/api/public/v1/openapi.json', 'functions/openapi/get.ts'],
     ['DELETE', '/api/app/v1/webhook-secrets/{secret_id}/', 'functions/app/revoke-webhook-secret.ts'],
-    ['POST', '/api/console/v1/accounts/{id}/sending-accounts/connect/', 'functions/console/connect-sending-account.ts'],
-    ['GET', '/api/console/v1/oauth/callback/', 'functions/console/oauth-callback.ts'],
     ['GET', '/api/app/v1/account/', 'functions/app/get-account.ts'],
     ['GET', '/api/app/v1/api-keys/', 'functions/app/list-api-keys.ts'],
     ['POST', '/api/app/v1/api-keys/', 'functions/app/create-api-key.ts'],

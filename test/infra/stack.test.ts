@@ -14,7 +14,7 @@ import { REPO_ROOT, TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS, type ServiceFunctio
 import { pascal } from '../../lib/stateful-stack.js';
 import type { IConstruct } from 'constructs';
 import type { Bindings } from '../../shared/catalog/bindings.js';
-import { DEAD_LETTERS, QUEUE_LIST, SWEEPER, queueName } from '../../shared/catalog/queues.js';
+import { DEAD_LETTERS, MAILBOX_POLL, QUEUE_LIST, SWEEPER, queueName } from '../../shared/catalog/queues.js';
 import { ROUTES, ratePerSecond, type RouteDef } from '../../shared/catalog/routes.js';
 import { API_KEY_AUTHORIZER } from '../../shared/catalog/authorizer.js';
 import { RETENTION, TABLE_LIST, type TableKey } from '../../shared/catalog/tables.js';
@@ -104,11 +104,12 @@ const allFunctions: { name: string; fn: ServiceFunction; bindings: Bindings }[] 
   ...QUEUE_LIST.map((q) => ({ name: `worker ${q.key}`, fn: api.workerFunctions[q.key], bindings: q.worker.bindings })),
   { name: 'dead-letter consumer', fn: api.housekeeping.deadLetterFunction, bindings: DEAD_LETTERS.bindings },
   { name: 'sweeper', fn: api.housekeeping.sweeperFunction, bindings: SWEEPER.bindings },
+  { name: 'mailbox poller', fn: api.mailboxPoll.pollFunction, bindings: MAILBOX_POLL.bindings },
 ];
 
 describe('functions', () => {
-  test('one Lambda per route and per queue worker, the API-key authorizer, the dead-letter consumer and the sweeper, and no other', () => {
-    expect(ofType(Object.fromEntries(allApiResources()), 'AWS::Lambda::Function')).toHaveLength(ROUTES.length + QUEUE_LIST.length + 3);
+  test('one Lambda per route and per queue worker, the API-key authorizer, the dead-letter consumer, the sweeper and the mailbox poller, and no other', () => {
+    expect(ofType(Object.fromEntries(allApiResources()), 'AWS::Lambda::Function')).toHaveLength(ROUTES.length + QUEUE_LIST.length + 4);
     expect(resourcesOf(api.apiKeyAuthorizer.fn)[logicalId(api.apiKeyAuthorizer.fn)]?.Type).toBe('AWS::Lambda::Function');
     for (const { name, fn } of allFunctions) {
       expect([name, resourcesOf(fn)[logicalId(fn)]?.Type]).toEqual([name, 'AWS::Lambda::Function']);
@@ -181,6 +182,8 @@ describe('functions', () => {
         }),
         ...(bindings.scheduler ? ['SCHEDULER_GROUP_NAME', 'SCHEDULER_ROLE_ARN', 'TIMERS_QUEUE_ARN', 'TIMERS_DLQ_ARN'] : []),
         ...(bindings.secrets ? ['SECRET_BOX_SECRET_ARN'] : []),
+        ...(bindings.mailboxProviders ? ['MAILBOX_PROVIDERS_SECRET_ARN'] : []),
+        ...(bindings.mailboxProviders && name !== 'mailbox poller' ? ['OAUTH_REDIRECT_URI'] : []),
         ...(bindings.apiKeys ? ['USAGE_PLAN_NAME'] : []),
         ...(bindings.directorySource ? ['DIRECTORY_BUCKET', 'DIRECTORY_KEY'] : []),
         ...(bindings.mail ? ['SES_CONFIGURATION_SET'] : []),
@@ -532,7 +535,7 @@ describe('dead letters and the sweeper', () => {
   test(`the sweeper runs every ${SWEEPER.rateMinutes} minutes from a schedule with no flexible window, a retry policy and a DLQ`, () => {
     const fn = api.housekeeping.sweeperFunction;
     const nestedT = templateOf(fn);
-    const schedules = ofType(resourcesOf(fn), 'AWS::Scheduler::Schedule');
+    const schedules = ofType(resourcesOf(fn), 'AWS::Scheduler::Schedule').filter(([, s]) => s.Properties.Name === `${PREFIX}-sweeper`);
     expect(schedules).toHaveLength(1);
     const schedule = schedules[0]![1].Properties;
     const dlqId = Stack.of(fn).getLogicalId(api.housekeeping.sweeperScheduleDlq.node.defaultChild as never);
@@ -579,6 +582,51 @@ describe('dead letters and the sweeper', () => {
       ]),
     );
     expect(statements).toHaveLength(2);
+  });
+});
+
+describe('mailbox providers (issue 11)', () => {
+  const secretId = stateful.getLogicalId(stateful.mailboxProviders.node.defaultChild as never);
+  const connectRoutes = ROUTES.filter((r) => r.module === 'functions/console/connect-sending-account.ts' || r.module === 'functions/console/oauth-callback.ts');
+
+  test('the OAuth clients live in one retained Secrets Manager secret, readable by ARN only by the connect, callback and poller functions', () => {
+    expect(statefulResources[secretId]).toMatchObject({ Type: 'AWS::SecretsManager::Secret', DeletionPolicy: 'Retain' });
+    expect(connectRoutes).toHaveLength(2);
+    const readers = allFunctions.filter(({ fn }) => {
+      const env: Json = resourcesOf(fn)[logicalId(fn)]!.Properties.Environment.Variables;
+      return env.MAILBOX_PROVIDERS_SECRET_ARN !== undefined;
+    });
+    expect(readers.map((r) => r.name).sort()).toEqual([...connectRoutes.map((r) => `${r.method} ${r.path}`), 'mailbox poller'].sort());
+    for (const { name, fn } of readers) {
+      const roleId = Stack.of(fn).getLogicalId(fn.role!.node.defaultChild as never);
+      const statements = ofType(resourcesOf(fn), 'AWS::IAM::Policy')
+        .filter(([, p]) => p.Properties.Roles.some((r: Json) => r.Ref === roleId))
+        .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Json[]);
+      const grant = statements.filter((s) => JSON.stringify(s.Action).includes('secretsmanager:GetSecretValue') && JSON.stringify(s.Resource).includes('MailboxProviders'));
+      expect([name, grant.length]).toEqual([name, 1]);
+      expect(JSON.stringify(grant[0]!.Resource)).not.toContain('*');
+    }
+  });
+
+  test(`the poller runs every ${MAILBOX_POLL.rateMinutes} minute from its own schedule, whose role may only invoke it and park a run`, () => {
+    const fn = api.mailboxPoll.pollFunction;
+    const resources = resourcesOf(fn);
+    const roleId = Stack.of(fn).getLogicalId(api.mailboxPoll.scheduleRole.node.defaultChild as never);
+    const schedule = ofType(resources, 'AWS::Scheduler::Schedule').find(([, s]) => s.Properties.Name === `${PREFIX}-mailbox-poll`)![1].Properties;
+    expect(schedule).toMatchObject({
+      ScheduleExpression: `rate(${MAILBOX_POLL.rateMinutes} minute)`,
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      Target: { Arn: { 'Fn::GetAtt': [logicalId(fn), 'Arn'] }, RoleArn: { 'Fn::GetAtt': [roleId, 'Arn'] }, RetryPolicy: { MaximumEventAgeInSeconds: MAILBOX_POLL.rateMinutes * 60 } },
+    });
+    const trust = resources[roleId]!.Properties.AssumeRolePolicyDocument.Statement[0];
+    expect(trust).toMatchObject({ Principal: { Service: 'scheduler.amazonaws.com' } });
+    const statements = ofType(resources, 'AWS::IAM::Policy')
+      .filter(([, p]) => p.Properties.Roles.some((r: Json) => r.Ref === roleId))
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Json[]);
+    const fnArn = { 'Fn::GetAtt': [logicalId(fn), 'Arn'] };
+    expect(statements).toEqual(expect.arrayContaining([{ Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: [fnArn, { 'Fn::Join': ['', [fnArn, ':*']] }] }]));
+    expect(statements).toHaveLength(2);
+    expect(resources[logicalId(fn)]!.Properties.Timeout).toBe(MAILBOX_POLL.timeoutSeconds);
   });
 });
 
@@ -780,7 +828,7 @@ describe('IAM least privilege', () => {
     { pattern: /::\/apikeys\/\*$/, actions: /^apigateway:DELETE$/, why: 'API key ids are generated by API Gateway' },
     { pattern: /\/inbound\/\*$/, actions: /^s3:GetObject$/, why: 'SES names each stored inbound message' },
     { pattern: /\/test\/\*\/api\/console\/v1\/\*$/, actions: /^execute-api:Invoke$/, why: 'operators call every console method of this stage' },
-    { pattern: /^X:\*$/, actions: /^lambda:InvokeFunction$/, why: 'Scheduler may invoke the sweeper function and its versions and aliases' },
+    { pattern: /^X:\*$/, actions: /^lambda:InvokeFunction$/, why: 'Scheduler may invoke the sweeper (or mailbox poller) function and its versions and aliases' },
   ];
 
   test('no IAM statement has a wildcard resource except the named exceptions', () => {
@@ -972,7 +1020,7 @@ describe('room to grow (CloudFormation: 500 resources per stack, nested stacks i
     // The structure the projection relies on: functions out of the API stack, methods in it; the authorizer's
     // function and its alarm are counted in its context.
     const projectedFunctions = [...projected.api.contextStacks.values()].flatMap((st) => ofType(Template.fromStack(st).toJSON().Resources, 'AWS::Lambda::Function'));
-    expect(projectedFunctions).toHaveLength(ROUTES.length + PLANNED.length + QUEUE_LIST.length + 3); // + authorizer, dead-letter consumer, sweeper
+    expect(projectedFunctions).toHaveLength(ROUTES.length + PLANNED.length + QUEUE_LIST.length + 4); // + authorizer, dead-letter consumer, sweeper, mailbox poller
     expect(Stack.of(projected.api.apiKeyAuthorizer.fn)).toBe(projected.api.contextStacks.get('Console'));
     expect(counts[projected.api.node.path]).toBeGreaterThan(ROUTES.length + PLANNED.length);
     expect(ofType(Template.fromStack(projected.api).toJSON().Resources, 'AWS::Lambda::Function')).toEqual([]);

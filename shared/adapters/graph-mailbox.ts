@@ -1,0 +1,104 @@
+import { Client, GraphError, HTTPMessageHandler, ResponseType, type Context, type Middleware } from '@microsoft/microsoft-graph-client';
+import { AccessTokenRejectedError, MAX_MESSAGES_PER_POLL, type MailboxApi, type ProviderMessage } from '../mailboxes/mailbox-provider.js';
+
+/**
+ * Microsoft Graph behind the MailboxProvider port (`@microsoft/microsoft-graph-client`; `baseUrl` is the
+ * API base, so the twin's emulator answers the same calls). `POST /me/sendMail` returns nothing, so a send
+ * creates a draft from the MIME (`POST /me/messages`, `text/plain` base64), which returns its
+ * `internetMessageId` and `conversationId`, then sends it (`POST /me/messages/{id}/send`). New messages:
+ * the inbox delta query; the cursor is the `@odata.deltaLink`. A 410 means the sync state is gone: a fresh
+ * delta lists the inbox again (processing is idempotent per message id) and yields a new deltaLink.
+ */
+interface DeltaPage {
+  value?: { id: string; '@removed'?: unknown }[];
+  '@odata.nextLink'?: string;
+  '@odata.deltaLink'?: string;
+}
+
+const DELTA = '/me/mailFolders/inbox/messages/delta';
+
+/**
+ * Puts the bearer token on every request. The client's own authentication middleware adds it only for
+ * https Graph hosts and strips it elsewhere, which would leave the twin's loopback emulator unauthorised.
+ */
+class BearerToken implements Middleware {
+  private next: Middleware | undefined;
+  constructor(private readonly token: string) {}
+  async execute(context: Context): Promise<void> {
+    const headers = { ...((context.options?.headers as Record<string, string> | undefined) ?? {}), Authorization: `Bearer ${this.token}` };
+    context.options = { ...(context.options ?? {}), headers };
+    await this.next!.execute(context);
+  }
+  setNext(next: Middleware): void {
+    this.next = next;
+  }
+}
+
+export function graphMailbox(baseUrl: string, accessToken: string): MailboxApi {
+  const bearer = new BearerToken(accessToken);
+  bearer.setNext(new HTTPMessageHandler());
+  const client = Client.initWithMiddleware({ middleware: bearer, baseUrl: baseUrl.replace(/\/$/, ''), defaultVersion: 'v1.0' });
+  // Next and delta links are absolute; the client recognises only https Graph URLs as such, so a link on
+  // this API's own base (the twin's http emulator) is passed as the path it names.
+  const root = `${baseUrl.replace(/\/$/, '')}/v1.0`;
+  const api = (path: string) => client.api(path.startsWith(root) ? path.slice(root.length) : path);
+  const call = async <T>(run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (e) {
+      if (e instanceof GraphError && e.statusCode === 401) throw new AccessTokenRejectedError('Microsoft Graph');
+      throw e;
+    }
+  };
+
+  /** Follows a delta from `start` to its deltaLink; the message ids it listed, up to the per-poll cap. */
+  const runDelta = async (start: string, keep: boolean): Promise<{ ids: string[]; deltaLink: string }> => {
+    const ids: string[] = [];
+    let link = start;
+    for (;;) {
+      const page = await call(() => api(link).get() as Promise<DeltaPage>);
+      if (keep) for (const m of page.value ?? []) if (!m['@removed'] && !ids.includes(m.id)) ids.push(m.id);
+      if (page['@odata.deltaLink']) return { ids, deltaLink: page['@odata.deltaLink'] };
+      // A batch at the cap stops at a page boundary: the nextLink resumes there, as a deltaLink would.
+      if (ids.length >= MAX_MESSAGES_PER_POLL && page['@odata.nextLink']) return { ids, deltaLink: page['@odata.nextLink'] };
+      if (!page['@odata.nextLink']) throw new Error('Graph delta page without a next or delta link');
+      link = page['@odata.nextLink'];
+    }
+  };
+
+  const fetchRaw = async (id: string): Promise<ProviderMessage> => {
+    const text = await call(() => api(`/me/messages/${encodeURIComponent(id)}/$value`).responseType(ResponseType.TEXT).get() as Promise<string>);
+    return { id, raw: Buffer.from(text, 'utf8') };
+  };
+
+  return {
+    async address() {
+      const me = await call(() => api('/me').get() as Promise<{ mail?: string | null; userPrincipalName?: string }>);
+      return String(me.mail ?? me.userPrincipalName ?? '').toLowerCase();
+    },
+    async startCursor() {
+      return (await runDelta(DELTA, false)).deltaLink;
+    },
+    async send({ raw }) {
+      const draft = await call(
+        () => api('/me/messages').header('Content-Type', 'text/plain').post(raw.toString('base64')) as Promise<{ id: string; internetMessageId?: string; conversationId?: string }>,
+      );
+      await call(() => api(`/me/messages/${encodeURIComponent(draft.id)}/send`).post(null));
+      return { providerMessageId: draft.id, messageId: draft.internetMessageId ?? null, threadId: draft.conversationId ?? null };
+    },
+    async listNewMessages(cursor) {
+      let resynced = false;
+      let delta: { ids: string[]; deltaLink: string };
+      try {
+        delta = await runDelta(cursor, true);
+      } catch (e) {
+        if (!(e instanceof GraphError && e.statusCode === 410)) throw e;
+        resynced = true;
+        delta = await runDelta(DELTA, true);
+      }
+      const messages: ProviderMessage[] = [];
+      for (const id of delta.ids) messages.push(await fetchRaw(id));
+      return { messages, cursor: delta.deltaLink, resynced };
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import * as z from 'zod';
+import { optionalEnv } from '../core/env.js';
+import { lazyClient } from './aws-client.js';
+
+/**
+ * Where each mailbox provider lives and the service's OAuth client there. In AWS the client ids and secrets
+ * come from one Secrets Manager secret (`MAILBOX_PROVIDERS_SECRET_ARN`, JSON `{google: {client_id,
+ * client_secret}, microsoft: {client_id, client_secret, tenant?}}`), read once per cold start; the
+ * endpoints are the providers' own. On the twin `MAILBOX_PROVIDERS` holds the same JSON with every
+ * endpoint pointing at the loopback emulators.
+ */
+export type MailboxProviderKind = 'google' | 'microsoft';
+
+const ProviderSettingsSchema = z.object({
+  client_id: z.string().min(1),
+  client_secret: z.string().min(1),
+  /** Microsoft only: `common`, `organizations` or a tenant id (default `common`). */
+  tenant: z.string().optional(),
+  authorization_endpoint: z.url().optional(),
+  token_endpoint: z.url().optional(),
+  /** Gmail `rootUrl` / Graph `baseUrl`. */
+  api_base: z.url().optional(),
+});
+
+const SettingsSchema = z.object({ google: ProviderSettingsSchema.optional(), microsoft: ProviderSettingsSchema.optional() });
+
+export interface ProviderSettings {
+  kind: MailboxProviderKind;
+  clientId: string;
+  clientSecret: string;
+  issuer: string;
+  authorizationEndpoint: string;
+  tokenEndpoint: string;
+  apiBase: string;
+  scopes: string[];
+}
+
+/**
+ * Scopes: Gmail `gmail.send` to send and `gmail.readonly` to read history and whole messages (a DSN's
+ * body names the address that bounced; `gmail.metadata` gives headers only). Graph `Mail.Send`,
+ * `Mail.Read` (delta and MIME of the inbox) and `offline_access` (a refresh token).
+ */
+export const SCOPES: Record<MailboxProviderKind, string[]> = {
+  google: ['https://www.googleapis.com/auth/gmail.send', 'https://www.googleapis.com/auth/gmail.readonly'],
+  microsoft: ['offline_access', 'https://graph.microsoft.com/Mail.Send', 'https://graph.microsoft.com/Mail.Read'],
+};
+
+const secretsManager = lazyClient(() => new SecretsManagerClient({}));
+let loaded: Promise<z.output<typeof SettingsSchema>> | undefined;
+
+async function load(): Promise<z.output<typeof SettingsSchema>> {
+  const local = optionalEnv('MAILBOX_PROVIDERS');
+  if (local) return SettingsSchema.parse(JSON.parse(local));
+  const arn = optionalEnv('MAILBOX_PROVIDERS_SECRET_ARN');
+  if (!arn) throw new Error('Missing required environment variable MAILBOX_PROVIDERS_SECRET_ARN (or MAILBOX_PROVIDERS locally)');
+  const out = await secretsManager().send(new GetSecretValueCommand({ SecretId: arn }));
+  return SettingsSchema.parse(JSON.parse(out.SecretString ?? '{}'));
+}
+
+export async function providerSettings(kind: MailboxProviderKind): Promise<ProviderSettings | null> {
+  loaded ??= load().catch((e: unknown) => {
+    loaded = undefined;
+    throw e;
+  });
+  const s = (await loaded)[kind];
+  if (!s) return null;
+  if (kind === 'google') {
+    return {
+      kind,
+      clientId: s.client_id,
+      clientSecret: s.client_secret,
+      issuer: 'https://accounts.google.com',
+      authorizationEndpoint: s.authorization_endpoint ?? 'https://accounts.google.com/o/oauth2/v2/auth',
+      tokenEndpoint: s.token_endpoint ?? 'https://oauth2.googleapis.com/token',
+      apiBase: s.api_base ?? 'https://gmail.googleapis.com/',
+      scopes: SCOPES.google,
+    };
+  }
+  const tenant = s.tenant ?? 'common';
+  return {
+    kind,
+    clientId: s.client_id,
+    clientSecret: s.client_secret,
+    issuer: `https://login.microsoftonline.com/${tenant}/v2.0`,
+    authorizationEndpoint: s.authorization_endpoint ?? `https://login.microsoftonline.com/${tenant}/oauth2/v2.0/authorize`,
+    tokenEndpoint: s.token_endpoint ?? `https://login.microsoftonline.com/${tenant}/oauth2/v2.0/token`,
+    apiBase: s.api_base ?? 'https://graph.microsoft.com',
+    scopes: SCOPES.microsoft,
+  };
+}
+
+export function resetProviderSettings(): void {
+  loaded = undefined;
+}

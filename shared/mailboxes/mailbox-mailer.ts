@@ -1,0 +1,22 @@
+import type { Mailer } from '../adapters/mailer.js';
+import { getConnection } from './mailboxes.repository.js';
+import { withMailbox, type SessionDeps } from './mailbox-session.js';
+
+/**
+ * Sending through a connected mailbox. The MIME is handed over as built; Bcc recipients, which travel
+ * outside the headers elsewhere, go in a Bcc header that both providers deliver to and strip. A sending
+ * account without a mailbox connection (created by an operator) goes to `fallback`.
+ */
+export function withBccHeader(raw: Buffer, bcc: string[]): Buffer {
+  return bcc.length ? Buffer.concat([Buffer.from(`Bcc: ${bcc.join(', ')}\r\n`, 'utf8'), raw]) : raw;
+}
+
+export function mailboxMailer(eaId: string, fallback: Mailer, deps: SessionDeps = {}): Mailer {
+  return {
+    async send(mail) {
+      const connection = await getConnection(eaId);
+      if (!connection) return fallback.send(mail);
+      return withMailbox(connection, (api) => api.send({ raw: withBccHeader(mail.raw, mail.bcc), threadId: mail.threadId ?? null }), deps);
+    },
+  };
+}

@@ -1,0 +1,222 @@
+import { jest } from '@jest/globals';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { LocalStack } from '../../shared/local/stack.js';
+import { startServices } from '../../shared/local/services.js';
+import { documentClient } from '../../shared/adapters/aws.js';
+import { tableName } from '../../shared/core/env.js';
+import { getConnection } from '../../shared/mailboxes/mailboxes.repository.js';
+import { pollMailbox } from '../../shared/mailboxes/poll-mailboxes.js';
+import { Client, ROOT, newTenant, startTestStack } from '../support/local.js';
+
+let stack: LocalStack;
+let admin: Client;
+const dir = mkdtempSync(join(tmpdir(), 'mailboxes-'));
+
+beforeAll(async () => {
+  // No background polling: each test decides when a poll runs (settle, dev/inbound, or by hand).
+  stack = await startTestStack({ throttleMultiplier: 1000, mailboxPollSeconds: 0 });
+  await startServices({ root: ROOT, stack, dataDir: null, directory: { file: join(dir, 'd.jsonl'), people: 200, seed: 5 } });
+  admin = new Client(stack);
+}, 120_000);
+afterAll(async () => {
+  await stack?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+jest.setTimeout(120_000);
+
+const settle = async () => expect((await admin.console('POST', 'dev/settle/')).body).toEqual({ idle: true });
+const mailbox = async () => (await admin.console('GET', 'dev/mailbox/')).body.messages as any[];
+
+let seq = 0;
+const unique = (what: string) => `${what}${++seq}.${Date.now()}`;
+
+/** The whole consent: start, follow the authorization URL to the emulator, which redirects to the callback. */
+async function connect(accountId: string, type: 'google' | 'microsoft', email: string) {
+  const started = await admin.console('POST', `accounts/${accountId}/sending-accounts/connect/`, { type, email });
+  expect(started.status).toBe(201);
+  const consent = await fetch(started.body.authorization_url, { redirect: 'manual' });
+  expect(consent.status).toBe(302);
+  const callback = new URL(consent.headers.get('location')!);
+  expect(callback.pathname).toBe('/api/console/v1/oauth/callback/');
+  expect(callback.searchParams.get('state')).toBe(started.body.state);
+  const done = await admin.call('GET', callback.toString(), undefined, { 'x-admin-token': stack.adminToken });
+  return { started, callback, done };
+}
+
+async function tenantWith(type: 'google' | 'microsoft') {
+  const t = await newTenant(stack);
+  const email = `${unique('rep')}@${type === 'google' ? 'gmail.test' : 'outlook.test'}`;
+  const { done } = await connect(t.accountId, type, email);
+  expect(done.status).toBe(200);
+  return { ...t, ea: done.body, email };
+}
+
+async function sentEmail(t: Awaited<ReturnType<typeof tenantWith>>, to: string) {
+  const r = await t.client.api('POST', 'emails/', {
+    to: { email: to, first_name: 'Jane', company_name: 'Acme' },
+    instructions: 'Short and friendly: introduce our warehouse automation platform, ask for a 15-minute call.',
+  });
+  expect(r.status).toBe(202);
+  await settle();
+  expect((await t.client.api('POST', `emails/${r.body.id}/approve/`, { schedule: 'now' })).status).toBe(200);
+  await settle();
+  return (await t.client.api('GET', `emails/${r.body.id}/`)).body;
+}
+
+async function repliesTo(accountId: string, emailId: string) {
+  const out = await documentClient().send(
+    new QueryCommand({ TableName: tableName('outreach'), KeyConditionExpression: 'pk = :pk AND begins_with(sk, :r)', ExpressionAttributeValues: { ':pk': `ACCOUNT#${accountId}`, ':r': 'REPLY#' }, ConsistentRead: true }),
+  );
+  return (out.Items ?? []).filter((i) => i.email_id === emailId);
+}
+
+describe.each(['google', 'microsoft'] as const)('%s mailbox', (type) => {
+  test('connects through the emulated OAuth flow: connected, healthy, the address the provider reports; the state is single-use', async () => {
+    const t = await newTenant(stack);
+    const email = `${unique('owner')}@${type}.test`;
+    const { started, callback, done } = await connect(t.accountId, type, email);
+    const url = new URL(started.body.authorization_url);
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(url.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(url.searchParams.get('scope')).toContain(type === 'google' ? 'gmail.send' : 'Mail.Send');
+    expect(done.body).toMatchObject({ id: expect.stringMatching(/^ea_/), email, type, connected: true, health: 'healthy' });
+    const listed = (await t.client.api('GET', 'email/accounts/')).body.accounts;
+    expect(listed).toEqual([expect.objectContaining({ id: done.body.id, email, connected: true })]);
+    const replay = await admin.call('GET', callback.toString(), undefined, { 'x-admin-token': stack.adminToken });
+    expect(replay.status).toBe(400);
+    const connection = await getConnection(done.body.id);
+    expect(connection?.tokens_sealed).toMatch(/^v1\./);
+    expect(JSON.stringify(connection)).not.toContain('ya29.');
+  });
+
+  test('sends through the provider, then a reply found by the mailbox poll marks the email replied; an auto-reply is ignored; a DSN bounces', async () => {
+    const t = await tenantWith(type);
+    const to = `${unique('lead')}@prospect.test`;
+    const email = await sentEmail(t, to);
+    expect(email.status).toBe('sent');
+    const sent = (await mailbox()).find((m) => m.to.includes(to));
+    expect(sent.from).toBe(t.email);
+    const mailboxCopy = stack.mailProviders.mailbox(t.email)!.messages.find((m) => m.raw.includes(to));
+    expect(mailboxCopy?.internetMessageId).toBe(sent.message_id);
+
+    const ooo = await admin.console('POST', 'dev/inbound/', { from: to, to: t.email, subject: `Automatic reply: ${sent.subject}`, text: 'I am currently out of the office.', in_reply_to: sent.message_id, headers: { 'Auto-Submitted': 'auto-replied' } });
+    expect(ooo.body).toMatchObject({ matched: true, classification: 'auto_reply' });
+    expect((await t.client.api('GET', `emails/${email.id}/`)).body.status).toBe('sent');
+
+    const reply = await admin.console('POST', 'dev/inbound/', { from: `Jane <${to}>`, to: t.email, subject: `Re: ${sent.subject}`, text: 'Sounds good.', in_reply_to: sent.message_id });
+    expect(reply.body).toMatchObject({ matched: true, classification: 'reply', counted_as_lead_reply: true });
+    expect((await t.client.api('GET', `emails/${email.id}/`)).body.status).toBe('replied');
+
+    const second = await sentEmail(t, `${unique('lead')}@prospect.test`);
+    const secondSent = (await mailbox()).find((m) => m.to.includes(second.to.email));
+    const dsn = await admin.console('POST', 'dev/inbound/', {
+      from: type === 'google' ? 'Mail Delivery Subsystem <mailer-daemon@googlemail.com>' : 'postmaster@outlook.com',
+      to: t.email,
+      subject: type === 'google' ? 'Delivery Status Notification (Failure)' : 'Undeliverable: ' + secondSent.subject,
+      text: `Final-Recipient: rfc822; ${second.to.email}\nAction: failed\nStatus: 5.1.1`,
+      headers: { References: secondSent.message_id },
+    });
+    expect(dsn.body).toMatchObject({ matched: true, classification: 'bounce' });
+    expect((await t.client.api('GET', `emails/${second.id}/`)).body.error.code).toBe('bounced');
+  });
+
+  test('a revoked grant found at sending fails that send (sender_disconnected) and disconnects the account; its other queued send fails too, never from another account', async () => {
+    const t = await tenantWith(type);
+    const fallback = await admin.console('POST', `accounts/${t.accountId}/sending-accounts/`, { email: `${unique('other')}@seller.test`, type: 'smtp' });
+    expect(fallback.status).toBe(201);
+    const drafted = async (to: string) => {
+      const r = await t.client.api('POST', 'emails/', { to: { email: to, first_name: 'Jane' }, from_account: t.ea.id, instructions: 'Short and friendly: ask for a 15-minute call.' });
+      expect(r.status).toBe(202);
+      return r.body.id as string;
+    };
+    const first = await drafted(`${unique('lead')}@prospect.test`);
+    const second = await drafted(`${unique('lead')}@prospect.test`);
+    await settle();
+    stack.mailProviders.revoke(t.email);
+    // No poll runs until the next settle: the send itself meets the revoked grant.
+    expect((await t.client.api('POST', `emails/${first}/approve/`, { schedule: 'now' })).status).toBe(200);
+    let email: any;
+    for (let i = 0; i < 120; i += 1) {
+      email = (await t.client.api('GET', `emails/${first}/`)).body;
+      if (email.status === 'failed' || email.status === 'sent') break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(email.status).toBe('failed');
+    expect(email.error.code).toBe('sender_disconnected');
+    const accounts = (await t.client.api('GET', 'email/accounts/')).body.accounts;
+    const account = accounts.find((a: any) => a.id === t.ea.id);
+    expect(account).toMatchObject({ connected: false });
+    expect(account.health).toMatch(/revoked/);
+    expect((await getConnection(t.ea.id))?.status).toBe('revoked');
+
+    expect((await t.client.api('POST', `emails/${second}/approve/`, { schedule: 'now' })).status).toBe(200);
+    await settle();
+    const after = (await t.client.api('GET', `emails/${second}/`)).body;
+    expect(after.status).toBe('failed');
+    const recipients = [email.to.email, after.to.email];
+    expect((await mailbox()).filter((m) => recipients.some((r) => m.to.includes(r)))).toEqual([]);
+  });
+
+  test('an expiring access token is refreshed before use and the new tokens are stored sealed', async () => {
+    const t = await tenantWith(type);
+    const before = await getConnection(t.ea.id);
+    stack.mailProviders.expireAccessTokens(t.email);
+    const polled = await pollMailbox(t.ea.id, { nowMs: () => before!.access_expires_ms - 60_000 });
+    expect(polled?.messages).toBe(0);
+    const after = await getConnection(t.ea.id);
+    expect(after?.tokens_sealed).not.toBe(before?.tokens_sealed);
+    expect(after!.access_expires_ms).toBeGreaterThan(Date.now() + 30 * 60_000);
+  });
+
+  test('a poll that dies before moving its cursor, then a restart: nothing lost, nothing doubled; a lost sync state resyncs', async () => {
+    const t = await tenantWith(type);
+    const to = `${unique('lead')}@prospect.test`;
+    const email = await sentEmail(t, to);
+    const sent = (await mailbox()).find((m) => m.to.includes(to));
+    const compose = (subject: string, text: string, headers: Record<string, string> = {}) =>
+      [`From: ${to}`, `To: ${t.email}`, `Subject: ${subject}`, `Message-ID: <${unique('in')}@prospect.test>`, `In-Reply-To: ${sent.message_id}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), '', text].join('\r\n');
+    stack.mailProviders.deliver(t.email, compose('Automatic reply', 'Away', { 'Auto-Submitted': 'auto-replied' }));
+    const cursorBefore = (await getConnection(t.ea.id))!.cursor;
+    await expect(pollMailbox(t.ea.id, { beforeAdvance: async () => { throw new Error('crash before the cursor write'); } })).rejects.toThrow('crash');
+    expect((await getConnection(t.ea.id))!.cursor).toBe(cursorBefore);
+    expect(await repliesTo(t.accountId, email.id)).toHaveLength(1);
+    // While the poller is down a reply arrives; the next poll (after the restart) sees both, records each once.
+    stack.mailProviders.deliver(t.email, compose(`Re: ${sent.subject}`, 'Yes, Tuesday.'));
+    const resumed = await pollMailbox(t.ea.id);
+    expect(resumed).toMatchObject({ messages: 2, advanced: true });
+    expect(await repliesTo(t.accountId, email.id)).toHaveLength(2);
+    expect((await t.client.api('GET', `emails/${email.id}/`)).body.status).toBe('replied');
+    expect(await pollMailbox(t.ea.id)).toMatchObject({ messages: 0 });
+
+    // Gmail answers 404 for history that is gone, Graph 410 for a lost delta: the poll resyncs, doubling nothing.
+    stack.mailProviders.forgetSyncState(t.email);
+    const resynced = await pollMailbox(t.ea.id);
+    expect(resynced?.resynced).toBe(true);
+    expect(await repliesTo(t.accountId, email.id)).toHaveLength(2);
+    expect(await pollMailbox(t.ea.id)).toMatchObject({ messages: 0, resynced: false });
+  });
+});
+
+test('a Gmail follow-up is sent into the thread of the email it follows', async () => {
+  const t = await tenantWith('google');
+  const first = await sentEmail(t, `${unique('lead')}@prospect.test`);
+  const { getEmail } = await import('../../shared/outreach/emails.repository.js');
+  const record = await getEmail(t.accountId, first.id);
+  expect(record?.thread_id).toEqual(expect.any(String));
+  const box = stack.mailProviders.mailbox(t.email)!;
+  expect(box.messages.find((m) => m.id === record!.provider_message_id)?.threadId).toBe(record!.thread_id);
+});
+
+test('connecting: an unknown account is 404, a foreign return_url is 400, a denied consent is 400', async () => {
+  expect((await admin.console('POST', 'accounts/acct_00000000000000000000000000/sending-accounts/connect/', { type: 'google' })).status).toBe(404);
+  const t = await newTenant(stack);
+  expect((await admin.console('POST', `accounts/${t.accountId}/sending-accounts/connect/`, { type: 'google', return_url: 'http://evil.example/' })).status).toBe(400);
+  const started = await admin.console('POST', `accounts/${t.accountId}/sending-accounts/connect/`, { type: 'microsoft' });
+  const denied = await admin.console('GET', `oauth/callback/?state=${started.body.state}&error=access_denied`);
+  expect(denied.status).toBe(400);
+  expect(denied.body.error.message).toContain('access_denied');
+});
