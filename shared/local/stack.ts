@@ -22,6 +22,7 @@ import { deliverDevInbound } from './dev-inbound.js';
 import type { SqsHandler } from './event-source-runner.js';
 import { logger } from '../core/logger.js';
 import { startSesCapture, startSmtpSink, type CapturedSend } from './ses-capture.js';
+import { startSampleWeb, type SampleWeb } from './sample-web.js';
 
 /**
  * The one-machine twin: DynamoDB Local, local-aws-sqs, aws-ses-v2-local and the Scheduler emulator on
@@ -63,6 +64,8 @@ export interface LocalStack {
   /** Every message sent through SES, as sent (raw MIME and envelope). */
   sentMail: CapturedSend[];
   scheduler: SchedulerEmulator;
+  /** The sample web the agentic page reader reads on loopback (pages generated from the directory). */
+  sampleWeb: SampleWeb;
   runner: EventSourceRunner | null;
   sqs: SQSClient;
   queueUrls: Record<string, string>;
@@ -170,6 +173,9 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     const smtpSink = await startSmtpSink({ port: await freePort(), now: () => serviceClock.now().getTime(), sends: capture.sends });
     started.push(smtpSink);
 
+    const sampleWeb = await startSampleWeb();
+    started.push(sampleWeb);
+
     const endpoints = {
       dynamodb: dynamo.endpoint,
       sqs: `http://127.0.0.1:${sqsPort}`,
@@ -193,6 +199,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       DATA_DIR: dataDir ?? '',
       SMTP_HOST: '127.0.0.1',
       SMTP_PORT: String(smtpSink.port),
+      SAMPLE_WEB_PORT: String(sampleWeb.port),
       ...opts.env,
     });
     for (const def of TABLE_LIST) process.env[def.env] = `${LOCAL_PREFIX}-${def.key}`;
@@ -316,6 +323,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       endpoints,
       sentMail: capture.sends,
       scheduler,
+      sampleWeb,
       runner,
       sqs,
       queueUrls,

@@ -1,9 +1,11 @@
 import type { MessageHandlers } from './dispatch.js';
 import { runPeopleSearchJob } from '../search/people-search.js';
 import { runPhoneEnrichJob } from '../enrichment/phone-job.js';
+import { runAgenticStep } from '../agentic/research-step.js';
 
-/** The search queue: people search and phone enrichment jobs. */
+/** The search queue: people search and phone enrichment jobs, and the steps of agentic searches. */
 export const searchHandlers: MessageHandlers<'search'> = {
   people_search: (m, r) => runPeopleSearchJob(m.job_id, r),
   phone_enrich: (m, r) => runPhoneEnrichJob(m.job_id, r),
+  agentic_step: (m) => runAgenticStep(m.job_id, m.step),
 };

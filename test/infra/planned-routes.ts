@@ -5,9 +5,6 @@ export const PLANNED: RouteDef[] = (
   [
     ['POST', '/api/public/v1/deep-search/', 'functions/deep-search/create.ts'],
     ['GET', '/api/public/v1/deep-search/{job_id}/', 'functions/deep-search/get.ts'],
-    ['POST', '/api/public/v1/agentic-search/', 'functions/agentic-search/create.ts'],
-    ['GET', '/api/public/v1/agentic-search/{job_id}/', 'functions/agentic-search/get.ts'],
-    ['POST', '/api/public/v1/agentic-search/{job_id}/cancel/', 'functions/agentic-search/cancel.ts'],
     ['POST', '/api/public/v1/sequences/', 'functions/sequences/create.ts'],
     ['GET', '/api/public/v1/sequences/', 'functions/sequences/list.ts'],
     ['GET', '/api/public/v1/sequences/{id}/', 'functions/sequences/get.ts'],

@@ -26,6 +26,7 @@ describe('queue worker', () => {
     const handlers: MessageHandlers<'search'> = {
       people_search: async (m) => void seen.push(`search ${m.job_id}`),
       phone_enrich: async (m) => void seen.push(`phone ${m.job_id}`),
+      agentic_step: async (m) => void seen.push(`agentic ${m.job_id} step ${m.step}`),
     };
     const out = await queueWorker('search', handlers)(
       {
@@ -35,12 +36,14 @@ describe('queue worker', () => {
           record('3', '{not json'),
           record('4', JSON.stringify({ kind: 'draft_email', account_id: 'acct_x', email_id: 'em_x' })),
           record('5', JSON.stringify(messages.job('phone_enrich', JOB(5)))),
+          record('6', JSON.stringify(messages.agenticStep(JOB(6), 3))),
+          record('7', JSON.stringify({ kind: 'agentic_step', job_id: JOB(7) })),
         ],
       },
       context,
     );
-    expect(seen).toEqual([`search ${JOB(1)}`, `phone ${JOB(5)}`]);
-    expect(out.batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual(['2', '3', '4']);
+    expect(seen).toEqual([`search ${JOB(1)}`, `phone ${JOB(5)}`, `agentic ${JOB(6)} step 3`]);
+    expect(out.batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual(['2', '3', '4', '7']);
   });
 
   it('reports a handler that throws as that message failing, and the others as done', async () => {
@@ -49,6 +52,7 @@ describe('queue worker', () => {
         if (m.job_id === JOB(2)) throw new Error('transient');
       },
       phone_enrich: async () => undefined,
+      agentic_step: async () => undefined,
     };
     const out = await queueWorker('search', handlers)(
       { Records: [record('a', JSON.stringify(messages.job('people_search', JOB(1)))), record('b', JSON.stringify(messages.job('people_search', JOB(2))))] },
