@@ -57,7 +57,10 @@ export function evidenceCheckOf(clause: string): EvidenceCheck | null {
     return { kind: 'funding', round: r ? r[1]!.replace(/\s+/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase()) : null, withinDays: within };
   }
   const hiring = /\b(?:hiring|recruiting|open (?:roles|positions) for|looking to hire)\s+(?:for\s+)?(?:(?:a|an|some|more|new)\s+)?([a-z][a-z &/-]*?)(?:\s+(?:in|at|right now|now)\b.*)?$/.exec(t);
-  if (hiring && hiring[1]!.trim()) return { kind: 'hiring', role: hiring[1]!.trim().split(/\s+/).map(singularWord).join(' ') };
+  if (hiring && hiring[1]!.trim()) {
+    const role = hiring[1]!.trim().split(/\s+/);
+    return { kind: 'hiring', role: [...role.slice(0, -1), singularWord(role.at(-1)!)].join(' ') };
+  }
   const tech = /\b(?:uses?|using|runs? on|built on|build on|on top of|adopted|standardi[sz]ed on)\s+([a-z0-9][\w.+#/-]*(?:\s+(?:cloud|data|sql|analytics)\b)?)/i.exec(clause);
   if (tech) return { kind: 'tech', tool: tech[1]! };
   if (/\b(?:spoke|speaks|speaking|speaker|gave a talk|talks?|keynote|presented|panelist)\b/.test(t)) return { kind: 'talk', withinDays: within };
@@ -65,9 +68,9 @@ export function evidenceCheckOf(clause: string): EvidenceCheck | null {
   if (/\blaunch(?:ed|es|ing)?\b/.test(t)) return { kind: 'launch', withinDays: within };
   const office = /\bopen(?:ed|s|ing)?\s+(?:a\s+|an\s+|new\s+)*offices?(?:\s+in\s+([a-z][a-z .-]*?))?(?:\s+(?:in the|within|during)\b.*)?$/.exec(t);
   if (office) return { kind: 'office', city: office[1] ? office[1].trim().replace(/\b\w/g, (c) => c.toUpperCase()) : null, withinDays: within };
-  const leader = /\b(?:new|appointed|hired a new|changed (?:their|its)|leadership change)\s*(ceo|cto|cfo|coo|cro)?\b/.exec(t);
-  if (leader && /\b(?:new (?:ceo|cto|cfo|coo|cro)|appointed|hired a new|leadership change|changed (?:their|its) (?:ceo|cto|cfo|coo|cro))\b/.test(t)) {
-    return { kind: 'leadership', role: leader[1] ? leader[1].toUpperCase() : null, withinDays: within };
+  if (/\b(?:new (?:ceo|cto|cfo|coo|cro)|appointed|hired a new|leadership change|changed (?:their|its) (?:ceo|cto|cfo|coo|cro))\b/.test(t)) {
+    const role = /\b(ceo|cto|cfo|coo|cro)\b/.exec(t);
+    return { kind: 'leadership', role: role ? role[1]!.toUpperCase() : null, withinDays: within };
   }
   return null;
 }
