@@ -91,6 +91,21 @@ function clauses(sentence: string, alternatives: boolean): string[] {
     .filter(Boolean);
 }
 
+/** Where an evidence check starts inside a clause that first describes the persona ("Heads of sales in London hiring AEs"). */
+const CHECK_START = /\b(?:hiring|recruiting|looking to hire|raised|raises|raising|uses?|using|runs? on|built on|spoke|speaks|gave a talk|launched|opened|appointed|wrote|published)\b/i;
+
+/** A clause as its persona part (possibly empty) and the evidence check it asks for (or null). */
+function splitClause(clause: string): { persona: string; check: EvidenceCheck | null; text: string } {
+  const whole = evidenceCheckOf(clause);
+  const at = CHECK_START.exec(clause);
+  if (whole && at && at.index > 0) {
+    const tail = clause.slice(at.index);
+    const check = evidenceCheckOf(tail);
+    if (check) return { persona: clause.slice(0, at.index).trim(), check, text: tail };
+  }
+  return whole ? { persona: '', check: whole, text: clause } : { persona: clause, check: null, text: clause };
+}
+
 const sentences = (query: string) => query.split(/(?<=[.!?])\s+|\n+/).map((s) => s.replace(/[.!?]+$/, '').trim()).filter(Boolean);
 
 export function parseCriteria(query: string): Criteria {
@@ -102,13 +117,14 @@ export function parseCriteria(query: string): Criteria {
     const body = sentence.replace(PRIORITY_LEAD, '');
     const fragments: string[] = [];
     for (const clause of clauses(body, priority)) {
-      const check = evidenceCheckOf(clause);
-      if (check && priority) priorities.push({ text: clause, check });
-      else if (check) required.push({ text: clause, check });
-      else if (priority) {
-        const persona = parseQuery(clause);
-        if (!isEmptyQuery(persona)) priorities.push({ text: clause, persona });
-      } else fragments.push(clause);
+      const part = splitClause(clause);
+      if (part.check && priority) priorities.push({ text: part.text, check: part.check });
+      else if (part.check) required.push({ text: part.text, check: part.check });
+      if (!part.persona) continue;
+      if (priority) {
+        const persona = parseQuery(part.persona);
+        if (!isEmptyQuery(persona)) priorities.push({ text: part.persona, persona });
+      } else fragments.push(part.persona);
     }
     if (fragments.length) personaParts.push(fragments.join(', '));
   }

@@ -34,6 +34,13 @@ describe('the built-in criteria engine', () => {
     ]);
   });
 
+  test('a clause that names the persona and then a check is split between them', () => {
+    const c = parseCriteria('Heads of sales in London at companies hiring account executives. Bonus if they wrote an article.');
+    expect(c.persona.titles).toEqual(['Head of Sales']);
+    expect(c.persona.locations).toEqual([{ city: 'London', region: 'England', country: 'GB' }]);
+    expect(c.required).toEqual([{ text: 'hiring account executives', check: { kind: 'hiring', role: 'account executive' } }]);
+  });
+
   test('is deterministic', () => {
     const q = 'Data engineers at companies using dbt. Ideally they gave a talk in the past 2 years.';
     expect(parseCriteria(q)).toEqual(parseCriteria(q));
