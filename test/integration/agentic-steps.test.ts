@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import type { LocalStack } from '../../shared/local/stack.js';
 import { startServices } from '../../shared/local/services.js';
 import { getJob } from '../../shared/jobs/jobs.repository.js';
-import { runAgenticStep } from '../../shared/agentic/research-step.js';
+import { failRun, runAgenticStep } from '../../shared/agentic/research-step.js';
+import { deadLetterHandler } from '../../shared/workers/dead-letters.js';
+import { messages } from '../../shared/catalog/messages.js';
 import { markAgenticRunning } from '../../shared/agentic/agentic.repository.js';
 import { acceptAgenticSearch, AdmissionFailedError } from '../../shared/agentic/accept-agentic.js';
 import { AgenticSearchSchema, type AgenticJob } from '../../shared/agentic/model.js';
@@ -196,6 +198,34 @@ describe('agentic search, step by step', () => {
     await t.client.api('POST', `agentic-search/${perKey[acceptedIndex]!.body.id}/cancel/`);
     expect((await accept(t.client, body)).status).toBe(202);
     expect((await accept(second, body)).status).toBe(429);
+    await steps();
+  }, 120_000);
+
+  test('a step that gives up (dead letter) fails the job: agentic_search.failed, code error, nothing charged after paid work; slots back', async () => {
+    const t = await tenant();
+    const before = await balance(t.accountId);
+    const r = await accept(t.client, { query: BROAD, target_results: 50, max_credits: 2000 });
+    const [first] = await steps();
+    await runAgenticStep(first!.job_id, first!.step);
+    expect(await charge(t.accountId, r.body.id)).toMatchObject({ charged: 350, charge_status: 'pending' });
+    const [lost] = await steps();
+    // The step-1 message dead-letters; the real dead-letter consumer ends the run.
+    const dlqArn = `arn:aws:sqs:us-east-1:000000000000:local-search-dlq`;
+    const out = await deadLetterHandler(
+      { Records: [{ messageId: 'm1', receiptHandle: 'r', body: JSON.stringify(messages.agenticStep(lost!.job_id, lost!.step)), attributes: { ApproximateReceiveCount: '5' } as never, messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: dlqArn, awsRegion: 'us-east-1' }] },
+      { functionName: 'dead-letters', awsRequestId: 'x', getRemainingTimeInMillis: () => 60_000 } as never,
+    );
+    expect(out.batchItemFailures).toEqual([]);
+    const poll = await t.client.api('GET', `agentic-search/${r.body.id}/`);
+    expect(poll.body).toMatchObject({ status: 'failed', result: null, error: { code: 'error' } });
+    expect(poll.body.error.message).toMatch(/no credits were charged/);
+    expect(await charge(t.accountId, r.body.id)).toMatchObject({ charged: 0, charge_status: 'released' });
+    expect(await balance(t.accountId)).toBe(before);
+    expect((await job(r.body.id)).event_type).toBe('agentic_search.failed');
+    await failRun(r.body.id);
+    expect((await job(r.body.id)).status).toBe('failed');
+    const k = await Promise.all([accept(t.client, { query: BROAD, max_credits: 300 }), accept(t.client, { query: BROAD, max_credits: 300 })]);
+    expect(k.map((x) => x.status)).toEqual([202, 202]);
     await steps();
   }, 120_000);
 
