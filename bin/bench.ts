@@ -61,6 +61,14 @@ const byKind = (xs: string[]) => {
   if (process.env.BENCH_MILLION === '1') results.search_million = runSearchBench(1_000_000);
 }
 
+// ── Agentic search at --people people, on its own local stack in a child process (bench-agentic.ts) ─────
+{
+  log(`agentic search: ${values.people} people…`);
+  const out = execFileSync(process.execPath, ['--max-old-space-size=8192', '--import', 'tsx', join(root, 'bin/bench-agentic.ts'), '--people', String(values.people)], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  results.agentic = JSON.parse(out.trim().split('\n').at(-1)!);
+  log(`  ${JSON.stringify((results.agentic as { summary: unknown }).summary)}`);
+}
+
 // ── 2. The local stack: import, enrichment, calls per operation ──────────────────────────────────────
 const dir = mkdtempSync(join(tmpdir(), 'bench-'));
 const stack = await startLocalStack({ root, dataDir: null, port: 0, adminToken: 'bench', throttleMultiplier: 100_000, visibilityTimeoutSeconds: 30 });
@@ -307,6 +315,9 @@ const md = [
   `| approve → sent p50 / p95 | ${r.approve_to_sent.p50_ms} / ${r.approve_to_sent.p95_ms} ms |`,
   `| sweeper: ${r.sweep.examined} overdue reservations ended (one run) | ${r.sweep.ms} ms (${r.sweep.records_per_s} records/s) |`,
   `| sequential raw GetItem, same DynamoDB Local (reference) | ${r.sweep.sequential_get_item_per_s} GetItem/s |`,
+  ...r.agentic.runs.map((x: any) => `| agentic search at ${r.agentic.people.toLocaleString('en-US')} people, POST → completed (${x.leads} leads, ${x.steps} steps, ${x.completion_reason || 'target or shortlist reached'}) | ${x.wall_ms} ms |`),
+  `| agentic: sample-web requests per delivered lead (robots.txt included) | ${r.agentic.summary.page_requests_per_lead} |`,
+  `| agentic: delivered leads whose every proof point is backed by an evidence item | ${r.agentic.summary.proof_backed_share} |`,
   '',
   quality,
 ].join('\n');

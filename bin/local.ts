@@ -49,6 +49,7 @@ People search, enrichment and outreach — local stack ready in ${(ms / 1000).to
   Public API   ${stack.baseUrl}
   Console API  ${stack.consoleUrl}
   Health       http://localhost:${stack.port}/healthz
+  Sample web   http://127.0.0.1:${stack.sampleWeb.port}/ (pages of the directory's companies, by Host header)
   Data         ${dataDir}
 
   Demo account ${demo.account_id}

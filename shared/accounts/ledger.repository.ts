@@ -252,6 +252,23 @@ export function settleWrites(accountId: string, current: ChargeRecord, status: E
 }
 
 /**
+ * Record how much of a pending reservation a workflow has used so far (agentic search charges as it
+ * delivers), to ride in the transaction that saves that progress. Still `pending`, never above the
+ * reservation; the final settle keeps `charged` and returns the rest.
+ */
+export function chargeProgressWrite(accountId: string, chargeId: string, charged: number): TransactItem {
+  return {
+    Update: {
+      TableName: tableName('accounts'),
+      Key: K.charge(accountId, chargeId),
+      UpdateExpression: 'SET charged = :c',
+      ConditionExpression: 'charge_status = :pending AND reserved >= :c',
+      ExpressionAttributeValues: { ':c': charged, ':pending': 'pending' },
+    },
+  };
+}
+
+/**
  * The settle writes for a charge by id, or none when it has already been settled (or never existed): what a
  * workflow adds to the transaction that ends it.
  */

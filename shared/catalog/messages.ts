@@ -19,6 +19,8 @@ const attempt = z.number().int().min(1).max(100);
 const PeopleSearch = z.strictObject({ kind: z.literal('people_search'), job_id: jobId });
 const PhoneEnrich = z.strictObject({ kind: z.literal('phone_enrich'), job_id: jobId });
 const DeepSearch = z.strictObject({ kind: z.literal('deep_search'), job_id: jobId });
+/** One bounded step of an agentic search's research loop; `step` is the checkpoint it starts from. */
+const AgenticStep = z.strictObject({ kind: z.literal('agentic_step'), job_id: jobId, step: z.number().int().min(0).max(10_000) });
 const DraftEmail = z.strictObject({ kind: z.literal('draft_email'), account_id: accountId, email_id: emailId });
 const SendEmail = z.strictObject({ kind: z.literal('send_email'), account_id: accountId, email_id: emailId });
 const SendTestEmail = z.strictObject({ kind: z.literal('send_test_email'), account_id: accountId, test_email_id: testEmailId });
@@ -31,7 +33,7 @@ const TestEmailTimeout = z.strictObject({ kind: z.literal('test_email_timeout'),
 const SesEventMessage = z.strictObject({ kind: z.literal('ses_event'), event: SesEventSchema });
 
 export const QUEUE_MESSAGES = {
-  search: z.discriminatedUnion('kind', [PeopleSearch, PhoneEnrich, DeepSearch]),
+  search: z.discriminatedUnion('kind', [PeopleSearch, PhoneEnrich, DeepSearch, AgenticStep]),
   drafting: z.discriminatedUnion('kind', [DraftEmail]),
   sending: z.discriminatedUnion('kind', [SendEmail, SendTestEmail]),
   webhooks: z.discriminatedUnion('kind', [DeliverJobEvent]),
@@ -43,14 +45,18 @@ export type MessageOf<Q extends QueueKey> = z.output<(typeof QUEUE_MESSAGES)[Q]>
 export type KindOf<Q extends QueueKey> = MessageOf<Q>['kind'];
 export type TimerMessage = MessageOf<'timers'>;
 
-/** The asynchronous job kinds the search queue runs (a job's tier names its message kind). */
-export type SearchJobKind = KindOf<'search'>;
-const SEARCH_JOB_KINDS: ReadonlySet<string> = new Set(QUEUE_MESSAGES.search.options.map((o) => o.shape.kind.value));
+/**
+ * The asynchronous job kinds the search queue runs in one message (a job's tier names its message kind).
+ * An agentic search runs as a chain of `agentic_step` messages instead.
+ */
+export type SearchJobKind = Exclude<KindOf<'search'>, 'agentic_step'>;
+const SEARCH_JOB_KINDS: ReadonlySet<string> = new Set(QUEUE_MESSAGES.search.options.map((o) => o.shape.kind.value).filter((k) => k !== 'agentic_step'));
 export const isSearchJobKind = (tier: string): tier is SearchJobKind => SEARCH_JOB_KINDS.has(tier);
 
 /** Builders: the one place a message literal is written. */
 export const messages = {
   job: (kind: SearchJobKind, jobId: string): MessageOf<'search'> => ({ kind, job_id: jobId }),
+  agenticStep: (jobId: string, step: number): MessageOf<'search'> => ({ kind: 'agentic_step', job_id: jobId, step }),
   draftEmail: (accountId: string, emailId: string): MessageOf<'drafting'> => ({ kind: 'draft_email', account_id: accountId, email_id: emailId }),
   sendEmail: (accountId: string, emailId: string): MessageOf<'sending'> => ({ kind: 'send_email', account_id: accountId, email_id: emailId }),
   deliverJobEvent: (jobId: string, n: number): MessageOf<'webhooks'> => ({ kind: 'deliver_job_event', job_id: jobId, attempt: n }),

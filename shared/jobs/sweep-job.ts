@@ -6,12 +6,15 @@ import { WEBHOOK_LEASE_MS } from '../webhooks/job-webhooks.js';
 import { clearJobDue, getJob, postponeJob } from './jobs.repository.js';
 import { endJob, lostJobOutcome } from './run-job.js';
 import { TERMINAL } from './model.js';
+import { isAgenticJob } from '../agentic/model.js';
+import { sweepAgenticJob } from '../agentic/sweep-agentic.js';
 
 /**
  * A job found on the due index (its next step is overdue):
  * - `pending` within its deadline: its message was lost; send it again (running a job twice is harmless).
  * - `pending` or `running` past its deadline (DEADLINES.JOB_MS, longer than its queue retries it): ended
  *   `failed`, its reservation released and its webhook queued, all in one transaction.
+ * - an agentic search still pending or running: its own rules (shared/agentic/sweep-agentic.ts).
  * - finished with its webhook `queued`: the delivery message (or the schedule of a long retry) was lost;
  *   send the next attempt again, unless a live attempt holds the lease.
  * - anything else has nothing left to do: off the index.
@@ -20,6 +23,7 @@ export async function sweepJob(jobId: string, clock: Clock = serviceClock): Prom
   const job = await getJob(jobId);
   if (!job) return 'none';
   const now = clock.now();
+  if (isAgenticJob(job) && (job.status === 'pending' || job.status === 'running')) return sweepAgenticJob(job, clock);
   if (job.status === 'pending' || job.status === 'running') {
     if (now.getTime() >= after(job.created_at, DEADLINES.JOB_MS).getTime()) {
       await endJob(job, lostJobOutcome(job), clock);

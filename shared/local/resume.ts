@@ -3,6 +3,7 @@ import { sendMessage } from '../adapters/queue.js';
 import { isSearchJobKind, messages } from '../catalog/messages.js';
 import { scanUnfinishedOrUndelivered } from '../jobs/jobs.repository.js';
 import { scanInFlightEmails } from '../outreach/emails.repository.js';
+import { isAgenticJob } from '../agentic/model.js';
 
 /**
  * Local restarts: the SQS stand-in keeps its messages in memory, so work that sat on a queue when the
@@ -13,7 +14,10 @@ export async function resumeInFlight(clock: Clock = serviceClock): Promise<{ job
   const now = clock.now().getTime();
   const counts = { jobs: 0, webhooks: 0, drafts: 0, sends: 0 };
   for (const job of await scanUnfinishedOrUndelivered()) {
-    if (job.status === 'pending' || job.status === 'running') {
+    if (isAgenticJob(job) && (job.status === 'pending' || job.status === 'running')) {
+      await sendMessage('search', messages.agenticStep(job.id, job.checkpoint.step));
+      counts.jobs++;
+    } else if (job.status === 'pending' || job.status === 'running') {
       if (!isSearchJobKind(job.tier)) continue;
       await sendMessage('search', messages.job(job.tier, job.id));
       counts.jobs++;

@@ -24,6 +24,7 @@ import { resetProviderSettings } from '../adapters/oauth-providers.js';
 import type { SqsHandler } from './event-source-runner.js';
 import { logger } from '../core/logger.js';
 import { startSesCapture, startSmtpSink, type CapturedSend } from './ses-capture.js';
+import { startSampleWeb, type SampleWeb } from './sample-web.js';
 
 /**
  * The one-machine twin: DynamoDB Local, local-aws-sqs, aws-ses-v2-local and the Scheduler emulator on
@@ -71,6 +72,8 @@ export interface LocalStack {
   /** The Gmail API, Microsoft Graph and OAuth emulators; their sends land in `sentMail`. */
   mailProviders: MailProviderEmulator;
   scheduler: SchedulerEmulator;
+  /** The sample web the agentic page reader reads on loopback (pages generated from the directory). */
+  sampleWeb: SampleWeb;
   runner: EventSourceRunner | null;
   sqs: SQSClient;
   queueUrls: Record<string, string>;
@@ -190,6 +193,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       token_endpoint: `${mailProviders.baseUrl}/${p}/oauth/token`,
       api_base: `${mailProviders.baseUrl}/${api}`,
     });
+    const sampleWeb = await startSampleWeb();
+    started.push(sampleWeb);
 
     const endpoints = {
       dynamodb: dynamo.endpoint,
@@ -218,6 +223,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       // Named in every SES send, as in AWS; the stand-in publishes no events (dev/ses-events/ injects them).
       SES_CONFIGURATION_SET: `${LOCAL_PREFIX}-mail`,
       MAILBOX_PROVIDERS: JSON.stringify({ google: emulated('google', ''), microsoft: emulated('microsoft', 'microsoft/graph') }),
+      SAMPLE_WEB_PORT: String(sampleWeb.port),
       ...opts.env,
     });
     for (const def of TABLE_LIST) process.env[def.env] = `${LOCAL_PREFIX}-${def.key}`;
@@ -351,6 +357,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       smtpLogins: smtpSink.logins,
       mailProviders,
       scheduler,
+      sampleWeb,
       runner,
       sqs,
       queueUrls,

@@ -14,6 +14,7 @@ import { releaseSlot } from '../outreach/send-slots.repository.js';
 import { endDeadTestEmailSend } from '../test-emails/send-test-email.js';
 import { recordDeadAttempt } from '../webhooks/job-webhooks.js';
 import { handleRecord, type MessageHandlers } from './dispatch.js';
+import { failRun } from '../agentic/research-step.js';
 import { timerHandlers } from './timers.handlers.js';
 import { mailEventHandlers } from './mail-events.handlers.js';
 
@@ -21,7 +22,8 @@ import { mailEventHandlers } from './mail-events.handlers.js';
  * The dead-letter consumer: one function with an event source on every DLQ. A message that gave up (its
  * worker failed, timed out or ran out of memory on every receive) ends its workflow in the same clean
  * terminal state a handled failure would have reached:
- * - a job: `failed`, its reservation released and its webhook queued, in one transaction;
+ * - a job (or an agentic search's step): `failed`, its reservation released and its webhook queued, in one
+ *   transaction (an agentic search's concurrency slots given back in it too);
  * - a draft: `failed`, released; a send not yet claimed: `failed`; a claimed one: judged after its lease;
  * - a test email's send: `failed` if not yet claimed, `unknown` if claimed (it may have been sent);
  * - a webhook delivery: the attempt logged as failed, the next one planned on the retry ladder;
@@ -34,6 +36,7 @@ const DEAD: { [Q in QueueKey]: MessageHandlers<Q> } = {
     people_search: (m) => failLostJob(m.job_id),
     phone_enrich: (m) => failLostJob(m.job_id),
     deep_search: (m) => failLostJob(m.job_id),
+    agentic_step: (m) => failRun(m.job_id),
   },
   drafting: {
     draft_email: async (m) => {

@@ -3,9 +3,6 @@ import type { RouteDef } from '../../shared/catalog/routes.js';
 /** SPEC.md and DESIGN.md routes not in the route table yet, with the bindings they will most likely need. */
 export const PLANNED: RouteDef[] = (
   [
-    ['POST', '/api/public/v1/agentic-search/', 'functions/agentic-search/create.ts'],
-    ['GET', '/api/public/v1/agentic-search/{job_id}/', 'functions/agentic-search/get.ts'],
-    ['POST', '/api/public/v1/agentic-search/{job_id}/cancel/', 'functions/agentic-search/cancel.ts'],
     ['POST', '/api/public/v1/sequences/', 'functions/sequences/create.ts'],
     ['GET', '/api/public/v1/sequences/', 'functions/sequences/list.ts'],
     ['GET', '/api/public/v1/sequences/{id}/', 'functions/sequences/get.ts'],

@@ -11,6 +11,7 @@ describe('queue message catalogue', () => {
     const built = [
       ['search', messages.job('people_search', JOB)],
       ['search', messages.job('phone_enrich', JOB)],
+      ['search', messages.agenticStep(JOB, 7)],
       ['drafting', messages.draftEmail(ACCT, EMAIL)],
       ['sending', messages.sendEmail(ACCT, EMAIL)],
       ['webhooks', messages.deliverJobEvent(JOB, 3)],
@@ -40,6 +41,8 @@ describe('queue message catalogue', () => {
     ['unknown field', JSON.stringify({ kind: 'people_search', job_id: JOB, extra: 1 })],
     ['attempt not a positive integer', JSON.stringify({ kind: 'deliver_job_event', job_id: JOB, attempt: 0 })],
     ['null', 'null'],
+    ['agentic step without its step', JSON.stringify({ kind: 'agentic_step', job_id: JOB })],
+    ['negative agentic step', JSON.stringify({ kind: 'agentic_step', job_id: JOB, step: -1 })],
   ])('refuses a malformed body: %s', (_what, body) => {
     const queue = body.includes('deliver_job_event') ? 'webhooks' : 'search';
     expect(() => parseMessage(queue, body)).toThrow(MalformedMessageError);
@@ -49,6 +52,8 @@ describe('queue message catalogue', () => {
     expect(isSearchJobKind('people_search')).toBe(true);
     expect(isSearchJobKind('phone_enrich')).toBe(true);
     expect(isSearchJobKind('agentic_search')).toBe(false);
+    // An agentic search runs as a chain of steps, never as one job message.
+    expect(isSearchJobKind('agentic_step')).toBe(false);
     expect(Object.keys(QUEUE_MESSAGES).sort()).toEqual(['drafting', 'mail-events', 'search', 'sending', 'timers', 'webhooks']);
   });
 });

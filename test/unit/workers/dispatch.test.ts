@@ -27,6 +27,7 @@ describe('queue worker', () => {
       people_search: async (m) => void seen.push(`search ${m.job_id}`),
       phone_enrich: async (m) => void seen.push(`phone ${m.job_id}`),
       deep_search: async (m) => void seen.push(`deep ${m.job_id}`),
+      agentic_step: async (m) => void seen.push(`agentic ${m.job_id} step ${m.step}`),
     };
     const out = await queueWorker('search', handlers)(
       {
@@ -36,13 +37,15 @@ describe('queue worker', () => {
           record('3', '{not json'),
           record('4', JSON.stringify({ kind: 'draft_email', account_id: 'acct_x', email_id: 'em_x' })),
           record('5', JSON.stringify(messages.job('phone_enrich', JOB(5)))),
-          record('6', JSON.stringify(messages.job('deep_search', JOB(6)))),
+          record('6', JSON.stringify(messages.agenticStep(JOB(6), 3))),
+          record('7', JSON.stringify({ kind: 'agentic_step', job_id: JOB(7) })),
+          record('8', JSON.stringify(messages.job('deep_search', JOB(8)))),
         ],
       },
       context,
     );
-    expect(seen).toEqual([`search ${JOB(1)}`, `phone ${JOB(5)}`, `deep ${JOB(6)}`]);
-    expect(out.batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual(['2', '3', '4']);
+    expect(seen).toEqual([`search ${JOB(1)}`, `phone ${JOB(5)}`, `agentic ${JOB(6)} step 3`, `deep ${JOB(8)}`]);
+    expect(out.batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual(['2', '3', '4', '7']);
   });
 
   it('reports a handler that throws as that message failing, and the others as done', async () => {
@@ -52,6 +55,7 @@ describe('queue worker', () => {
       },
       phone_enrich: async () => undefined,
       deep_search: async () => undefined,
+      agentic_step: async () => undefined,
     };
     const out = await queueWorker('search', handlers)(
       { Records: [record('a', JSON.stringify(messages.job('people_search', JOB(1)))), record('b', JSON.stringify(messages.job('people_search', JOB(2))))] },

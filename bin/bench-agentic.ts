@@ -1,0 +1,105 @@
+/**
+ * `npx tsx bin/bench-agentic.ts [--people 100000]`: agentic search on the local stack over HTTP, all on
+ * loopback, against a generated directory of `--people` people and the sample web generated from it.
+ * Per query: wall time from POST to `completed`, steps, leads, credits charged, pages fetched (every
+ * request the sample web served for the job, robots.txt included) per delivered lead, and the share of
+ * delivered leads whose every proof point is backed by an evidence item (a directory fact, or a page this
+ * job fetched). Prints one JSON line last (read by bin/bench.ts) and writes bench-results/agentic.json.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startLocalStack } from '../shared/local/stack.js';
+import { writeDirectoryFile } from '../shared/directory/file.js';
+import { peopleIndex, resetPeopleIndex } from '../shared/search/index-source.js';
+import { getJob } from '../shared/jobs/jobs.repository.js';
+import type { AgenticJob } from '../shared/agentic/model.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({ options: { people: { type: 'string', default: '100000' } } });
+const people = Number(values.people);
+const log = (m: string) => console.error(m);
+
+const QUERIES = [
+  { query: 'VP of Engineering at software companies that raised a Series B in the last year and are hiring data engineers. Ideally they use Snowflake or spoke at a conference.', target_results: 10, max_credits: 500 },
+  { query: 'Software engineers at companies that use Python. Ideally they spoke at a conference.', target_results: 50, max_credits: 1000 },
+  { query: 'Heads of sales in London at companies hiring account executives. Bonus if they wrote an article.', target_results: 20, max_credits: 500 },
+];
+
+const dir = mkdtempSync(join(tmpdir(), 'bench-agentic-'));
+const stack = await startLocalStack({ root, dataDir: null, port: 0, adminToken: 'bench', throttleMultiplier: 100_000, visibilityTimeoutSeconds: 60 });
+const out: Record<string, unknown> = { people, at: new Date().toISOString() };
+try {
+  const file = join(dir, 'directory.jsonl');
+  let t = performance.now();
+  await writeDirectoryFile(file, { people, seed: 42 });
+  process.env.DIRECTORY_FILE = file;
+  resetPeopleIndex();
+  await peopleIndex();
+  log(`directory of ${people} people generated and indexed in ${Math.round(performance.now() - t)} ms`);
+
+  const admin = { 'x-admin-token': 'bench', 'content-type': 'application/json' };
+  const account = (await (await fetch(`${stack.consoleUrl}accounts/`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'bench', credits: 1_000_000, agentic_search: true }) })).json()) as { id: string };
+  const key = ((await (await fetch(`${stack.consoleUrl}accounts/${account.id}/api-keys/`, { method: 'POST', headers: admin })).json()) as { key: string }).key;
+  await fetch(`${stack.consoleUrl}accounts/${account.id}/webhook-secrets/`, { method: 'POST', headers: admin });
+  const api = (method: string, path: string, body?: unknown) =>
+    fetch(`${stack.baseUrl}${path}`, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+
+  // The sample web reads the directory on its first request; warm it so the first query is not charged for it.
+  t = performance.now();
+  await fetch(`http://127.0.0.1:${stack.sampleWeb.port}/.well-known/hosts`);
+  out.sample_web_load_ms = Math.round(performance.now() - t);
+
+  const runs = [];
+  for (const q of QUERIES) {
+    const servedBefore = stack.sampleWeb.served.length;
+    t = performance.now();
+    const accepted = (await (await api('POST', 'agentic-search/', { ...q, webhook_url: 'http://127.0.0.1:9/hook' })).json()) as { id: string };
+    let poll: any;
+    for (;;) {
+      poll = await (await api('GET', `agentic-search/${accepted.id}/`)).json();
+      if (poll.status !== 'pending' && poll.status !== 'running') break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const wallMs = performance.now() - t;
+    const job = (await getJob(accepted.id)) as AgenticJob;
+    const fetched = new Set(job.checkpoint.fetched);
+    const requests = stack.sampleWeb.served.length - servedBefore;
+    const leads = (poll.result?.results ?? []) as { proof_points: string[]; evidence: { headline?: string; url?: string }[] }[];
+    const backed = leads.filter((l) => l.proof_points.every((_, i) => l.evidence[i] && (l.evidence[i]!.headline === 'Directory profile' || (l.evidence[i]!.url !== undefined && fetched.has(l.evidence[i]!.url!))))).length;
+    const charge = ((await (await fetch(`${stack.consoleUrl}accounts/${account.id}/charges/`, { headers: admin })).json()) as { results: any[] }).results.find((c) => c.reference === accepted.id);
+    const run = {
+      query: q.query,
+      status: poll.status,
+      completion_reason: poll.result?.completion_reason ?? null,
+      wall_ms: Math.round(wallMs),
+      steps: job.checkpoint.step,
+      candidates_evaluated: job.checkpoint.cursor,
+      leads: leads.length,
+      tiers: Object.fromEntries(['perfect', 'strong', 'good'].map((tier) => [tier, leads.filter((l: any) => l.tier === tier).length])),
+      charged: charge?.charged ?? null,
+      pages_fetched: fetched.size,
+      page_requests: requests,
+      page_requests_per_lead: leads.length ? Number((requests / leads.length).toFixed(2)) : null,
+      proof_backed_share: leads.length ? Number((backed / leads.length).toFixed(3)) : null,
+    };
+    log(JSON.stringify(run));
+    runs.push(run);
+  }
+  out.runs = runs;
+  const delivered = runs.reduce((n, r) => n + r.leads, 0);
+  out.summary = {
+    wall_ms_total: runs.reduce((n, r) => n + r.wall_ms, 0),
+    leads: delivered,
+    page_requests_per_lead: Number((runs.reduce((n, r) => n + r.page_requests, 0) / Math.max(1, delivered)).toFixed(2)),
+    proof_backed_share: Number((runs.reduce((n, r) => n + (r.proof_backed_share ?? 0) * r.leads, 0) / Math.max(1, delivered)).toFixed(3)),
+  };
+} finally {
+  await stack.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+mkdirSync(join(root, 'bench-results'), { recursive: true });
+writeFileSync(join(root, 'bench-results/agentic.json'), JSON.stringify(out, null, 2));
+console.log(JSON.stringify(out));

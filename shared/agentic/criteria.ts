@@ -1,0 +1,154 @@
+import { parseQuery, type ParsedQuery } from '../search/query.js';
+import { isEmptyQuery } from '../search/people-search.js';
+
+/**
+ * The built-in criteria engine: an agentic query → the persona to shortlist (required, checked against the
+ * directory), the evidence checks each lead must pass on pages (required), the priorities that rank the
+ * leads that qualify (each an evidence check or a persona trait), and the exclusions (the persona parser's
+ * negations: "not at Acme", "no recruiters"). Deterministic: sentences and clauses are classified by
+ * patterns, so the same query always yields the same criteria, and `describe` says what was understood.
+ *
+ *   "VP of Engineering at fintech companies that raised a Series B in the last year and are hiring data
+ *    engineers. Ideally they use Snowflake or spoke at a conference."
+ *   → persona {titles: [VP of Engineering], industries: [Financial Services]},
+ *     required [funding(Series B, 365 days), hiring(data engineer)], priorities [tech(Snowflake), talk].
+ */
+export type EvidenceCheck =
+  | { kind: 'funding'; round: string | null; withinDays: number | null }
+  | { kind: 'hiring'; role: string }
+  | { kind: 'tech'; tool: string }
+  | { kind: 'talk'; withinDays: number | null }
+  | { kind: 'article'; withinDays: number | null }
+  | { kind: 'launch'; withinDays: number | null }
+  | { kind: 'office'; city: string | null; withinDays: number | null }
+  | { kind: 'leadership'; role: string | null; withinDays: number | null };
+
+export type Priority = { text: string; check: EvidenceCheck } | { text: string; persona: ParsedQuery };
+
+export interface Criteria {
+  persona: ParsedQuery;
+  required: { text: string; check: EvidenceCheck }[];
+  priorities: Priority[];
+}
+
+const PRIORITY_LEAD = /^\s*(?:ideally|preferably|prefer(?:ably)?|bonus(?: points)?(?: if)?|nice to have|a plus(?: if)?|extra points(?: if)?|even better(?: if)?|it helps if)\b[:,]?\s*/i;
+const CONNECTIVES = /^(?:and|or|that|who|which|whose|where|they|them|their|are|is|was|were|has|have|had|currently|recently|also|already|been|be|the company|companies|company)\b\s*/i;
+
+function window(text: string): number | null {
+  const t = text.toLowerCase();
+  if (/\b(?:last|past|previous)\s+(?:12|twelve)\s+months\b|\b(?:last|past|this)\s+year\b|\bwithin a year\b/.test(t)) return 365;
+  const m = /\b(?:last|past|previous)\s+(\d+|two|three|six|eighteen)\s+(month|year)s?\b/.exec(t);
+  if (m) {
+    const n = { two: 2, three: 3, six: 6, eighteen: 18 }[m[1]!] ?? Number(m[1]);
+    return m[2] === 'year' ? n * 365 : n * 30;
+  }
+  if (/\brecently\b|\blately\b/.test(t)) return 180;
+  return null;
+}
+
+const singularWord = (w: string) => (/(ss|us)$/.test(w) ? w : w.replace(/ies$/, 'y').replace(/s$/, ''));
+
+/** The evidence check a clause asks for, or null when it describes the persona. */
+export function evidenceCheckOf(clause: string): EvidenceCheck | null {
+  const t = clause.toLowerCase();
+  const within = window(t);
+  if (/\b(?:raised|raises|raising|funding|funded|series\s+[a-e]|seed round|pre-seed)\b/.test(t)) {
+    const r = /\b(pre-seed|seed|series\s+[a-e])\b/.exec(t);
+    return { kind: 'funding', round: r ? r[1]!.replace(/\s+/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase()) : null, withinDays: within };
+  }
+  const hiring = /\b(?:hiring|recruiting|open (?:roles|positions) for|looking to hire)\s+(?:for\s+)?(?:(?:a|an|some|more|new)\s+)?([a-z][a-z &/-]*?)(?:\s+(?:in|at|right now|now)\b.*)?$/.exec(t);
+  if (hiring && hiring[1]!.trim()) {
+    const role = hiring[1]!.trim().split(/\s+/);
+    return { kind: 'hiring', role: [...role.slice(0, -1), singularWord(role.at(-1)!)].join(' ') };
+  }
+  const tech = /\b(?:uses?|using|runs? on|built on|build on|on top of|adopted|standardi[sz]ed on)\s+([a-z0-9][\w.+#/-]*(?:\s+(?:cloud|data|sql|analytics)\b)?)/i.exec(clause);
+  if (tech) return { kind: 'tech', tool: tech[1]! };
+  if (/\b(?:spoke|speaks|speaking|speaker|gave a talk|talks?|keynote|presented|panelist)\b/.test(t)) return { kind: 'talk', withinDays: within };
+  if (/\b(?:wrote|writes|written|published|authored|blog(?:ged)?|articles?|op-ed)\b/.test(t)) return { kind: 'article', withinDays: within };
+  if (/\blaunch(?:ed|es|ing)?\b/.test(t)) return { kind: 'launch', withinDays: within };
+  const office = /\bopen(?:ed|s|ing)?\s+(?:a\s+|an\s+|new\s+)*offices?(?:\s+in\s+([a-z][a-z .-]*?))?(?:\s+(?:in the|within|during)\b.*)?$/.exec(t);
+  if (office) return { kind: 'office', city: office[1] ? office[1].trim().replace(/\b\w/g, (c) => c.toUpperCase()) : null, withinDays: within };
+  if (/\b(?:new (?:ceo|cto|cfo|coo|cro)|appointed|hired a new|leadership change|changed (?:their|its) (?:ceo|cto|cfo|coo|cro))\b/.test(t)) {
+    const role = /\b(ceo|cto|cfo|coo|cro)\b/.exec(t);
+    return { kind: 'leadership', role: role ? role[1]!.toUpperCase() : null, withinDays: within };
+  }
+  return null;
+}
+
+/** Clauses of one sentence: split on commas, semicolons and the words that join one requirement to the next. */
+function clauses(sentence: string, alternatives: boolean): string[] {
+  const joins = alternatives ? /,|;|\s+(?:and|or|that|who|which|whose|while)\s+/i : /,|;|\s+(?:and|that|who|which|whose|while)\s+/i;
+  return sentence
+    .split(joins)
+    .map((c) => {
+      let s = c.trim();
+      for (let prev = ''; prev !== s; ) {
+        prev = s;
+        s = s.replace(CONNECTIVES, '');
+      }
+      return s;
+    })
+    .filter(Boolean);
+}
+
+/** Where an evidence check starts inside a clause that first describes the persona ("Heads of sales in London hiring AEs"). */
+const CHECK_START = /\b(?:hiring|recruiting|looking to hire|raised|raises|raising|uses?|using|runs? on|built on|spoke|speaks|gave a talk|launched|opened|appointed|wrote|published)\b/i;
+
+/** A clause as its persona part (possibly empty) and the evidence check it asks for (or null). */
+function splitClause(clause: string): { persona: string; check: EvidenceCheck | null; text: string } {
+  const whole = evidenceCheckOf(clause);
+  const at = CHECK_START.exec(clause);
+  if (whole && at && at.index > 0) {
+    const tail = clause.slice(at.index);
+    const check = evidenceCheckOf(tail);
+    if (check) return { persona: clause.slice(0, at.index).trim(), check, text: tail };
+  }
+  return whole ? { persona: '', check: whole, text: clause } : { persona: clause, check: null, text: clause };
+}
+
+const sentences = (query: string) => query.split(/(?<=[.!?])\s+|\n+/).map((s) => s.replace(/[.!?]+$/, '').trim()).filter(Boolean);
+
+export function parseCriteria(query: string): Criteria {
+  const personaParts: string[] = [];
+  const required: Criteria['required'] = [];
+  const priorities: Priority[] = [];
+  for (const sentence of sentences(query)) {
+    const priority = PRIORITY_LEAD.test(sentence);
+    const body = sentence.replace(PRIORITY_LEAD, '');
+    const fragments: string[] = [];
+    for (const clause of clauses(body, priority)) {
+      const part = splitClause(clause);
+      if (part.check && priority) priorities.push({ text: part.text, check: part.check });
+      else if (part.check) required.push({ text: part.text, check: part.check });
+      if (!part.persona) continue;
+      if (priority) {
+        const persona = parseQuery(part.persona);
+        if (!isEmptyQuery(persona)) priorities.push({ text: part.persona, persona });
+      } else fragments.push(part.persona);
+    }
+    if (fragments.length) personaParts.push(fragments.join(', '));
+  }
+  return { persona: parseQuery(personaParts.join(', ')), required, priorities };
+}
+
+export function describeCheck(c: EvidenceCheck): string {
+  const within = 'withinDays' in c && c.withinDays ? ` within ${c.withinDays} days` : '';
+  switch (c.kind) {
+    case 'funding':
+      return `raised ${c.round ? `a ${c.round} round` : 'a funding round'}${within}`;
+    case 'hiring':
+      return `hiring ${c.role}s`;
+    case 'tech':
+      return `uses ${c.tool}`;
+    case 'talk':
+      return `spoke at a conference${within}`;
+    case 'article':
+      return `published an article${within}`;
+    case 'launch':
+      return `launched a product${within}`;
+    case 'office':
+      return `opened an office${c.city ? ` in ${c.city}` : ''}${within}`;
+    case 'leadership':
+      return `${c.role ? `new ${c.role}` : 'leadership change'}${within}`;
+  }
+}

@@ -1,0 +1,185 @@
+import type { Company, Person } from '../directory/types.js';
+import { locationText } from '../directory/shape.js';
+import { normalizeCompanyName } from '../directory/urls.js';
+import { titleKeys, type ParsedQuery } from '../search/query.js';
+import type { AgenticSearchItem } from '../webhooks/events.js';
+import { describeCheck, type Criteria, type EvidenceCheck } from './criteria.js';
+import type { PageResult } from './page-reader.js';
+
+/**
+ * The built-in evaluator: one candidate against every criterion. Persona facts come from the directory;
+ * every evidence check is decided on pages the reader fetched during this job (a page that could not be
+ * read — robots.txt, an error, a refusal — leaves its check unmet: nothing is claimed that was not read).
+ * Each satisfied criterion gives one proof point and the evidence item that backs it, at the same index.
+ */
+export interface Block {
+  headline: string;
+  date: string | null;
+  text: string;
+}
+
+const decode = (s: string) => s.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+const textOf = (html: string) => decode(html.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/gi, ' ').replace(/<[^>]+>/g, ' ')).replace(/\s+/g, ' ').trim();
+
+/** A page as dated blocks: each `<article>` (headline, `<time datetime>` or the first ISO date), else the whole page. */
+export function blocksOf(html: string): Block[] {
+  const articles = [...html.matchAll(/<article\b[^>]*>([\s\S]*?)<\/article>/gi)].map((m) => m[1]!);
+  const parts = articles.length ? articles : [html];
+  return parts.map((part) => {
+    const h = /<h[1-3]\b[^>]*>([\s\S]*?)<\/h[1-3]>/i.exec(part) ?? /<title>([\s\S]*?)<\/title>/i.exec(part);
+    const date = /<time\b[^>]*datetime="(\d{4}-\d{2}-\d{2})/i.exec(part)?.[1] ?? /\b(20\d{2}-\d{2}-\d{2})\b/.exec(part)?.[1] ?? null;
+    return { headline: h ? textOf(h[1]!) : '', date, text: textOf(part) };
+  });
+}
+
+export function employeeCountRange(n: number): string {
+  const bands: [number, string][] = [[10, '1-10'], [50, '11-50'], [200, '51-200'], [500, '201-500'], [1000, '501-1000'], [5000, '1001-5000'], [10000, '5001-10000']];
+  return bands.find(([max]) => n <= max)?.[1] ?? '10001+';
+}
+
+const words = (s: string) => s.toLowerCase().split(/[^a-z0-9+#]+/).filter(Boolean).map((w) => (/(ss|us)$/.test(w) ? w : w.replace(/ies$/, 'y').replace(/s$/, '')));
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function withinDays(block: Block, days: number | null, today: Date): boolean {
+  if (days === null) return true;
+  if (!block.date) return false;
+  const age = (today.getTime() - new Date(`${block.date}T00:00:00Z`).getTime()) / 86_400_000;
+  return age >= 0 && age <= days;
+}
+
+/** Which page of a candidate a check reads. */
+export function pageFor(check: EvidenceCheck, company: Company, person: Person): string {
+  const site = `https://${company.domain}`;
+  switch (check.kind) {
+    case 'hiring':
+      return `${site}/careers/`;
+    case 'tech':
+      return `${site}/stack/`;
+    case 'talk':
+    case 'article':
+      return `${site}/team/${person.professional_url.slice(person.professional_url.lastIndexOf('/') + 1)}/`;
+    default:
+      return `${site}/news/`;
+  }
+}
+
+/** The block of a page that satisfies a check, if any. */
+export function findProof(check: EvidenceCheck, blocks: Block[], today: Date): Block | null {
+  const some = (test: (b: Block) => boolean) => blocks.find(test) ?? null;
+  switch (check.kind) {
+    case 'funding':
+      return some((b) => /\b(?:raise[sd]?|funding|round)\b/i.test(b.text) && (!check.round || new RegExp(`\\b${escapeRe(check.round)}\\b`, 'i').test(b.text)) && withinDays(b, check.withinDays, today));
+    case 'hiring': {
+      const role = words(check.role);
+      return some((b) => {
+        const have = new Set(words(b.headline || b.text));
+        return role.every((w) => have.has(w)) && /\b(?:hiring|join|apply|position|role|opening)\b/i.test(b.text);
+      });
+    }
+    case 'tech':
+      return some((b) => new RegExp(`(?:^|[^\\w])${escapeRe(check.tool)}(?:$|[^\\w])`, 'i').test(b.text));
+    case 'talk':
+      return some((b) => /\b(?:spoke|talk|keynote|presented|panel)\b/i.test(b.text) && withinDays(b, check.withinDays, today));
+    case 'article':
+      return some((b) => /\b(?:wrote|published|article|op-ed)\b/i.test(b.text) && withinDays(b, check.withinDays, today));
+    case 'launch':
+      return some((b) => /\blaunch(?:ed|es|ing)?\b/i.test(b.text) && withinDays(b, check.withinDays, today));
+    case 'office':
+      return some((b) => /\bopen(?:ed|s|ing)?\b[^.]*\boffice\b/i.test(b.text) && (!check.city || b.text.toLowerCase().includes(check.city.toLowerCase())) && withinDays(b, check.withinDays, today));
+    case 'leadership':
+      return some((b) => /\b(?:appoint(?:s|ed)?|joins\b[^.]*\bas|leadership change|new (?:ceo|cto|cfo|coo))\b/i.test(b.text) && (!check.role || new RegExp(`\\b${escapeRe(check.role)}\\b`, 'i').test(b.text)) && withinDays(b, check.withinDays, today));
+  }
+}
+
+/** Whether a person matches every trait a persona names (the priorities that are not evidence checks). */
+export function matchesPersona(q: ParsedQuery, person: Person, company: Company): boolean {
+  const lower = (xs: string[]) => xs.map((x) => x.toLowerCase());
+  if (q.titles.length && !titleKeys(person.current_job_title).some((k) => q.titles.includes(k))) return false;
+  if (q.functions.length && !lower(q.functions).includes(person.function.toLowerCase())) return false;
+  if (q.seniorities.length && !lower(q.seniorities).includes(person.seniority.toLowerCase())) return false;
+  if (q.industries.length && !q.industries.includes(company.industry)) return false;
+  if (q.companies.length && !q.companies.includes(normalizeCompanyName(company.name))) return false;
+  if (q.companySize && ((q.companySize.min !== undefined && company.employee_count < q.companySize.min) || (q.companySize.max !== undefined && company.employee_count > q.companySize.max))) return false;
+  const l = person.location;
+  if (q.locations.length && !q.locations.some((p) => p.country === l.country_code && (!p.region || p.region === l.region) && (!p.city || p.city === l.city))) return false;
+  const text = `${person.current_job_title} ${person.headline} ${person.skills.join(' ')}`.toLowerCase();
+  return q.keywords.every((k) => text.includes(k.toLowerCase()));
+}
+
+type Evidence = NonNullable<AgenticSearchItem['evidence']>[number];
+
+export interface Verdict {
+  qualifies: boolean;
+  item?: AgenticSearchItem;
+}
+
+export type ReadPage = (url: string) => Promise<PageResult>;
+
+/**
+ * Evaluate one candidate: required checks in order (stopping at the first unmet one, so a candidate that
+ * fails early costs no further page), then every priority; the tier follows from the priorities met.
+ */
+export async function evaluateCandidate(person: Person, company: Company, criteria: Criteria, read: ReadPage, today: Date): Promise<Verdict> {
+  const proofs: string[] = [];
+  const evidence: Evidence[] = [];
+  const profile = `${person.current_job_title} at ${company.name} (${company.industry}, ${employeeCountRange(company.employee_count)} employees), ${locationText(person.location)}`;
+  proofs.push(profile);
+  evidence.push({ headline: 'Directory profile', description: profile });
+
+  const check = async (c: EvidenceCheck): Promise<{ proof: string; evidence: Evidence } | null> => {
+    const url = pageFor(c, company, person);
+    const got = await read(url);
+    if (!got.ok) return null;
+    const block = findProof(c, blocksOf(got.page.body), today);
+    if (!block) return null;
+    const dated = block.date ? ` (${block.date})` : '';
+    const headline = block.headline || describeCheck(c);
+    return { proof: `${describeCheck(c)}: ${headline}${dated}`, evidence: { headline, description: block.text, url: got.page.url } };
+  };
+
+  for (const r of criteria.required) {
+    const found = await check(r.check);
+    if (!found) return { qualifies: false };
+    proofs.push(found.proof);
+    evidence.push(found.evidence);
+  }
+  let met = 0;
+  const metTexts: string[] = [];
+  for (const p of criteria.priorities) {
+    if ('check' in p) {
+      const found = await check(p.check);
+      if (!found) continue;
+      proofs.push(found.proof);
+      evidence.push(found.evidence);
+    } else if (matchesPersona(p.persona, person, company)) {
+      const fact = `${p.text}: ${profile}`;
+      proofs.push(fact);
+      evidence.push({ headline: 'Directory profile', description: fact });
+    } else continue;
+    met++;
+    metTexts.push(p.text);
+  }
+  const n = criteria.priorities.length;
+  const tier = met === n ? 'perfect' : met * 2 > n ? 'strong' : 'good';
+  const fit = [
+    `${person.full_name} is ${person.current_job_title} at ${company.name}`,
+    criteria.required.length ? `meets every required criterion (${criteria.required.map((r) => describeCheck(r.check)).join('; ')})` : 'matches the persona',
+    n ? `and ${met} of ${n} priorities${metTexts.length ? ` (${metTexts.join('; ')})` : ''}` : '',
+  ].filter(Boolean);
+  return {
+    qualifies: true,
+    item: {
+      full_name: person.full_name,
+      current_job_title: person.current_job_title,
+      headline: person.headline,
+      location: locationText(person.location),
+      professional_url: `https://${person.professional_url}`,
+      company: { name: company.name, domain: company.domain, industry: company.industry, employee_count_range: employeeCountRange(company.employee_count) },
+      experience: person.experience.map((x) => ({ company: x.company_name, title: x.title, date_range: `${x.start} - ${x.end ?? 'present'}` })),
+      fit_summary: `${fit.join(', ')}.`,
+      proof_points: proofs,
+      evidence,
+      tier,
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import * as z from 'zod';
+import type { Job } from '../jobs/model.js';
+import type { AgenticSearchItem, CompletionReason } from '../webhooks/events.js';
+
+/** POST /agentic-search/ (SPEC.md): bounds and defaults as written there. */
+export const AgenticSearchSchema = z.strictObject({
+  query: z.string().max(2000).refine((q) => q.trim().length > 0, 'must not be blank'),
+  target_results: z.number().int().min(1).max(50).default(50),
+  max_credits: z.number().int().min(300).max(2000).default(500),
+  webhook_url: z.string().max(2048),
+});
+export type AgenticSearchRequest = z.output<typeof AgenticSearchSchema>;
+
+/**
+ * Where a run stands after its last completed step, saved in the same conditional write as that step's
+ * leads: the next step's number, the shortlist position, the leads delivered and credits charged so far,
+ * the pages fetched during this job (the only URLs evidence may cite), and, once the run must stop, why.
+ */
+export interface Checkpoint {
+  step: number;
+  cursor: number;
+  leads: number;
+  charged: number;
+  fetched: string[];
+  stop: CompletionReason | null;
+}
+
+export interface AgenticJob extends Job {
+  tier: 'agentic_search';
+  request: AgenticSearchRequest & Record<string, unknown>;
+  checkpoint: Checkpoint;
+  /** When the run is ended as `deadline_exceeded` (service clock, AGENTIC_DEADLINE_SECONDS after acceptance). */
+  deadline_at: string;
+  /** The person ids to evaluate, in order, fixed by the first step. */
+  shortlist?: string[];
+  /** Leads saved so far; moved into `result.results` when the run completes. */
+  agentic_results?: AgenticSearchItem[];
+}
+
+export const isAgenticJob = (job: Job | null): job is AgenticJob => job?.tier === 'agentic_search';
+
+export const FIRST_CHECKPOINT: Checkpoint = { step: 0, cursor: 0, leads: 0, charged: 0, fetched: [], stop: null };

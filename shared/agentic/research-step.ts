@@ -1,0 +1,166 @@
+import { serviceClock, type Clock } from '../core/clock.js';
+import { logger } from '../core/logger.js';
+import { PRICES } from '../accounts/prices.js';
+import { sendMessage } from '../adapters/queue.js';
+import { pageReader } from '../adapters/page-reader.js';
+import { messages } from '../catalog/messages.js';
+import { getJob } from '../jobs/jobs.repository.js';
+import { TERMINAL } from '../jobs/model.js';
+import { peopleIndex } from '../search/index-source.js';
+import { sendFirstDelivery } from '../webhooks/job-webhooks.js';
+import { FAILURE_MESSAGES, type AgenticSearchItem, type CompletionReason } from '../webhooks/events.js';
+import { endAgenticJob, markAgenticRunning, saveStep } from './agentic.repository.js';
+import { parseCriteria } from './criteria.js';
+import { evaluateCandidate } from './evaluate.js';
+import { isAgenticJob, type AgenticJob, type Checkpoint } from './model.js';
+import type { PageReader, PageResult } from './page-reader.js';
+
+/**
+ * The research loop as a chain of bounded steps (one `agentic_step` message each).
+ *
+ * 1. A finished job only makes sure its webhook is on its way; a message whose step is not the
+ *    checkpoint's is a duplicate or stale redelivery and does nothing.
+ * 2. The first step moves the job `pending` → `running`.
+ * 3. Between steps: a run past its deadline ends `deadline_exceeded`; a checkpoint that says the run
+ *    must stop (target reached, shortlist done, budget) ends it.
+ * 4. The step evaluates the next slice of the shortlist (at most CANDIDATES_PER_STEP candidates and
+ *    STEP_BUDGET_MS of work, so no invocation comes near the Lambda time limit). Paid work starts with the
+ *    first candidate evaluated: 100 credits, then 10 per lead; a lead that would pass `max_credits` is not
+ *    taken and the run stops `budget_exhausted`.
+ * 5. Its leads and the next checkpoint are saved in one write guarded by the step number, then the next
+ *    step is sent. A crash before the save repeats the step from the same checkpoint; after it, the
+ *    sweeper sends the next step again. Either way nothing is delivered or charged twice.
+ */
+export const AGENTIC_LIMITS = {
+  SHORTLIST_MAX: 400,
+  CANDIDATES_PER_STEP: 25,
+  STEP_BUDGET_MS: 20_000,
+} as const;
+
+const price = PRICES.agentic_search;
+
+/** What the polling `result` and the webhook carry on completion. */
+function completedResult(job: AgenticJob, reason: CompletionReason) {
+  const results = job.agentic_results ?? [];
+  return { partial: reason !== '', completion_reason: reason, total_returned: results.length, results: results.map((r) => withFetchedUrlsOnly(r, job.checkpoint.fetched)) };
+}
+
+/** An evidence URL stays only when that page was fetched during this job. */
+function withFetchedUrlsOnly(item: AgenticSearchItem, fetched: string[]): AgenticSearchItem {
+  const seen = new Set(fetched);
+  return { ...item, evidence: (item.evidence ?? []).map(({ url, ...rest }) => (url && seen.has(url) ? { ...rest, url } : rest)) };
+}
+
+/** End a run as `completed` with what it saved (`partial` unless `reason` is empty), then send its webhook. */
+export async function completeRun(job: AgenticJob, reason: CompletionReason, clock: Clock = serviceClock): Promise<boolean> {
+  const result = completedResult(job, reason);
+  const ended = await endAgenticJob(job, { status: 'completed', result, leads: result.total_returned, charge: job.checkpoint.charged }, { step: job.checkpoint.step }, clock.now());
+  const finished = await getJob(job.id);
+  if (finished) await sendFirstDelivery(finished);
+  return ended;
+}
+
+/** An internal failure: `failed` with code `error`, nothing charged (what the dead-letter consumer does with a step that gave up). */
+export async function failRun(jobId: string, clock: Clock = serviceClock): Promise<void> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const job = await getJob(jobId);
+    if (!isAgenticJob(job)) return;
+    if (TERMINAL.includes(job.status)) return sendFirstDelivery(job);
+    const ended = await endAgenticJob(job, { status: 'failed', error: { code: 'error', message: FAILURE_MESSAGES.agentic_search.error } }, { step: job.checkpoint.step }, clock.now());
+    if (ended) {
+      const finished = await getJob(jobId);
+      if (finished) await sendFirstDelivery(finished);
+      return;
+    }
+  }
+}
+
+const pastDeadline = (job: AgenticJob, now: Date) => now.getTime() >= new Date(job.deadline_at).getTime();
+
+/** Why a run must stop before doing another step, or null to go on. */
+function stopBeforeStep(job: AgenticJob, now: Date): CompletionReason | null {
+  const cp = job.checkpoint;
+  if (cp.stop !== null) return cp.stop;
+  if (pastDeadline(job, now)) return 'deadline_exceeded';
+  return null;
+}
+
+export async function runAgenticStep(jobId: string, step: number, deps: { clock?: Clock; reader?: PageReader } = {}): Promise<void> {
+  const clock = deps.clock ?? serviceClock;
+  const loaded = await getJob(jobId);
+  if (!isAgenticJob(loaded)) return;
+  let job: AgenticJob = loaded;
+  if (TERMINAL.includes(job.status)) return sendFirstDelivery(job);
+  if (job.checkpoint.step !== step) return;
+  if (job.status === 'pending') {
+    if (!(await markAgenticRunning(jobId, clock.now()))) return;
+    job = { ...job, status: 'running' };
+  }
+  const stop = stopBeforeStep(job, clock.now());
+  if (stop !== null) {
+    await completeRun(job, stop, clock);
+    return;
+  }
+
+  const request = job.request;
+  const criteria = parseCriteria(request.query);
+  const index = await peopleIndex();
+  const shortlist = job.shortlist ?? index.search(criteria.persona, { limit: AGENTIC_LIMITS.SHORTLIST_MAX }).map((h) => h.person.id);
+  const cp = job.checkpoint;
+  const reader = deps.reader ?? pageReader();
+  const fetched = new Set(cp.fetched);
+  const pages = new Map<string, Promise<PageResult>>();
+  const read = (url: string) => {
+    let p = pages.get(url);
+    if (!p) {
+      p = reader.read(url).then((r) => {
+        if (r.ok) fetched.add(r.page.url);
+        return r;
+      });
+      pages.set(url, p);
+    }
+    return p;
+  };
+
+  const started = Date.now();
+  const today = new Date(clock.now().toISOString().slice(0, 10));
+  const leads: AgenticSearchItem[] = [];
+  let cursor = cp.cursor;
+  let charged = cp.charged;
+  let stopNext: CompletionReason | null = null;
+  for (let n = 0; n < AGENTIC_LIMITS.CANDIDATES_PER_STEP && cursor < shortlist.length; n++) {
+    if (n > 0 && Date.now() - started > AGENTIC_LIMITS.STEP_BUDGET_MS) break;
+    const person = index.person(shortlist[cursor]!);
+    const company = person ? index.company(person.company_id) : undefined;
+    // Paid work starts with the first candidate evaluated.
+    charged = Math.max(charged, price.base);
+    if (person && company) {
+      const verdict = await evaluateCandidate(person, company, criteria, read, today);
+      if (verdict.qualifies && verdict.item) {
+        if (charged + price.per_lead > request.max_credits) {
+          stopNext = 'budget_exhausted';
+          break;
+        }
+        leads.push(verdict.item);
+        charged += price.per_lead;
+      }
+    }
+    cursor++;
+    if (cp.leads + leads.length >= request.target_results) break;
+  }
+  const delivered = cp.leads + leads.length;
+  if (stopNext === null && (delivered >= request.target_results || cursor >= shortlist.length)) stopNext = '';
+  const next: Checkpoint = { step: step + 1, cursor, leads: delivered, charged, fetched: [...fetched], stop: stopNext };
+  const saved = await saveStep(job, step, next, leads, clock.now(), job.shortlist ? undefined : shortlist);
+  if (!saved) {
+    logger.info('agentic step already saved or job ended meanwhile; nothing to do', { jobId, step });
+    return;
+  }
+  const after = await getJob(jobId);
+  if (!isAgenticJob(after) || TERMINAL.includes(after.status)) return;
+  if (stopNext !== null) {
+    await completeRun(after, stopNext, clock);
+    return;
+  }
+  await sendMessage('search', messages.agenticStep(jobId, step + 1));
+}

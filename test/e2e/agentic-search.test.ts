@@ -1,0 +1,193 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LocalStack } from '../../shared/local/stack.js';
+import { startServices } from '../../shared/local/services.js';
+import { getJob } from '../../shared/jobs/jobs.repository.js';
+import { agenticSearchCompletedSchema } from '../../shared/webhooks/events.js';
+import { Client, ROOT, newTenant, startTestStack } from '../support/local.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
+
+/**
+ * Agentic search over HTTP on the running twin (workers on): acceptance and its preconditions, the research
+ * loop to completion with evidence read from the sample web, polling, the signed webhook, the charge
+ * record, idempotency and cancel of a finished job. The step-by-step rules (cancel while running, budget,
+ * deadline, crashes between steps, concurrency) are in test/integration/agentic-steps.test.ts, where the
+ * test drives each step itself.
+ */
+let stack: LocalStack;
+let receiver: WebhookReceiver;
+let admin: Client;
+const dir = mkdtempSync(join(tmpdir(), 'agentic-'));
+
+const QUERY = 'Software engineers at companies that use Python. Ideally they spoke at a conference.';
+
+beforeAll(async () => {
+  stack = await startTestStack({ throttleMultiplier: 1000, env: { WEBHOOK_HOSTS: JSON.stringify({ 'hooks.public.test': ['93.184.216.34'], 'internal.test': ['10.0.0.7'] }) } });
+  await startServices({ root: ROOT, stack, dataDir: null, directory: { file: join(dir, 'directory.jsonl'), people: 3000, seed: 7 } });
+  receiver = await new WebhookReceiver([]).start();
+  admin = new Client(stack);
+}, 120_000);
+afterAll(async () => {
+  await receiver?.stop();
+  await stack?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function tenant(account: Record<string, unknown> = { agentic_search: true }) {
+  const t = await newTenant(stack, account);
+  const s = await t.admin.console('POST', `accounts/${t.accountId}/webhook-secrets/`);
+  receiver.setSecrets([...((receiver as any).secrets as string[]), s.body.secret]);
+  return t;
+}
+
+async function settle() {
+  const r = await admin.console('POST', 'dev/settle/');
+  expect(r.body).toEqual({ idle: true });
+}
+
+const balance = async (accountId: string) => (await admin.console('GET', `accounts/${accountId}/`)).body.balance as number;
+const charges = async (accountId: string) => (await admin.console('GET', `accounts/${accountId}/charges/`)).body.results as any[];
+
+describe('agentic search over HTTP', () => {
+  test('is enabled per account (404), needs a signing secret (409), validates its body (400) and a public webhook_url', async () => {
+    const off = await tenant({ agentic_search: false });
+    const body = { query: QUERY, webhook_url: receiver.url };
+    expect((await off.client.api('POST', 'agentic-search/', body)).status).toBe(404);
+    expect((await off.client.api('GET', 'agentic-search/dj_01aaaaaaaaaaaaaaaaaaaaaaaa/')).status).toBe(404);
+    expect((await off.client.api('POST', 'agentic-search/dj_01aaaaaaaaaaaaaaaaaaaaaaaa/cancel/')).status).toBe(404);
+    // Enrolment applies to every key of the account, new ones included.
+    expect((await admin.console('PATCH', `accounts/${off.accountId}/`, { agentic_search: true })).body.agentic_search).toBe(true);
+    const fresh = await admin.console('POST', `accounts/${off.accountId}/api-keys/`);
+    expect((await new Client(stack, fresh.body.key).api('POST', 'agentic-search/', { ...body, max_credits: 300 })).status).toBe(202);
+
+    const noSecret = await newTenant(stack, { agentic_search: true });
+    const r = await noSecret.client.api('POST', 'agentic-search/', body);
+    expect(r.status).toBe(409);
+    expect(r.body.error.code).toBe('conflict');
+
+    const t = await tenant();
+    for (const bad of [
+      { ...body, query: '' },
+      { ...body, query: '   ' },
+      { ...body, query: 'x'.repeat(2001) },
+      { ...body, target_results: 0 },
+      { ...body, target_results: 51 },
+      { ...body, max_credits: 299 },
+      { ...body, max_credits: 2001 },
+      { ...body, webhook_url: `https://hooks.public.test/${'x'.repeat(2048)}` },
+      { ...body, webhook_url: 'https://internal.test/hook' },
+      { ...body, webhook_url: 'http://hooks.public.test/hook' },
+      { ...body, extra: 1 },
+      { webhook_url: receiver.url },
+    ]) {
+      const res = await t.client.api('POST', 'agentic-search/', bad);
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('invalid_request');
+    }
+    expect((await charges(t.accountId)).every((c) => c.charge_status === 'released' && c.charged === 0)).toBe(true);
+    const poor = await tenant({ agentic_search: true, credits: 299 });
+    const broke = await poor.client.api('POST', 'agentic-search/', { ...body, max_credits: 300 });
+    expect(broke.status).toBe(402);
+    expect(broke.body.error.code).toBe('insufficient_credits');
+  });
+
+  test('researches to completion: leads with proof and evidence read during the job, webhook, polling and the charge', async () => {
+    const t = await tenant();
+    const before = await balance(t.accountId);
+    const served = stack.sampleWeb.served.length;
+    const r = await t.client.api('POST', 'agentic-search/', { query: QUERY, target_results: 10, max_credits: 1000, webhook_url: receiver.url });
+    expect(r.status).toBe(202);
+    expect(Object.keys(r.body).sort()).toEqual(['created_at', 'id', 'status']);
+    expect(r.body.status).toBe('pending');
+    await settle();
+
+    const poll = await t.client.api('GET', `agentic-search/${r.body.id}/`);
+    expect(poll.status).toBe(200);
+    expect(poll.body).toMatchObject({ id: r.body.id, status: 'completed', tier: 'agentic_search', error: null, leads_returned: 10 });
+    const result = poll.body.result;
+    expect(result).toMatchObject({ partial: false, completion_reason: '', total_returned: 10 });
+    expect(result.results).toHaveLength(10);
+    const fetchedNow = new Set(stack.sampleWeb.served.slice(served));
+    for (const lead of result.results) {
+      expect(lead.current_job_title.toLowerCase()).toMatch(/engineer|developer/);
+      expect(lead.professional_url).toMatch(/^https:\/\/linkedin\.com\/in\//);
+      expect(lead.company.employee_count_range).toMatch(/^\d+-\d+$|^10001\+$/);
+      expect(['perfect', 'good']).toContain(lead.tier);
+      expect(lead.fit_summary).toContain(lead.full_name);
+      expect(lead.experience.length).toBeGreaterThan(0);
+      expect(lead.proof_points.length).toBe(lead.evidence.length);
+      const python = lead.evidence.find((e: any) => e.url?.endsWith('/stack/'));
+      expect(python.url).toBe(`https://${lead.company.domain}/stack/`);
+      expect(python.description).toMatch(/\bPython\b/);
+      // Every cited page was served by the sample web while this job ran.
+      for (const e of lead.evidence) if (e.url) expect(fetchedNow.has(e.url)).toBe(true);
+      if (lead.tier === 'perfect') expect(lead.evidence.some((e: any) => /\/team\//.test(e.url ?? '') && /spoke at/.test(e.description))).toBe(true);
+    }
+    expect(result.results.some((l: any) => l.tier === 'perfect')).toBe(true);
+
+    const [charge] = await charges(t.accountId);
+    expect(charge).toMatchObject({ operation: 'agentic_search', reference: r.body.id, reserved: 1000, charged: 200, charge_status: 'charged' });
+    expect(await balance(t.accountId)).toBe(before - 200);
+
+    const hooks = receiver.for(r.body.id);
+    expect(hooks).toHaveLength(1);
+    expect(hooks[0]!.verified).toBe(true);
+    expect(agenticSearchCompletedSchema.parse(hooks[0]!.body)).toEqual({ id: r.body.id, event_type: 'agentic_search.completed', ...result });
+
+    // Cancel of a finished job: unchanged, nothing refunded; idempotent.
+    for (let i = 0; i < 2; i++) {
+      const c = await t.client.api('POST', `agentic-search/${r.body.id}/cancel/`);
+      expect(c.status).toBe(202);
+      expect(c.body).toEqual({ id: r.body.id, status: 'completed', created_at: r.body.created_at });
+    }
+    expect((await charges(t.accountId))[0]).toMatchObject({ charged: 200, charge_status: 'charged' });
+    expect(await balance(t.accountId)).toBe(before - 200);
+  }, 120_000);
+
+  test('a search with nothing to shortlist completes empty at no charge (zero_result); another account sees 404', async () => {
+    const t = await tenant();
+    const r = await t.client.api('POST', 'agentic-search/', { query: 'people who spoke at a conference', webhook_url: receiver.url });
+    expect(r.status).toBe(202);
+    await settle();
+    const poll = await t.client.api('GET', `agentic-search/${r.body.id}/`);
+    expect(poll.body.result).toEqual({ partial: false, completion_reason: '', total_returned: 0, results: [] });
+    expect((await charges(t.accountId))[0]).toMatchObject({ reference: r.body.id, reserved: 500, charged: 0, charge_status: 'zero_result' });
+    const other = await tenant();
+    expect((await other.client.api('GET', `agentic-search/${r.body.id}/`)).status).toBe(404);
+    expect((await other.client.api('POST', `agentic-search/${r.body.id}/cancel/`)).status).toBe(404);
+  }, 120_000);
+
+  test('a search that qualifies nobody costs 100 (charged), zero leads', async () => {
+    const t = await tenant();
+    const r = await t.client.api('POST', 'agentic-search/', { query: 'Software engineers at companies that use Fortran', webhook_url: receiver.url });
+    await settle();
+    const poll = await t.client.api('GET', `agentic-search/${r.body.id}/`);
+    expect(poll.body.status).toBe('completed');
+    expect(poll.body.result).toEqual({ partial: false, completion_reason: '', total_returned: 0, results: [] });
+    expect((await charges(t.accountId))[0]).toMatchObject({ reference: r.body.id, reserved: 500, charged: 100, charge_status: 'charged' });
+    expect(receiver.for(r.body.id)[0]!.body).toMatchObject({ event_type: 'agentic_search.completed', total_returned: 0 });
+  }, 120_000);
+
+  test('Idempotency-Key is scoped to the API key: same body → same job, no new reservation; changed body → 409', async () => {
+    const t = await tenant();
+    const body = { query: 'Software engineers at companies that use Go', target_results: 1, max_credits: 300, webhook_url: receiver.url };
+    const headers = { 'idempotency-key': 'agentic-1' };
+    const first = await t.client.api('POST', 'agentic-search/', body, headers);
+    const again = await t.client.api('POST', 'agentic-search/', { webhook_url: receiver.url, max_credits: 300, target_results: 1, query: body.query }, headers);
+    expect(first.status).toBe(202);
+    expect(again.status).toBe(202);
+    expect(again.body.id).toBe(first.body.id);
+    expect((await t.client.api('POST', 'agentic-search/', { ...body, webhook_url: `${receiver.url}?v=2` }, headers)).status).toBe(409);
+    expect((await t.client.api('POST', 'agentic-search/', { ...body, max_credits: 301 }, headers)).status).toBe(409);
+    // Another key of the same account has its own key space.
+    const k2 = await admin.console('POST', `accounts/${t.accountId}/api-keys/`);
+    const other = await new Client(stack, k2.body.key).api('POST', 'agentic-search/', body, headers);
+    expect(other.status).toBe(202);
+    expect(other.body.id).not.toBe(first.body.id);
+    await settle();
+    expect((await charges(t.accountId)).filter((c) => c.operation === 'agentic_search' && c.reserved > 0)).toHaveLength(2);
+    const stored = await getJob(first.body.id);
+    expect(stored?.status).toBe('completed');
+  }, 120_000);
+});
