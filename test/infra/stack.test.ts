@@ -711,6 +711,9 @@ describe('deep search', () => {
 
   test('the search worker that runs it reads the directory (for the research) and its source, and queues webhooks', () => {
     expect(QUEUE_LIST.find((q) => q.key === 'search')!.worker.bindings).toMatchObject({ tables: { directory: 'read', jobs: 'readwrite' }, queues: { webhooks: 'send' }, directorySource: true });
+  });
+});
+
 describe('agentic search', () => {
   const agenticRoutes = ROUTES.filter((r) => r.path.startsWith('/api/public/v1/agentic-search/'));
   const fnOf = (path: string) => api.routeFunctions.get(agenticRoutes.find((r) => r.path === `/api/public/v1/agentic-search/${path}`)!)!;
