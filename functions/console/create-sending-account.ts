@@ -1,5 +1,5 @@
 import { consoleRoute } from '../../shared/http/handler.js';
-import { CreateSendingAccountSchema } from '../../shared/accounts/model.js';
+import { CreateSendingAccountSchema } from '../../shared/accounts/account-schemas.js';
 import { createSendingAccount, sendingAccountView } from '../../shared/accounts/sending-accounts.repository.js';
 
 export const handler = consoleRoute({ body: CreateSendingAccountSchema }, async ({ params, body }) => {

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { sanitizeEmailHtml } from '../outreach/html.js';
-import { timeZone } from './model.js';
+import { timeZone } from './account-schemas.js';
 
 /**
  * The console PATCH of a sending account. Apart from the account model because its signature goes through
