@@ -108,8 +108,10 @@ export const BUNDLING = {
   target: 'node22',
   // The AWS SDK is bundled rather than taken from the runtime: one minified file initialises 3–4× faster than
   // the SDK's many CommonJS modules (`npm run bench`, 34 functions). Left out: the credential providers the
-  // default chain reaches only when the environment holds no credentials, which Lambda always sets
-  // (AWS_ACCESS_KEY_ID…); were they ever needed, the runtime's own SDK copy answers the import. −120 KB a bundle.
+  // default chain reaches, by `import()`, only when the environment holds no credentials, which Lambda always
+  // sets (AWS_ACCESS_KEY_ID…); were they ever needed, the runtime's own SDK copy answers the import. −120 KB a
+  // bundle. Only packages imported dynamically belong here: a static import of one (Bedrock's client imports
+  // @aws-sdk/token-providers) would load the runtime's copy, of another version, at every cold start.
   externalModules: [
     '@aws-sdk/credential-provider-http',
     '@aws-sdk/credential-provider-ini',
@@ -118,7 +120,6 @@ export const BUNDLING = {
     '@aws-sdk/credential-provider-sso',
     '@aws-sdk/credential-provider-web-identity',
     '@aws-sdk/nested-clients',
-    '@aws-sdk/token-providers',
     // Bundled on their own beside index.mjs (lazyPackageCommands).
     ...LAZY_PACKAGES,
   ],
