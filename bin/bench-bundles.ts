@@ -208,25 +208,30 @@ function initMs(file: string, env: NodeJS.ProcessEnv): Pick<BundleMeasure, 'init
   return { init_ms: Math.round(medianOf(wall)), init_cpu_ms: Math.round(medianOf(cpu)), reference: { wall_ms: Math.round(medianOf(refWall)), cpu_ms: Math.round(medianOf(refCpu)) } };
 }
 
+/** Bundle one function into `outdir` as deployed and measure it. */
+export async function measureFunction(fn: FunctionToMeasure, outdir: string): Promise<BundleMeasure> {
+  const dir = join(outdir, fn.module.replace(/\.ts$/, '').replace(/[/.]/g, '_'));
+  const file = join(dir, 'index.mjs');
+  mkdirSync(dir, { recursive: true });
+  const { kb, packages, lazyKb } = await bundle(fn.module, file);
+  const heaviest = [...packages].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([p, k]) => [p, Math.round(k)] as [string, number]);
+  return {
+    ...fn,
+    kb: Math.round(kb),
+    lazy_kb: Math.round(lazyKb),
+    heaviest,
+    size_exception: sizeException(kb, packages),
+    init_target_ms: fn.dynamodb_only ? INIT_LIMIT_MS.dynamodbOnly : INIT_LIMIT_MS.api,
+    ...initMs(file, lambdaLikeEnv(dir)),
+  };
+}
+
 export async function benchBundles(root = REPO_ROOT): Promise<{ functions: BundleMeasure[]; summary: Record<string, number> }> {
   // Outside the repository, so that a bundle resolves nothing from its node_modules: what the asset lacks fails.
   const outdir = mkdtempSync(join(tmpdir(), 'bench-bundles-'));
   const functions: BundleMeasure[] = [];
   for (const fn of functionsToMeasure()) {
-    const dir = join(outdir, fn.module.replace(/\.ts$/, '').replace(/[/.]/g, '_'));
-    const file = join(dir, 'index.mjs');
-    mkdirSync(dir, { recursive: true });
-    const { kb, packages, lazyKb } = await bundle(fn.module, file);
-    const heaviest = [...packages].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([p, k]) => [p, Math.round(k)] as [string, number]);
-    const measure: BundleMeasure = {
-      ...fn,
-      kb: Math.round(kb),
-      lazy_kb: Math.round(lazyKb),
-      heaviest,
-      size_exception: sizeException(kb, packages),
-      init_target_ms: fn.dynamodb_only ? INIT_LIMIT_MS.dynamodbOnly : INIT_LIMIT_MS.api,
-      ...initMs(file, lambdaLikeEnv(dir)),
-    };
+    const measure = await measureFunction(fn, outdir);
     functions.push(measure);
     console.log(`  ${fn.module}: ${measure.kb} KB, init ${measure.init_ms} ms wall / ${measure.init_cpu_ms} ms CPU; node -e 0: ${measure.reference.wall_ms} ms wall / ${measure.reference.cpu_ms} ms CPU`);
   }
