@@ -1,5 +1,5 @@
 import { consoleRoute } from '../../shared/http/handler.js';
-import { CreateSendingAccountSchema } from '../../shared/accounts/model.js';
+import { CreateSendingAccountSchema } from '../../shared/accounts/account-schemas.js';
 import { consoleSendingAccountView, createSendingAccount } from '../../shared/accounts/sending-accounts.repository.js';
 import { sealSmtpSettings } from '../../shared/accounts/smtp-settings.js';
 import { secretBox } from '../../shared/adapters/secret-box.js';

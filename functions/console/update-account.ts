@@ -1,5 +1,5 @@
 import { consoleRoute } from '../../shared/http/handler.js';
-import { UpdateAccountSchema } from '../../shared/accounts/model.js';
+import { UpdateAccountSchema } from '../../shared/accounts/account-schemas.js';
 import { updateAccount } from '../../shared/accounts/accounts.repository.js';
 
 const pilotLimit = Number(process.env.PILOT_ACCOUNT_LIMIT ?? 3);

@@ -1,7 +1,8 @@
 import { parseJsonBody, parseWith, publicRoute } from '../../shared/http/handler.js';
 import { routeOf } from '../../shared/catalog/routes.js';
 import { CreateTestEmailSchema } from '../../shared/test-emails/test-email.schema.js';
-import { createTestEmail, requireIdempotencyKey, requirePilotAccount } from '../../shared/test-emails/create-test-email.js';
+import { createTestEmail, requireIdempotencyKey } from '../../shared/test-emails/create-test-email.js';
+import { requirePilotAccount } from '../../shared/test-emails/pilot-account.js';
 
 /**
  * POST /test-emails/: the key is checked here (401), then the pilot (403) before the request is judged, so

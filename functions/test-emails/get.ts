@@ -1,6 +1,6 @@
 import { publicRoute } from '../../shared/http/handler.js';
 import { routeOf } from '../../shared/catalog/routes.js';
-import { requirePilotAccount } from '../../shared/test-emails/create-test-email.js';
+import { requirePilotAccount } from '../../shared/test-emails/pilot-account.js';
 import { getOwnTestEmail } from '../../shared/test-emails/get-test-email.js';
 
 /** GET /test-emails/{id}/: key checked here (401), pilot (403), then only the creating account's record (404). */

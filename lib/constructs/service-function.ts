@@ -89,6 +89,13 @@ export interface DirectorySourceBinding {
 }
 
 /**
+ * Packages the service imports only with `import()`, on a path cold start does not take (X-Ray: the first AWS
+ * request, shared/adapters/aws-client.ts). Each is bundled into a file of its own under the asset's
+ * node_modules, where that import finds it, so module init neither parses nor evaluates it.
+ */
+export const LAZY_PACKAGES = ['@aws-lambda-powertools/tracer'] as const;
+
+/**
  * esbuild settings of every function, shared with `npm run bench` (bin/bench-bundles.ts) so the sizes and
  * init times it reports are those of the deployed bundles. Output is ESM (`index.mjs`).
  */
@@ -99,11 +106,16 @@ export const BUNDLING = {
   banner: "import { createRequire } from 'module';const require = createRequire(import.meta.url);",
   minify: true,
   sourceMap: true,
+  // Stack traces need the mappings, not the sources: without them the map is a third of the size, and
+  // `--enable-source-maps` reads and parses it at every cold start (`npm run bench`).
+  sourcesContent: false,
   target: 'node22',
   // The AWS SDK is bundled rather than taken from the runtime: one minified file initialises 3–4× faster than
   // the SDK's many CommonJS modules (`npm run bench`, 34 functions). Left out: the credential providers the
-  // default chain reaches only when the environment holds no credentials, which Lambda always sets
-  // (AWS_ACCESS_KEY_ID…); were they ever needed, the runtime's own SDK copy answers the import. −120 KB a bundle.
+  // default chain reaches, by `import()`, only when the environment holds no credentials, which Lambda always
+  // sets (AWS_ACCESS_KEY_ID…); were they ever needed, the runtime's own SDK copy answers the import. −120 KB a
+  // bundle. Only packages imported dynamically belong here: a static import of one (Bedrock's client imports
+  // @aws-sdk/token-providers) would load the runtime's copy, of another version, at every cold start.
   externalModules: [
     '@aws-sdk/credential-provider-http',
     '@aws-sdk/credential-provider-ini',
@@ -112,9 +124,38 @@ export const BUNDLING = {
     '@aws-sdk/credential-provider-sso',
     '@aws-sdk/credential-provider-web-identity',
     '@aws-sdk/nested-clients',
-    '@aws-sdk/token-providers',
+    // Bundled on their own beside index.mjs (lazyPackageCommands).
+    ...LAZY_PACKAGES,
   ],
 };
+
+/**
+ * Shell commands that bundle each lazy package, with the settings of the function bundles, into
+ * `<outDir>/node_modules/<package>/index.mjs` (CDK's afterBundling hook, and `npm run bench`).
+ */
+export function lazyPackageCommands(outDir: string): string[] {
+  const esbuild = join(REPO_ROOT, 'node_modules', '.bin', 'esbuild');
+  const flags = [
+    '--bundle',
+    '--platform=node',
+    '--format=esm',
+    `--target=${BUNDLING.target}`,
+    `--main-fields=${BUNDLING.mainFields.join(',')}`,
+    `--banner:js="${BUNDLING.banner}"`,
+    '--minify',
+    '--sourcemap',
+    '--sources-content=false',
+    ...BUNDLING.externalModules.filter((m) => !(LAZY_PACKAGES as readonly string[]).includes(m)).map((m) => `--external:${m}`),
+    '--log-level=error',
+  ].join(' ');
+  return LAZY_PACKAGES.map((pkg) => {
+    const dir = `${outDir}/node_modules/${pkg}`;
+    return (
+      `mkdir -p "${dir}" && printf '{"type":"module","main":"index.mjs"}' > "${dir}/package.json" && ` +
+      `printf "export * from '${pkg}';" | (cd "${REPO_ROOT}" && "${esbuild}" ${flags} --outfile="${dir}/index.mjs")`
+    );
+  });
+}
 
 /**
  * The one Lambda function construct of the service (after Powertools' `FunctionWithLogGroup`): Node.js 22
@@ -156,16 +197,15 @@ export class ServiceFunction extends NodejsFunction {
         forceDockerBundling: false,
         format: OutputFormat.ESM,
         ...BUNDLING,
-        ...(props.runtimePackages?.length
-          ? {
-              commandHooks: {
-                beforeBundling: () => [],
-                beforeInstall: () => [],
-                // Offline and Docker-free: copy the installed packages rather than `npm install` them.
-                afterBundling: (_in: string, out: string) => props.runtimePackages!.map((p) => `mkdir -p "${out}/node_modules" && cp -r "${join(REPO_ROOT, 'node_modules', p)}" "${out}/node_modules/"`),
-              },
-            }
-          : {}),
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          afterBundling: (_in: string, out: string) => [
+            ...lazyPackageCommands(out),
+            // Offline and Docker-free: copy the installed packages rather than `npm install` them.
+            ...(props.runtimePackages ?? []).map((p) => `mkdir -p "${out}/node_modules" && cp -r "${join(REPO_ROOT, 'node_modules', p)}" "${out}/node_modules/"`),
+          ],
+        },
       },
     });
 

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { sanitizeEmailHtml } from '../outreach/html.js';
-import { timeZone } from './model.js';
 import { SMTP_ACCOUNT_TRANSPORTS, SmtpSettingsPatchSchema } from './smtp-settings.js';
+import { timeZone } from './account-schemas.js';
 
 /**
  * The console PATCH of a sending account. Apart from the account model because its signature goes through

@@ -1,4 +1,4 @@
-import { Tracer } from '@aws-lambda-powertools/tracer';
+import type { Tracer } from '@aws-lambda-powertools/tracer';
 import { isLocalMode } from '../core/env.js';
 
 /**
@@ -8,10 +8,14 @@ import { isLocalMode } from '../core/env.js';
  * reads `AWS_ENDPOINT_URL_<SERVICE>`, so the same code reaches AWS or the local stand-ins. In AWS each
  * client is captured for X-Ray; locally there is no daemon to send segments to.
  */
-const tracer = new Tracer({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'people-outreach' });
 const destroyers = new Set<() => void>();
 
-export function lazyClient<C extends { destroy(): void }>(create: () => C): () => C {
+interface AwsClient {
+  destroy(): void;
+  send(...args: never[]): Promise<unknown>;
+}
+
+export function lazyClient<C extends AwsClient>(create: () => C): () => C {
   let client: C | undefined;
   const destroy = () => {
     client?.destroy();
@@ -19,9 +23,34 @@ export function lazyClient<C extends { destroy(): void }>(create: () => C): () =
   };
   destroyers.add(destroy);
   return () => {
-    client ??= isLocalMode() ? create() : tracer.captureAWSv3Client(create());
+    client ??= isLocalMode() ? create() : capturedOnFirstSend(create());
     return client;
   };
+}
+
+// The X-Ray SDK (through Powertools' Tracer) is a third of a DynamoDB-only bundle and about 30 ms of module
+// init (npm run bench): it is imported when the process first sends an AWS request instead of at cold start.
+// Its capture of outgoing HTTP(S) and fetch starts then too; every function reads DynamoDB before any webhook
+// or provider call.
+let tracer: Promise<Tracer> | undefined;
+const loadTracer = () =>
+  (tracer ??= import('@aws-lambda-powertools/tracer').then(({ Tracer }) => new Tracer({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'people-outreach' })));
+
+/**
+ * The client with X-Ray's middleware added before its first request leaves, so that request is traced like
+ * every later one. A command's middleware is resolved when it is sent, hence the capture in `send` itself.
+ */
+function capturedOnFirstSend<C extends AwsClient>(client: C): C {
+  const send = client.send.bind(client);
+  let captured: Promise<void> | undefined;
+  client.send = (async (...args: never[]) => {
+    await (captured ??= loadTracer().then((t) => {
+      t.captureAWSv3Client(client);
+      client.send = send;
+    }));
+    return send(...args);
+  }) as C['send'];
+  return client;
 }
 
 /** Drop every cached client (local stack restarts in one process, tests). */

@@ -3,7 +3,6 @@ import { serviceClock, type Clock } from '../core/clock.js';
 import { ConflictError, ContentionError, PermissionDeniedError, ValidationError, AppError } from '../core/errors.js';
 import { newUuid } from '../core/ids.js';
 import { logger } from '../core/logger.js';
-import { getAccount } from '../accounts/accounts.repository.js';
 import { getSendingAccount } from '../accounts/sending-accounts.repository.js';
 import type { Account } from '../accounts/model.js';
 import { sendMessage } from '../adapters/queue.js';
@@ -22,13 +21,6 @@ export class TestEmailQuotaError extends AppError {
   constructor(window: string) {
     super(429, 'rate_limited', `Test-email quota reached: too many new tests in the last ${window}. Replays do not count; try again later.`);
   }
-}
-
-/** The pilot gate (SPEC.md: other accounts get 403), checked before anything about the request. */
-export async function requirePilotAccount(accountId: string): Promise<Account> {
-  const account = await getAccount(accountId);
-  if (!account?.pilot) throw new PermissionDeniedError('Test emails are available only to pilot accounts.');
-  return account;
 }
 
 /** `Idempotency-Key` is required on POST /test-emails/, in the format every idempotent route takes. */

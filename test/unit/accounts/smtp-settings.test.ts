@@ -1,6 +1,6 @@
 import { aesSecretBox } from '../../../shared/adapters/secret-box.js';
 import { isSmtpHostName, patchSmtpSettings, sealSmtpSettings, smtpSettingsView, SmtpSettingsInputSchema, SmtpSettingsPatchSchema } from '../../../shared/accounts/smtp-settings.js';
-import { CreateSendingAccountSchema } from '../../../shared/accounts/model.js';
+import { CreateSendingAccountSchema } from '../../../shared/accounts/account-schemas.js';
 import { UpdateSendingAccountSchema } from '../../../shared/accounts/sending-account-patch.js';
 
 const box = aesSecretBox(Buffer.alloc(32, 7));

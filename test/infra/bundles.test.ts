@@ -1,0 +1,29 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BUNDLE_LIMIT_KB, bundle, functionsToMeasure, sizeException } from '../../bin/bench-bundles.js';
+
+// Sizes only (esbuild with the deployed settings, about a second a function; the lazily imported packages,
+// the same for every function, are left out); init times are measured by `npm run bench`, never here.
+const OTHER_SDK_CLIENTS = ['@aws-sdk/client-sqs', '@aws-sdk/client-scheduler', '@aws-sdk/client-sesv2', '@aws-sdk/client-ses', '@aws-sdk/client-api-gateway', '@aws-sdk/client-s3', '@aws-sdk/client-secrets-manager', '@aws-sdk/client-bedrock-runtime'];
+const dynamodbOnly = functionsToMeasure().filter((f) => f.dynamodb_only);
+let outdir: string;
+
+beforeAll(() => {
+  outdir = mkdtempSync(join(tmpdir(), 'bundles-'));
+});
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+test('the catalogue has DynamoDB-only functions, the authorizer among them', () => {
+  expect(dynamodbOnly.map((f) => f.module)).toContain('functions/authorizer/api-key.ts');
+  expect(dynamodbOnly.length).toBeGreaterThan(10);
+});
+
+test.each(dynamodbOnly.map((f) => [f.module]))(`%s bundles within ${BUNDLE_LIMIT_KB} KB (documented dependencies aside), self-contained at init, with no SDK client but DynamoDB's`, async (module) => {
+  const { kb, packages, staticExternals } = await bundle(module, join(outdir, module.replace(/[/.]/g, '_'), 'index.mjs'), { lazyPackages: false });
+  const kbWithoutDocumentedDependencies = kb <= BUNDLE_LIMIT_KB ? kb : (sizeException(kb, packages)?.kb_without ?? kb);
+  expect(kbWithoutDocumentedDependencies).toBeLessThanOrEqual(BUNDLE_LIMIT_KB);
+  expect(staticExternals).toEqual([]);
+  expect(packages.has('@aws-sdk/client-dynamodb')).toBe(true);
+  expect(OTHER_SDK_CLIENTS.filter((p) => packages.has(p))).toEqual([]);
+});
