@@ -61,6 +61,14 @@ const byKind = (xs: string[]) => {
   if (process.env.BENCH_MILLION === '1') results.search_million = runSearchBench(1_000_000);
 }
 
+// ── 1b. Start-up of `npm start` at the bench's directory size: first start, restart, restart after a move ──
+{
+  log(`start-up: ${values.people} people…`);
+  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(root, 'bin/bench-startup.ts'), '--people', String(values.people)], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  results.startup = JSON.parse(out.trim().split('\n').at(-1)!);
+  log(`  ${JSON.stringify(results.startup)}`);
+}
+
 // ── 2. The local stack: import, enrichment, calls per operation ──────────────────────────────────────
 const dir = mkdtempSync(join(tmpdir(), 'bench-'));
 const stack = await startLocalStack({ root, dataDir: null, port: 0, adminToken: 'bench', throttleMultiplier: 100_000, visibilityTimeoutSeconds: 30 });
@@ -274,7 +282,10 @@ const md = [
   '|---|---|',
   sizeRow(r.search),
   ...(r.search_million ? [sizeRow(r.search_million)] : []),
-  `| directory import into DynamoDB Local (${r.import.people} people) | ${r.import.ms} ms (${r.import.people_per_s}/s) |`,
+  `| npm start to /healthz at ${r.startup.people.toLocaleString('en-US')} people: first start (fresh DATA_DIR) / restart / restart after moving DATA_DIR (load average) | ${r.startup.first_start_ms} / ${r.startup.restart_ms} / ${r.startup.moved_restart_ms} ms (${r.startup.load_average.join(' / ')}) |`,
+  `| index snapshot load (sha256 of the directory file + read + deserialize) / heap added / external buffers | ${r.startup.index_load_ms} ms / ${r.startup.heap_after_load_mb} MB / ${r.startup.external_after_load_mb} MB |`,
+  `| physical reference: reading the ${r.startup.snapshot_mb} MB snapshot's bytes / sha256 of the ${r.startup.directory_file_mb} MB directory file, streamed (in memory) | ${r.startup.read_snapshot_bytes_ms} ms / ${r.startup.sha256_streamed_ms} ms (${r.startup.sha256_in_memory_ms} ms) |`,
+  `| directory import into DynamoDB Local (${r.import.people} people; DIRECTORY_STORE=dynamodb only) | ${r.import.ms} ms (${r.import.people_per_s}/s) |`,
   `| email enrichment over HTTP p50 / p95 | ${r.enrichment_http.p50_ms} / ${r.enrichment_http.p95_ms} ms |`,
   `| poll throughput, ${r.poll_throughput.concurrency} clients, through the local stack | ${r.poll_throughput.polls_per_s} polls/s |`,
   `| raw GetItem of the same job item, same DynamoDB Local, ${r.poll_throughput.concurrency} clients | ${r.poll_throughput.get_item_per_s} GetItem/s |`,
