@@ -67,6 +67,12 @@ const byKind = (xs: string[]) => {
   const out = execFileSync(process.execPath, ['--max-old-space-size=8192', '--import', 'tsx', join(root, 'bin/bench-agentic.ts'), '--people', String(values.people)], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
   results.agentic = JSON.parse(out.trim().split('\n').at(-1)!);
   log(`  ${JSON.stringify((results.agentic as { summary: unknown }).summary)}`);
+// ── 1b. Start-up of `npm start` at the bench's directory size: first start, restart, restart after a move ──
+{
+  log(`start-up: ${values.people} people…`);
+  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(root, 'bin/bench-startup.ts'), '--people', String(values.people)], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  results.startup = JSON.parse(out.trim().split('\n').at(-1)!);
+  log(`  ${JSON.stringify(results.startup)}`);
 }
 
 // ── 2. The local stack: import, enrichment, calls per operation ──────────────────────────────────────
@@ -306,7 +312,10 @@ const md = [
   ...(r.search_million ? [sizeRow(r.search_million)] : []),
   `| deep-search shortlist at ${r.search.people.toLocaleString('en-US')} people p50 / p95, standard (25) · extended (100) (${r.search.deep_search.queries} evaluation queries, in-process, beside people search's p50 above) | ${r.search.deep_search.standard.p50_ms} / ${r.search.deep_search.standard.p95_ms} ms · ${r.search.deep_search.extended.p50_ms} / ${r.search.deep_search.extended.p95_ms} ms |`,
   `| deep-search job, accept → completed poll, on the local stack (${r.deep_search_job.people.toLocaleString('en-US')} people; 25 / 100 directory reads for research) standard / extended | ${r.deep_search_job.standard_ms} / ${r.deep_search_job.extended_ms} ms |`,
-  `| directory import into DynamoDB Local (${r.import.people} people) | ${r.import.ms} ms (${r.import.people_per_s}/s) |`,
+  `| npm start to /healthz at ${r.startup.people.toLocaleString('en-US')} people: first start (fresh DATA_DIR) / restart / restart after moving DATA_DIR (load average) | ${r.startup.first_start_ms} / ${r.startup.restart_ms} / ${r.startup.moved_restart_ms} ms (${r.startup.load_average.join(' / ')}) |`,
+  `| index snapshot load (sha256 of the directory file + read + deserialize) / heap added / external buffers | ${r.startup.index_load_ms} ms / ${r.startup.heap_after_load_mb} MB / ${r.startup.external_after_load_mb} MB |`,
+  `| physical reference: reading the ${r.startup.snapshot_mb} MB snapshot's bytes / sha256 of the ${r.startup.directory_file_mb} MB directory file, streamed (in memory) | ${r.startup.read_snapshot_bytes_ms} ms / ${r.startup.sha256_streamed_ms} ms (${r.startup.sha256_in_memory_ms} ms) |`,
+  `| directory import into DynamoDB Local (${r.import.people} people; DIRECTORY_STORE=dynamodb only) | ${r.import.ms} ms (${r.import.people_per_s}/s) |`,
   `| email enrichment over HTTP p50 / p95 | ${r.enrichment_http.p50_ms} / ${r.enrichment_http.p95_ms} ms |`,
   `| poll throughput, ${r.poll_throughput.concurrency} clients, through the local stack | ${r.poll_throughput.polls_per_s} polls/s |`,
   `| raw GetItem of the same job item, same DynamoDB Local, ${r.poll_throughput.concurrency} clients | ${r.poll_throughput.get_item_per_s} GetItem/s |`,

@@ -14,8 +14,11 @@ export interface WriteResult {
   ms: number;
 }
 
-/** Generates a directory into `path` (parent folders created). Progress bar on stderr if asked. */
-export async function writeDirectoryFile(path: string, opts: GenerateOptions, { progress = false }: { progress?: boolean } = {}): Promise<WriteResult> {
+/**
+ * Generates a directory into `path` (parent folders created). Progress bar on stderr if asked; `into`
+ * receives the records too, so a caller that indexes them next need not read the file back.
+ */
+export async function writeDirectoryFile(path: string, opts: GenerateOptions, { progress = false, into }: { progress?: boolean; into?: DirectoryRecord[] } = {}): Promise<WriteResult> {
   const started = performance.now();
   await mkdir(dirname(path), { recursive: true });
   const out = createWriteStream(path, { encoding: 'utf8' });
@@ -38,6 +41,7 @@ export async function writeDirectoryFile(path: string, opts: GenerateOptions, { 
     for (const rec of generateDirectory(opts)) {
       if (rec.type === 'company') companies++;
       else people++;
+      into?.push(rec);
       chunk.push(JSON.stringify(rec) + '\n');
       if (chunk.length >= 1000) {
         await flush();

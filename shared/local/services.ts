@@ -1,9 +1,11 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LocalStack } from './stack.js';
 import { writeDirectoryFile, readDirectoryFile } from '../directory/file.js';
 import { getImportMarker, importDirectory, recordImport } from '../directory/directory.repository.js';
-import { peopleIndex, resetPeopleIndex } from '../search/index-source.js';
+import { directoryStoreName } from '../directory/directory-store.js';
+import type { DirectoryRecord } from '../directory/types.js';
+import { loadDirectoryFile, useLoadedDirectory } from '../search/index-source.js';
 import { resumeInFlight } from './resume.js';
 import { sweep } from '../workers/sweep.js';
 
@@ -49,31 +51,35 @@ async function connectThroughEmulator(stack: LocalStack, accountId: string, emai
 }
 
 /**
- * Generate (first run) and import (when the file changed) the directory. The import marker records which
- * file version is in the table, so a restart skips a re-import.
+ * Generate (first run) the directory, then load its index: from the snapshot persisted beside the file
+ * when one matches the file's sha256, else built and persisted. Lookups are served from that index
+ * (`DIRECTORY_STORE=memory`, the local default); with `DIRECTORY_STORE=dynamodb` the file is also
+ * imported into the directory table when the table's import marker names another version.
  */
 export async function prepareDirectory(opts: { file: string; people: number; seed: number; log?: (m: string) => void }): Promise<void> {
   const log = opts.log ?? (() => undefined);
+  let generated: DirectoryRecord[] | undefined;
   if (!existsSync(opts.file)) {
     log(`generating a sample directory of ${opts.people.toLocaleString('en-US')} people (seed ${opts.seed}) → ${opts.file}`);
-    const r = await writeDirectoryFile(opts.file, { people: opts.people, seed: opts.seed }, { progress: process.stdout.isTTY === true && !process.env.CI });
+    generated = [];
+    const r = await writeDirectoryFile(opts.file, { people: opts.people, seed: opts.seed }, { progress: process.stdout.isTTY === true && !process.env.CI, into: generated });
     log(`  ${r.people.toLocaleString('en-US')} people, ${r.companies.toLocaleString('en-US')} companies in ${(r.ms / 1000).toFixed(1)} s`);
   }
   process.env.DIRECTORY_FILE = opts.file;
-  resetPeopleIndex();
-  const st = statSync(opts.file);
-  const version = `${opts.file}:${st.size}:${st.mtimeMs}`;
+  process.env.DIRECTORY_STORE ||= 'memory';
+  const directory = await loadDirectoryFile(opts.file, generated);
+  generated = undefined;
+  useLoadedDirectory(directory);
+  log(`search index ${directory.fromSnapshot ? 'loaded' : 'built'}: ${directory.index.size.toLocaleString('en-US')} people in ${(directory.ms / 1000).toFixed(1)} s (directory ${directory.version!.slice(0, 12)}, store ${directoryStoreName()})`);
+  if (directoryStoreName() !== 'dynamodb') return;
   const marker = await getImportMarker();
-  if (marker?.version !== version) {
+  if (marker?.version !== directory.version) {
     const t0 = Date.now();
     log('importing the directory into the directory table…');
     const r = await importDirectory(readDirectoryFile(opts.file), { concurrency: 8 });
-    await recordImport({ version, people: r.people, imported_at: new Date().toISOString() });
+    await recordImport({ version: directory.version!, people: r.people, imported_at: new Date().toISOString() });
     log(`  imported ${r.people.toLocaleString('en-US')} people in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   }
-  const t1 = Date.now();
-  const index = await peopleIndex();
-  log(`search index ready: ${index.size.toLocaleString('en-US')} people in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
 }
 
 export async function startServices(opts: { root: string; stack: LocalStack; dataDir: string | null; directory?: DirectoryOptions; log?: (m: string) => void }): Promise<LocalServices> {

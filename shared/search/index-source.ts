@@ -1,15 +1,24 @@
+import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
+import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { deserialize, serialize } from 'node:v8';
 import { createGunzip } from 'node:zlib';
 import { readObjectStream } from '../adapters/object-store.js';
 import { optionalEnv, requireEnv } from '../core/env.js';
+import { LookupTable, type LookupTableSnapshot } from '../directory/lookup-table.js';
 import { DirectoryRecordSchema, type DirectoryRecord } from '../directory/types.js';
-import { PeopleIndex } from './search-engine.js';
+import { PeopleIndex, SNAPSHOT_FORMAT } from './search-engine.js';
 
 /**
- * Where the search worker's in-memory index comes from: the same JSONL the import reads — a local file
- * (`DIRECTORY_FILE`) on the one-machine twin, the import bucket's object (`DIRECTORY_BUCKET`,
- * `DIRECTORY_KEY`) in AWS. Built once per process (cold start) and reused.
+ * Where the in-memory index (search, and the in-memory directory store's lookups) comes from: the same
+ * JSONL the import reads — a local file (`DIRECTORY_FILE`) on the one-machine twin, the import bucket's
+ * object (`DIRECTORY_BUCKET`, `DIRECTORY_KEY`) in AWS. Built or loaded once per process and reused.
+ *
+ * Beside a local file the built index is persisted as `index/people-v<format>-<sha256 of the file>.v8`,
+ * so a restart loads it instead of rebuilding, a moved or copied data directory still finds it (the key
+ * is the content, not the path or mtime), and a changed file is rebuilt.
  */
 async function* jsonl(stream: NodeJS.ReadableStream): AsyncIterable<DirectoryRecord> {
   const rl = createInterface({ input: stream, crlfDelay: Infinity });
@@ -18,12 +27,16 @@ async function* jsonl(stream: NodeJS.ReadableStream): AsyncIterable<DirectoryRec
   }
 }
 
+function fileStream(file: string): NodeJS.ReadableStream {
+  const s = createReadStream(file);
+  return file.endsWith('.gz') ? s.pipe(createGunzip()) : s;
+}
+
 export async function directoryStream(): Promise<NodeJS.ReadableStream> {
   const file = optionalEnv('DIRECTORY_FILE');
   if (file) {
     if (!existsSync(file)) throw new Error(`DIRECTORY_FILE ${file} does not exist`);
-    const s = createReadStream(file);
-    return file.endsWith('.gz') ? s.pipe(createGunzip()) : s;
+    return fileStream(file);
   }
   const bucket = requireEnv('DIRECTORY_BUCKET');
   const key = requireEnv('DIRECTORY_KEY');
@@ -35,21 +48,99 @@ export async function readDirectory(): Promise<AsyncIterable<DirectoryRecord>> {
   return jsonl(await directoryStream());
 }
 
-let index: Promise<PeopleIndex> | undefined;
+/** sha256 of a file's bytes, streamed: the directory's version. */
+export async function fileVersion(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
 
-export function peopleIndex(): Promise<PeopleIndex> {
-  index ??= (async () => {
-    const records: DirectoryRecord[] = [];
-    for await (const r of await readDirectory()) records.push(r);
-    return PeopleIndex.build(records);
+export interface LoadedDirectory {
+  index: PeopleIndex;
+  lookups: LookupTable;
+  /** sha256 of the directory file (null for the import bucket's object). */
+  version: string | null;
+  /** Whether the index came from a persisted snapshot. */
+  fromSnapshot: boolean;
+  ms: number;
+}
+
+export function snapshotPath(file: string, version: string): string {
+  return join(dirname(file), 'index', `people-v${SNAPSHOT_FORMAT}-${version}.v8`);
+}
+
+async function buildFrom(records: AsyncIterable<DirectoryRecord> | Iterable<DirectoryRecord>): Promise<{ index: PeopleIndex; lookups: LookupTable }> {
+  const all: DirectoryRecord[] = [];
+  for await (const r of records) all.push(r);
+  const index = PeopleIndex.build(all);
+  return { index, lookups: LookupTable.build(index.size, (i) => index.entryAt(i)) };
+}
+
+/** Writes the snapshot under a temporary name first, so a crash never leaves a half-written one behind. */
+async function persist(path: string, built: { index: PeopleIndex; lookups: LookupTable }): Promise<Buffer> {
+  const indexBuffer = built.index.toSnapshot();
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  await writeFile(tmp, serialize({ index: indexBuffer, lookups: built.lookups.toSnapshot() }));
+  await rename(tmp, path);
+  for (const name of await readdir(dirname(path))) {
+    if (name.startsWith('people-') && join(dirname(path), name) !== path) await rm(join(dirname(path), name), { force: true });
+  }
+  return indexBuffer;
+}
+
+/**
+ * The index of a local directory file: loaded from its snapshot when one matches the file's content,
+ * else built (from `records` when the caller already holds them, else from the file) and persisted.
+ * Either way the index served is the snapshot's form (people kept as JSON, parsed per hit).
+ */
+export async function loadDirectoryFile(file: string, records?: Iterable<DirectoryRecord>): Promise<LoadedDirectory> {
+  const started = performance.now();
+  const version = await fileVersion(file);
+  const path = snapshotPath(file, version);
+  if (existsSync(path)) {
+    try {
+      const s = deserialize(await readFile(path)) as { index: Buffer; lookups: LookupTableSnapshot };
+      return { index: PeopleIndex.fromSnapshot(s.index), lookups: LookupTable.fromSnapshot(s.lookups), version, fromSnapshot: true, ms: Math.round(performance.now() - started) };
+    } catch {
+      // An unreadable or older-format snapshot is rebuilt below.
+    }
+  }
+  const built = await buildFrom(records ?? jsonl(fileStream(file)));
+  const indexBuffer = await persist(path, built);
+  return { index: PeopleIndex.fromSnapshot(indexBuffer), lookups: built.lookups, version, fromSnapshot: false, ms: Math.round(performance.now() - started) };
+}
+
+let loaded: Promise<LoadedDirectory> | undefined;
+
+/** The process's directory index: the local file's (snapshot-backed) or, in AWS, built from the bucket's object. */
+export function loadedDirectory(): Promise<LoadedDirectory> {
+  loaded ??= (async () => {
+    const file = optionalEnv('DIRECTORY_FILE');
+    if (file) {
+      if (!existsSync(file)) throw new Error(`DIRECTORY_FILE ${file} does not exist`);
+      return loadDirectoryFile(file);
+    }
+    const started = performance.now();
+    const built = await buildFrom(await readDirectory());
+    return { ...built, version: null, fromSnapshot: false, ms: Math.round(performance.now() - started) };
   })().catch((e) => {
-    index = undefined;
+    loaded = undefined;
     throw e;
   });
-  return index;
+  return loaded;
+}
+
+/** Hands the process an index its caller loaded (the local stack's start-up), so nothing loads it twice. */
+export function useLoadedDirectory(directory: LoadedDirectory): void {
+  loaded = Promise.resolve(directory);
+}
+
+export async function peopleIndex(): Promise<PeopleIndex> {
+  return (await loadedDirectory()).index;
 }
 
 /** Local stack restarts and tests that switch directories. */
 export function resetPeopleIndex(): void {
-  index = undefined;
+  loaded = undefined;
 }
