@@ -67,6 +67,8 @@ const byKind = (xs: string[]) => {
   const out = execFileSync(process.execPath, ['--max-old-space-size=8192', '--import', 'tsx', join(root, 'bin/bench-agentic.ts'), '--people', String(values.people)], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
   results.agentic = JSON.parse(out.trim().split('\n').at(-1)!);
   log(`  ${JSON.stringify((results.agentic as { summary: unknown }).summary)}`);
+}
+
 // ── 1b. Start-up of `npm start` at the bench's directory size: first start, restart, restart after a move ──
 {
   log(`start-up: ${values.people} people…`);
