@@ -5,6 +5,7 @@ import { newId } from '../core/ids.js';
 import { addressOf, classifyInbound, extractMessageIds, type InboundClassification } from './inbound.js';
 import { findByMessageId, getEmail, recordReply, transition, type EmailRef } from './emails.repository.js';
 import { markLead } from './leads.repository.js';
+import { stopEnrollment } from '../sequences/cadence.js';
 
 /**
  * Inbound mail (the Inbox port): a received message is matched to the email it answers through
@@ -67,10 +68,12 @@ export async function receiveInbound(msg: z.output<typeof InboundSchema>, clock:
       counted = true;
       await markLead(accountId, email.to.email, 'replied_at', now);
       await transition(accountId, emailId, ['sent'], { status: 'replied', replied_at: now, updated_at: now });
+      if (email.sequence_id) await stopEnrollment(accountId, email.to.email, email.sequence_id, 'replied', 'recipient_replied', { clock });
     }
   } else if (classification === 'bounce') {
     await markLead(accountId, email.to.email, 'bounced_at', now);
     await transition(accountId, emailId, ['sent', 'replied'], { error: { code: 'bounced', message: 'The recipient’s mail server returned the email as undeliverable.' }, updated_at: now });
+    if (email.sequence_id) await stopEnrollment(accountId, email.to.email, email.sequence_id, 'bounced', 'recipient_bounced', { clock });
   }
   return { matched: true, classification, email_id: emailId, counted_as_lead_reply: counted };
 }

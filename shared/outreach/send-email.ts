@@ -5,7 +5,9 @@ import { mailerFor, type Mailer } from '../adapters/mailer.js';
 import { sendMessage } from '../adapters/queue.js';
 import { getEmail, sentPointerWrites, transition, transitionClaimed } from './emails.repository.js';
 import { messages } from '../catalog/messages.js';
-import { getLead, isSuppressed } from './leads.repository.js';
+import { getLead, isSuppressed, leadSentWrite } from './leads.repository.js';
+import { onStepSent, stepEndedUnsent, stepSentWrites } from '../sequences/cadence.js';
+import type { Scheduler } from '../adapters/scheduler.js';
 import { appendUnsubscribeFooter, buildMime, envelopeFor, unsubscribeHeaders } from './mime.js';
 import { releaseSlot } from './send-slots.repository.js';
 import { logger } from '../core/logger.js';
@@ -60,10 +62,11 @@ export async function failInterruptedSend(email: EmailRecord, clock: Clock = ser
     updated_at: clock.now().toISOString(),
     error: { code: 'send_interrupted', message: 'The send was interrupted; the email may have been sent, so it is not retried.' },
   });
+  if (failed?.sequence_id) await stepEndedUnsent(failed, 'send_interrupted', { clock });
   return failed !== null;
 }
 
-export async function sendEmail(accountId: string, emailId: string, deps: { clock?: Clock; mailer?: Mailer; nowMs?: () => number } = {}): Promise<void> {
+export async function sendEmail(accountId: string, emailId: string, deps: { clock?: Clock; mailer?: Mailer; nowMs?: () => number; scheduler?: Scheduler } = {}): Promise<void> {
   const clock = deps.clock ?? serviceClock;
   const wallNow = deps.nowMs ?? Date.now;
   const email = await getEmail(accountId, emailId);
@@ -80,6 +83,7 @@ export async function sendEmail(accountId: string, emailId: string, deps: { cloc
   const fail = async (code: string, message: string, status: 'failed' | 'cancelled' = 'failed') => {
     const moved = await transition(accountId, emailId, ['queued'], { status, updated_at: nowIso(), error: { code, message } });
     if (moved && email.slot_day) await releaseSlot(email.from_account, email.slot_day);
+    if (moved && email.sequence_id) await stepEndedUnsent(email, code, { clock, scheduler: deps.scheduler });
   };
   const lead = await getLead(accountId, email.to.email);
   if (lead?.replied_at) return fail('recipient_replied', 'The recipient has replied; further sends to them are stopped.', 'cancelled');
@@ -125,12 +129,15 @@ export async function sendEmail(accountId: string, emailId: string, deps: { cloc
       html,
       headers: unsubscribeHeaders(unsub),
       date: clock.now(),
+      // A follow-up step answers the earlier steps' thread.
+      ...(claimed.in_reply_to ? { inReplyTo: claimed.in_reply_to, references: claimed.references ?? [claimed.in_reply_to] } : {}),
     });
     const env = envelopeFor({ from: { email: claimed.from_email }, to: { email: claimed.to.email }, cc: claimed.cc, bcc: claimed.bcc });
     out = await (deps.mailer ?? mailerFor(account.type)).send({ raw, from: env.from, to: [claimed.to.email], cc: claimed.cc, bcc: claimed.bcc });
   } catch (e) {
     logger.error('send failed', { emailId, error: e as Error });
-    await transitionClaimed(accountId, emailId, ours, { status: 'failed', updated_at: nowIso(), error: { code: 'send_failed', message: 'The mailbox provider did not accept the email.' } });
+    const failed = await transitionClaimed(accountId, emailId, ours, { status: 'failed', updated_at: nowIso(), error: { code: 'send_failed', message: 'The mailbox provider did not accept the email.' } });
+    if (failed?.sequence_id) await stepEndedUnsent(failed, 'send_failed', { clock, scheduler: deps.scheduler });
     return;
   }
   const sentAt = clock.now();
@@ -140,7 +147,8 @@ export async function sendEmail(accountId: string, emailId: string, deps: { cloc
     emailId,
     ours,
     { status: 'sent', sent_at: sentAt.toISOString(), updated_at: sentAt.toISOString(), message_id: messageId, provider_message_id: out.providerMessageId },
-    sentPointerWrites(claimed, messageIds, sentAt),
+    // The lead's last send (sequence eligibility) and a sequence's next step are recorded with the send itself.
+    [...sentPointerWrites(claimed, messageIds, sentAt), leadSentWrite(accountId, claimed.to.email, sentAt), ...(claimed.sequence_id ? await stepSentWrites(claimed, messageId, sentAt) : [])],
   );
   if (!sent) {
     // The claim was taken from this attempt (judged dead after its lease): its outcome is not ours to write.
@@ -148,4 +156,5 @@ export async function sendEmail(accountId: string, emailId: string, deps: { cloc
     return;
   }
   await recordSend(accountId, claimed.from_account, account.timezone, clock);
+  if (sent.sequence_id) await onStepSent(sent, { clock, scheduler: deps.scheduler });
 }
