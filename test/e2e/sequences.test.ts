@@ -247,25 +247,29 @@ describe('rules', () => {
     const t = await tenant();
     const busy = address();
     await created(t, { contacts: [contact(busy)], steps: 1 });
-    const recent = address();
-    const single = await t.client.api('POST', 'emails/', { to: contact(recent), instructions: INSTRUCTIONS, review: 'none' });
-    expect(single.status).toBe(202);
-    await until(async () => (await t.client.api('GET', `emails/${single.body.id}/`)).body.status === 'sent');
-    const unsubscribed = address();
-    await admin.console('POST', 'dev/inbound/', { from: 'MAILER-DAEMON@prospect.test', to: t.ea.email, subject: 'x', text: '' }); // unmatched: changes nothing
+    // Two single emails sent now: one recipient is then recently contacted, the other unsubscribes through its link.
+    const [recent, unsubscribed] = [address(), address()];
+    for (const to of [recent, unsubscribed]) {
+      const single = await t.client.api('POST', 'emails/', { to: contact(to), instructions: INSTRUCTIONS });
+      await settle();
+      expect((await t.client.api('POST', `emails/${single.body.id}/approve/`, { schedule: 'now' })).status).toBe(200);
+    }
+    await settle();
+    const link = (await mailbox()).find((m) => m.to.includes(unsubscribed)).headers['list-unsubscribe'] as string;
+    const token = /\/u\/([A-Za-z0-9_-]{32})\//.exec(link)![1];
+    expect((await t.client.api('POST', `u/${token}/`)).status).toBeLessThan(400);
     const good = address();
     const bare = { email: address(), first_name: 'Bo' };
     const r = await t.client.api('POST', 'sequences/', {
       instructions: INSTRUCTIONS,
       steps: 2,
-      contacts: [contact(good), { email: 'not-an-email', first_name: 'X' }, { email: address() }, contact(busy), contact(recent), bare, contact(good)],
+      contacts: [contact(good), { email: 'not-an-email', first_name: 'X' }, { email: address() }, contact(busy), contact(recent), bare, contact(good), contact(unsubscribed)],
     });
     expect(r.status).toBe(202);
     expect(r.body.contacts_accepted).toBe(1);
     expect(r.body.total_emails).toBe(2);
-    expect(r.body.contacts_rejected.map((x: any) => x.reason)).toEqual(['invalid_contact', 'invalid_contact', 'already_in_automation', 'recently_contacted', 'not_enriched', 'invalid_contact']);
+    expect(r.body.contacts_rejected.map((x: any) => x.reason)).toEqual(['invalid_contact', 'invalid_contact', 'already_in_automation', 'recently_contacted', 'not_enriched', 'invalid_contact', 'invalid_contact']);
     expect(r.body.contacts_rejected[0].contact).toEqual({ email: 'not-an-email', first_name: 'X' });
-    expect(unsubscribed).toBeTruthy();
 
     const before = await balance(t.accountId);
     const none = await t.client.api('POST', 'sequences/', { instructions: INSTRUCTIONS, contacts: [contact(busy), bare] });
