@@ -265,7 +265,9 @@ try {
     if (r.contacts_accepted !== SEQUENCE_CONTACTS) throw new Error(`sequence bench: ${r.contacts_accepted} of ${SEQUENCE_CONTACTS} contacts accepted`);
     sequenceIds.push(r.id);
   }
-  await settle();
+  // Settled means every pass has closed (dev/settle/ alone gives up after a bounded wait on a loaded machine).
+  const passClosed = async (id: string) => ((await (await api('GET', `sequences/${id}/`)).json()) as { status: string }).status !== 'drafting';
+  for (let i = 0; i < 60 && !(await Promise.all(sequenceIds.map(passClosed))).every(Boolean); i++) await settle();
   const sequenceMs = performance.now() - t;
   for (const id of sequenceIds) {
     const s = (await (await api('GET', `sequences/${id}/`)).json()) as { status: string; drafted: number };

@@ -2,7 +2,7 @@ import type { SQSRecord } from 'aws-lambda';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../adapters/aws.js';
 import { sendMessage } from '../adapters/queue.js';
-import { isTransactionCanceled } from '../adapters/dynamodb-errors.js';
+import { cancellationReasons, isTransactionCanceled } from '../adapters/dynamodb-errors.js';
 import type { Scheduler } from '../adapters/scheduler.js';
 import { pendingSettleWrites, type TransactItem } from '../accounts/ledger.repository.js';
 import { PRICES } from '../accounts/prices.js';
@@ -39,6 +39,29 @@ export interface StepDeps {
 }
 
 const bestTime = { mode: 'best_time' as const, send_at: null };
+const CONFLICT_ATTEMPTS = 10;
+
+/**
+ * One transaction of a step's outcome. Every step of a pass counts into the same sequence item, so parallel
+ * drafts collide (TransactionConflict): those are tried again after a jittered wait. True when it was
+ * written; false when a condition failed (someone moved the step, the enrollment or the pass first).
+ */
+async function writeOutcome(writes: TransactItem[]): Promise<boolean> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await documentClient().send(new TransactWriteCommand({ TransactItems: writes }));
+      return true;
+    } catch (e) {
+      if (!isTransactionCanceled(e)) throw e;
+      const reasons = cancellationReasons(e);
+      if (reasons.some((r) => r.Code === 'ConditionalCheckFailed') || attempt >= CONFLICT_ATTEMPTS) {
+        if (reasons.some((r) => r.Code === 'ConditionalCheckFailed')) return false;
+        throw e;
+      }
+      await new Promise((r) => setTimeout(r, Math.random() * Math.min(500, 10 * 2 ** attempt)));
+    }
+  }
+}
 
 export async function draftStep(email: EmailRecord, record: SQSRecord | null, deps: StepDeps): Promise<void> {
   if (email.status !== 'drafting') return;
@@ -75,13 +98,8 @@ export async function draftStep(email: EmailRecord, record: SQSRecord | null, de
     // Auto-approved: step 0 asks for its best time now, due within the grace so the sweeper books it after a crash.
     if (autoApproved) writes.push(emailTransitionWrite(email.account_id, ids[0]!, ['queued'], { send_request: bestTime, updated_at: iso }, [], after(now, DEADLINES.DISPATCH_GRACE_MS)));
   }
-  try {
-    await documentClient().send(new TransactWriteCommand({ TransactItems: writes }));
-  } catch (e) {
-    // Someone moved the step, the enrollment or the pass first (a redelivery, a cancel): theirs stands.
-    if (isTransactionCanceled(e)) return;
-    throw e;
-  }
+  // Someone moved the step, the enrollment or the pass first (a redelivery, a cancel): theirs stands.
+  if (!(await writeOutcome(writes))) return;
   if (!lastStep) await sendMessage('drafting', messages.draftEmail(email.account_id, ids[step + 1]!));
   else if (autoApproved) {
     const first = await getEmail(email.account_id, ids[0]!);
@@ -109,12 +127,7 @@ export async function failStep(email: EmailRecord, message: string, clock: Clock
   ];
   // Counted only while the pass is open; after a cancel the pass has settled already.
   if (s?.pass && s.status === 'drafting') writes.push(countDraftsWrite(email.account_id, s.id, s.pass.id, 'failed', ids.length - step));
-  try {
-    await documentClient().send(new TransactWriteCommand({ TransactItems: writes }));
-  } catch (e) {
-    if (isTransactionCanceled(e)) return false;
-    throw e;
-  }
+  if (!(await writeOutcome(writes))) return false;
   for (const id of ids.slice(0, step)) {
     await transition(email.account_id, id, ['pending_review', 'queued'], { status: 'cancelled', updated_at: iso, error: { code: 'enrollment_failed', message: 'A later step could not be drafted, so the enrollment cannot run.' } });
   }
@@ -143,7 +156,8 @@ async function nextStatus(s: SequenceRecord): Promise<SequenceStatus> {
  * lost race (a count moved meanwhile) is judged again. True when the pass is closed (by this call or not).
  */
 export async function closePassIfDone(accountId: string, sequenceId: string, clock: Clock): Promise<boolean> {
-  for (let attempt = 0; attempt < 5; attempt++) {
+  for (let attempt = 0; attempt < CONFLICT_ATTEMPTS; attempt++) {
+    if (attempt > 0) await new Promise((r) => setTimeout(r, Math.random() * Math.min(500, 10 * 2 ** attempt)));
     const s = await getSequenceHead(accountId, sequenceId);
     if (!s?.pass || s.status !== 'drafting') return true;
     const drafted = s.pass_drafted ?? 0;
