@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: measured numbers for the README and issue notes, all on this machine, all on loopback.
- *   tsx bin/bench.ts [--people 100000] [--import-people 20000] [--emails 100] [--round-ms 4000]
+ *   tsx bin/bench.ts [--people 100000] [--import-people 20000] [--emails 100] [--sequences 1] [--round-ms 4000]
  *   BENCH_MILLION=1 also measures search at 1,000,000 people (generated for the run, never stored).
  * Writes bench-results/bench.json and bench-results/bench.md (bundle sizes and init times: bundles.md).
  */
@@ -30,7 +30,7 @@ type LoadSpec =
   | { kind: 'get-item'; table: string; key: Record<string, string>; concurrency: number; ms: number };
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({ options: { people: { type: 'string', default: '100000' }, 'import-people': { type: 'string', default: '20000' }, emails: { type: 'string', default: '100' }, 'round-ms': { type: 'string', default: '4000' } } });
+const { values } = parseArgs({ options: { people: { type: 'string', default: '100000' }, 'import-people': { type: 'string', default: '20000' }, emails: { type: 'string', default: '100' }, sequences: { type: 'string', default: '1' }, 'round-ms': { type: 'string', default: '4000' } } });
 const results: Record<string, unknown> = { machine: { cores: (await import('node:os')).cpus().length, node: process.version }, at: new Date().toISOString() };
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -290,6 +290,30 @@ try {
   }
   results.approve_to_sent = { emails: latencies.length, p50_ms: pct(latencies, 0.5), p95_ms: pct(latencies, 0.95) };
   log(`approve→sent: ${JSON.stringify(results.approve_to_sent)}`);
+
+  // ── 4. Sequences: 100 contacts × 3 steps each, drafted end to end (accept, enrollments, chained drafts, pass settled) ──
+  const sequences = Number(values.sequences);
+  const SEQUENCE_CONTACTS = 100;
+  const SEQUENCE_STEPS = 3;
+  t = performance.now();
+  const sequenceIds: string[] = [];
+  for (let k = 0; k < sequences; k++) {
+    const contacts = Array.from({ length: SEQUENCE_CONTACTS }, (_, i) => ({ email: `seqbench${k}.${i}@prospect.test`, first_name: 'Alex', company_name: 'Acme' }));
+    const r = (await (await api('POST', 'sequences/', { contacts, steps: SEQUENCE_STEPS, instructions: 'Short: introduce our analytics platform and ask for a 15-minute call.' })).json()) as { id: string; contacts_accepted: number };
+    if (r.contacts_accepted !== SEQUENCE_CONTACTS) throw new Error(`sequence bench: ${r.contacts_accepted} of ${SEQUENCE_CONTACTS} contacts accepted`);
+    sequenceIds.push(r.id);
+  }
+  // Settled means every pass has closed (dev/settle/ alone gives up after a bounded wait on a loaded machine).
+  const passClosed = async (id: string) => ((await (await api('GET', `sequences/${id}/`)).json()) as { status: string }).status !== 'drafting';
+  for (let i = 0; i < 60 && !(await Promise.all(sequenceIds.map(passClosed))).every(Boolean); i++) await settle();
+  const sequenceMs = performance.now() - t;
+  for (const id of sequenceIds) {
+    const s = (await (await api('GET', `sequences/${id}/`)).json()) as { status: string; drafted: number };
+    if (s.status !== 'pending_review' || s.drafted !== SEQUENCE_CONTACTS * SEQUENCE_STEPS) throw new Error(`sequence bench: ${id} ended ${s.status} with ${s.drafted} drafts`);
+  }
+  const sequenceEmails = sequences * SEQUENCE_CONTACTS * SEQUENCE_STEPS;
+  results.sequence_drafting = { sequences, contacts: SEQUENCE_CONTACTS, steps: SEQUENCE_STEPS, emails: sequenceEmails, ms: Math.round(sequenceMs), emails_per_s: Number((sequenceEmails / (sequenceMs / 1000)).toFixed(1)) };
+  log(`sequence drafting: ${JSON.stringify(results.sequence_drafting)}`);
 } finally {
   await stack.stop();
   rmSync(dir, { recursive: true, force: true });
@@ -324,6 +348,7 @@ const md = [
   `| poll ratio (target ≥ 0.8) | ${r.poll_throughput.ratio} |`,
   `| drafting throughput (${r.drafting.emails} emails, end to end through the queue) | ${r.drafting.emails_per_s} emails/s |`,
   `| approve → sent p50 / p95 | ${r.approve_to_sent.p50_ms} / ${r.approve_to_sent.p95_ms} ms |`,
+  `| sequence drafting (${r.sequence_drafting.sequences} × ${r.sequence_drafting.contacts} contacts × ${r.sequence_drafting.steps} steps, accept to pass settled) | ${r.sequence_drafting.emails_per_s} emails/s (${r.sequence_drafting.ms} ms) |`,
   `| sweeper: ${r.sweep.examined} overdue reservations ended (one run) | ${r.sweep.ms} ms (${r.sweep.records_per_s} records/s) |`,
   `| sequential raw GetItem, same DynamoDB Local (reference) | ${r.sweep.sequential_get_item_per_s} GetItem/s |`,
   ...r.agentic.runs.map((x: any) => `| agentic search at ${r.agentic.people.toLocaleString('en-US')} people, POST → completed (${x.leads} leads, ${x.steps} steps, ${x.completion_reason || 'target or shortlist reached'}) | ${x.wall_ms} ms |`),

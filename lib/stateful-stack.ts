@@ -227,6 +227,7 @@ export class StatefulStack extends Stack {
       stage: props.stage ?? 'dev',
       serviceName: props.serviceName ?? 'people-outreach',
       recipients: props.inboundRecipients,
+      scheduler: { group: this.scheduleGroup, role: this.schedulerRole, timersQueue, timersDeadLetterQueue: dlqs.timers },
     });
 
     const directoryImport = new DirectoryImport(this, 'DirectoryImport', {

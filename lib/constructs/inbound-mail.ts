@@ -6,7 +6,7 @@ import { EventType, type Bucket } from 'aws-cdk-lib/aws-s3';
 import { ReceiptRuleSet } from 'aws-cdk-lib/aws-ses';
 import { S3 } from 'aws-cdk-lib/aws-ses-actions';
 import { Construct } from 'constructs';
-import { ServiceFunction, nagFinding } from './service-function.js';
+import { ServiceFunction, nagFinding, type SchedulerBinding } from './service-function.js';
 
 /**
  * Replies, bounces and auto-replies reach the service through SES receiving: a receipt rule stores each
@@ -21,6 +21,8 @@ export interface InboundMailProps {
   readonly serviceName: string;
   /** Recipient domains or addresses the rule accepts (all verified identities when empty). */
   readonly recipients?: string[];
+  /** A reply or bounce that stops a sequence deletes the schedules of its unsent steps. */
+  readonly scheduler: SchedulerBinding;
 }
 
 export const INBOUND_PREFIX = 'inbound/';
@@ -52,6 +54,7 @@ export class InboundMail extends Construct {
       timeout: Duration.seconds(30),
     });
     this.fn.bindTable(props.table, 'outreach', 'readwrite');
+    this.fn.bindScheduler(props.scheduler);
     const objects = props.bucket.arnForObjects(`${INBOUND_PREFIX}*`);
     this.fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['s3:GetObject'], resources: [objects] }));
     Validations.of(this.fn).acknowledge({

@@ -115,7 +115,8 @@ export const QUEUES: Record<QueueKey, QueueDef> = {
       module: 'functions/workers/mail-events.worker.ts',
       batchSize: 10,
       timeoutSeconds: 20,
-      bindings: { tables: { outreach: 'readwrite' } },
+      // A bounce ends a sequence enrollment: its pending follow-ups' schedules are deleted.
+      bindings: { tables: { outreach: 'readwrite' }, scheduler: true },
     },
   },
 };

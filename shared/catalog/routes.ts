@@ -68,6 +68,8 @@ const outreachWrite = { perMinute: 120, burst: 20 } satisfies Throttle;
 const emailsRead = { tables: { accounts: 'read', outreach: 'read' } } satisfies Bindings;
 const emailsChange = { tables: { accounts: 'readwrite', outreach: 'readwrite' }, queues: { sending: 'send' }, scheduler: true } satisfies Bindings;
 const accountsWrite = { tables: { accounts: 'readwrite' } } satisfies Bindings;
+const sequencesAccept = { tables: { accounts: 'readwrite', outreach: 'readwrite', directory: 'read' }, queues: { drafting: 'send' } } satisfies Bindings;
+const sequencesAcceptThrottle = { perMinute: 10, burst: 5 } satisfies Throttle;
 
 export const ROUTES: RouteDef[] = [
   // Public API: sending accounts (SPEC.md "Sending accounts").
@@ -95,6 +97,15 @@ export const ROUTES: RouteDef[] = [
   { method: 'PATCH', path: pub('emails/{id}/'), module: 'functions/emails/edit.ts', auth: 'api_key', throttle: outreachWrite, bindings: emailsChange },
   { method: 'POST', path: pub('emails/{id}/approve/'), module: 'functions/emails/approve.ts', auth: 'api_key', throttle: outreachWrite, bindings: emailsChange },
   { method: 'POST', path: pub('emails/{id}/cancel/'), module: 'functions/emails/cancel.ts', auth: 'api_key', throttle: outreachWrite, bindings: emailsChange },
+  // Sequences (SPEC.md "Sequences"; throttles DESIGN.md §3). Approve books send slots (and may put a due one
+  // on the sending queue); cancel settles an open pass and deletes schedules, but sends nothing.
+  { method: 'POST', path: pub('sequences/'), module: 'functions/sequences/create.ts', auth: 'api_key', throttle: sequencesAcceptThrottle, bindings: sequencesAccept },
+  { method: 'GET', path: pub('sequences/'), module: 'functions/sequences/list.ts', auth: 'api_key', throttle: T.read, bindings: emailsRead },
+  { method: 'GET', path: pub('sequences/{id}/'), module: 'functions/sequences/get.ts', auth: 'api_key', throttle: T.read, bindings: emailsRead },
+  { method: 'POST', path: pub('sequences/{id}/contacts/'), module: 'functions/sequences/add-contacts.ts', auth: 'api_key', throttle: sequencesAcceptThrottle, bindings: sequencesAccept },
+  { method: 'POST', path: pub('sequences/{id}/approve/'), module: 'functions/sequences/approve.ts', auth: 'api_key', throttle: outreachWrite, bindings: { tables: { accounts: 'read', outreach: 'readwrite' }, queues: { sending: 'send' }, scheduler: true } },
+  { method: 'POST', path: pub('sequences/{id}/cancel/'), module: 'functions/sequences/cancel.ts', auth: 'api_key', throttle: outreachWrite, bindings: { tables: { accounts: 'readwrite', outreach: 'readwrite' }, scheduler: true } },
+  { method: 'GET', path: pub('sequences/{id}/replies/'), module: 'functions/sequences/replies.ts', auth: 'api_key', throttle: T.read, bindings: emailsRead },
   // What a recipient's mail client calls: unguessable per-email tokens, no credential. With no key to count
   // by, the throttle is the stage's, over all callers (locally: per client address).
   { method: 'GET', path: pub('o/{token}/'), module: 'functions/tracking/open.ts', auth: 'public', throttle: T.openPixel, bindings: { tables: { outreach: 'readwrite' } } },

@@ -14,6 +14,7 @@ import { REVIEW_WINDOW_MS, type EmailRecord } from './model.js';
 import { scheduleSend } from './schedule-send.js';
 import { logger } from '../core/logger.js';
 import { messages } from '../catalog/messages.js';
+import { draftStep, failStep } from '../sequences/step-drafting.js';
 
 /**
  * The drafting worker: write the copy, then `drafting` → `pending_review` (review window 7 days, its
@@ -46,6 +47,8 @@ async function movedOn(email: EmailRecord, scheduler: Scheduler): Promise<void> 
 
 /** A draft that cannot be written: `failed`, its reservation released in the same transaction. */
 export async function failDraft(email: EmailRecord, message: string, clock: Clock): Promise<boolean> {
+  // A sequence step's credits belong to its pass, and its failure ends its enrollment.
+  if (email.sequence_id) return failStep(email, message, clock);
   const now = clock.now();
   const release = await pendingSettleWrites(email.account_id, email.charge_id, 'released', 0, now);
   const failed = await transition(email.account_id, email.id, ['drafting'], { status: 'failed', updated_at: now.toISOString(), error: { code: 'draft_failed', message } }, [], { with: release });
@@ -57,6 +60,7 @@ export async function draftEmail(accountId: string, emailId: string, record: SQS
   const scheduler = deps.scheduler ?? awsScheduler;
   const email = await getEmail(accountId, emailId);
   if (!email) return;
+  if (email.sequence_id) return draftStep(email, record, { clock, scheduler, drafter: deps.drafter ?? defaultDrafter() });
   if (email.status !== 'drafting') return movedOn(email, scheduler);
 
   let draft;

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, queryAll, scanAll } from '../adapters/aws.js';
 import { tableName } from '../core/env.js';
 import type { EmailRecord, EmailStatus } from './model.js';
@@ -114,6 +114,33 @@ async function transitionInTransaction(accountId: string, id: string, update: No
   }
   const email = await getEmail(accountId, id);
   return email ? { moved: true, email } : { moved: false, current: null };
+}
+
+/**
+ * A guarded transition of one email as a transaction item, for a workflow that moves several records
+ * together (a sequence step and its enrollment). `from` null: the email is updated in whatever state it is.
+ */
+export function emailTransitionWrite(accountId: string, id: string, from: EmailStatus[] | null, set: Partial<EmailRecord> & Record<string, unknown>, remove: string[] = [], due?: Date | null): TransactItem {
+  const condition: { expression: string; names: Record<string, string>; values: Record<string, unknown> } = from
+    ? { expression: `#s IN (${from.map((_, i) => `:from${i}`).join(', ')})`, names: { '#s': 'status' }, values: Object.fromEntries(from.map((s, i) => [`:from${i}`, s])) }
+    : { expression: 'attribute_exists(pk)', names: {}, values: {} };
+  const update = emailUpdate(accountId, id, set, remove, due, condition);
+  const { ReturnValuesOnConditionCheckFailure: _, ...item } = update;
+  return { Update: Object.keys(item.ExpressionAttributeValues).length ? item : { ...item, ExpressionAttributeValues: undefined } };
+}
+
+/** Several emails of one account by id, in any order (missing ones are left out). */
+export async function getEmails(accountId: string, ids: string[]): Promise<EmailRecord[]> {
+  const out: EmailRecord[] = [];
+  for (let i = 0; i < ids.length; i += 100) {
+    let keys: Record<string, unknown>[] | undefined = ids.slice(i, i + 100).map((id) => K.email(accountId, id));
+    while (keys?.length) {
+      const r = await documentClient().send(new BatchGetCommand({ RequestItems: { [tableName('outreach')]: { Keys: keys, ConsistentRead: true } } }));
+      out.push(...((r.Responses?.[tableName('outreach')] ?? []) as EmailRecord[]));
+      keys = r.UnprocessedKeys?.[tableName('outreach')]?.Keys as Record<string, unknown>[] | undefined;
+    }
+  }
+  return out;
 }
 
 /** As `transitionOrCurrent`, for callers that only need to know whether they moved it: the updated email, or null. */

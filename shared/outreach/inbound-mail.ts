@@ -6,6 +6,7 @@ import { addressOf, classifyInbound, extractMessageIds, type InboundClassificati
 import { findByMessageId, getEmail, recordReply, transition, type EmailRef } from './emails.repository.js';
 import { markLead } from './leads.repository.js';
 import { recordBounce } from './bounces.js';
+import { stopEnrollment } from '../sequences/cadence.js';
 
 /**
  * Inbound mail (the Inbox port): a received message is matched to the email it answers through
@@ -72,9 +73,11 @@ export async function receiveInbound(msg: z.output<typeof InboundSchema>, clock:
       counted = true;
       await markLead(accountId, email.to.email, 'replied_at', now);
       await transition(accountId, emailId, ['sent'], { status: 'replied', replied_at: now, updated_at: now });
+      if (email.sequence_id) await stopEnrollment(accountId, email.to.email, email.sequence_id, 'replied', 'recipient_replied', { clock });
     }
   } else if (classification === 'bounce') {
     await recordBounce(email, now);
+    if (email.sequence_id) await stopEnrollment(accountId, email.to.email, email.sequence_id, 'bounced', 'recipient_bounced', { clock });
   }
   return { matched: true, classification, email_id: emailId, counted_as_lead_reply: counted };
 }

@@ -22,6 +22,8 @@ export interface Lead {
   context?: string;
   replied_at?: string;
   bounced_at?: string;
+  /** The last send to the address from any of the account's mailboxes (sequence eligibility: recently_contacted). */
+  last_sent_at?: string;
   /** The lead's time zone, learnt from the directory when they were last written to. */
   timezone?: string;
   created_at: string;
@@ -46,6 +48,18 @@ export function leadUpsertWrite(accountId: string, contact: Contact, now: string
       UpdateExpression: `SET ${sets.join(', ')}, created_at = if_not_exists(created_at, :now)`,
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/** The write that records a send to the lead, to ride in the transaction that records the email `sent`. */
+export function leadSentWrite(accountId: string, email: string, at: Date): TransactItem {
+  return {
+    Update: {
+      TableName: tableName('outreach'),
+      Key: K.lead(accountId, email),
+      UpdateExpression: 'SET last_sent_at = :at, email = if_not_exists(email, :e), created_at = if_not_exists(created_at, :at), updated_at = :at, expires_at = :exp',
+      ExpressionAttributeValues: { ':at': at.toISOString(), ':e': email.toLowerCase(), ':exp': expiresAt('lead', at) },
     },
   };
 }

@@ -61,6 +61,11 @@ export interface EmailRecord {
   send_request?: { mode: SendMode; send_at: string | null };
   step?: number;
   sequence_id?: string;
+  /** Every step of the enrollment in order (this one included), so a step finds its neighbours by id. */
+  step_ids?: string[];
+  /** Threading of a follow-up: the earlier step's Message-ID, and every earlier step's, oldest first. */
+  in_reply_to?: string;
+  references?: string[];
   /** The sending account's local day whose capacity this email booked. */
   slot_day?: string;
   provider_message_id?: string;

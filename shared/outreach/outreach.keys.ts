@@ -4,6 +4,9 @@
  *   ACCOUNT#<id> / LEAD#<email>        a lead of the workspace
  *   ACCOUNT#<id> / SUPPRESS#<email>    the workspace's suppression list
  *   ACCOUNT#<id> / REPLY#<ulid>        a received reply, bounce or auto-reply
+ *   ACCOUNT#<id> / SEQ#<sq_id>         a sequence
+ *   ACCOUNT#<id> / ENROLL#<email>#<sq_id>  a contact's enrollment in a sequence (by contact first, so every
+ *                                      enrollment of one address is one query: already_in_automation)
  *   TRACK#<token> / PTR                tracking token → email (open pixel, unsubscribe)
  *   MSGID#<message-id> / PTR           Message-ID → email (reply matching)
  *   MAILEVENT#<event-id> / PTR         an SES bounce or complaint event already applied
@@ -26,6 +29,14 @@ export const outreachKeys = {
   lead: (accountId: string, email: string) => ({ pk: accountPk(accountId), sk: `LEAD#${email.toLowerCase()}` }),
   suppression: (accountId: string, email: string) => ({ pk: accountPk(accountId), sk: `SUPPRESS#${email.toLowerCase()}` }),
   reply: (accountId: string, replyId: string) => ({ pk: accountPk(accountId), sk: `REPLY#${replyId}` }),
+  replyPrefix: 'REPLY#',
+  sequence: (accountId: string, sequenceId: string) => ({ pk: accountPk(accountId), sk: `SEQ#${sequenceId}` }),
+  sequencePrefix: 'SEQ#',
+  /** The account and sequence id of a sequence item's key, or null for any other item. */
+  sequenceOf: (key: { pk: string; sk: string }) =>
+    key.pk.startsWith('ACCOUNT#') && key.sk.startsWith('SEQ#') ? { accountId: key.pk.slice('ACCOUNT#'.length), sequenceId: key.sk.slice('SEQ#'.length) } : null,
+  enrollment: (accountId: string, email: string, sequenceId: string) => ({ pk: accountPk(accountId), sk: `ENROLL#${email.toLowerCase()}#${sequenceId}` }),
+  enrollmentsOfPrefix: (email: string) => `ENROLL#${email.toLowerCase()}#`,
   trackPointer: (token: string) => ({ pk: `TRACK#${token}`, sk: POINTER }),
   messageIdPointer: (messageId: string) => ({ pk: `MSGID#${messageId.toLowerCase()}`, sk: POINTER }),
   mailEvent: (eventId: string) => ({ pk: `MAILEVENT#${eventId}`, sk: POINTER }),

@@ -45,7 +45,8 @@ export async function editEmail(accountId: string, id: string, patch: z.output<t
     set.body_plain = patch.body_plain;
     set.body_html = plainToHtml(patch.body_plain);
   }
-  const inReview = email.status === 'pending_review';
+  // A sequence step has no review window of its own: it waits for the sequence's approval.
+  const inReview = email.status === 'pending_review' && !email.sequence_id;
   if (inReview) set.review_expires_at = new Date(now.getTime() + REVIEW_WINDOW_MS).toISOString();
   // An edit in review moves the window's end, and with it the time the sweeper would expire it.
   const due = inReview ? { due: new Date(set.review_expires_at as string) } : {};
@@ -62,6 +63,7 @@ export async function approveEmail(accountId: string, id: string, body: z.output
   const clock = deps.clock ?? serviceClock;
   const scheduler = deps.scheduler ?? awsScheduler;
   const email = await requireEmail(accountId, id);
+  if (email.sequence_id) throw new ConflictError('This email is a step of a sequence; approve the sequence.');
   if (email.status !== 'pending_review') throw conflict('approve', email.status);
   const now = clock.now();
   // The window has closed even if its expiry has not been processed yet: the expiry still cancels it.
@@ -97,6 +99,7 @@ export async function cancelEmail(accountId: string, id: string, deps: { clock?:
   const clock = deps.clock ?? serviceClock;
   const scheduler = deps.scheduler ?? awsScheduler;
   const email = known ?? (await requireEmail(accountId, id));
+  if (email.sequence_id) throw new ConflictError('This email is a step of a sequence; cancel the sequence.');
   if (!['drafting', 'pending_review', 'queued'].includes(email.status)) throw conflict('cancel', email.status);
   const now = clock.now();
   // Cancelling while drafting costs nothing (released in the same transaction); a written draft keeps its charge.

@@ -6,7 +6,9 @@ import { SenderDisconnectedError } from '../mailboxes/mailbox-session.js';
 import { sendMessage } from '../adapters/queue.js';
 import { getEmail, sentPointerWrites, transition, transitionClaimed } from './emails.repository.js';
 import { messages } from '../catalog/messages.js';
-import { getLead, isSuppressed } from './leads.repository.js';
+import { getLead, isSuppressed, leadSentWrite } from './leads.repository.js';
+import { onStepSent, stepEndedUnsent, stepSentWrites } from '../sequences/cadence.js';
+import type { Scheduler } from '../adapters/scheduler.js';
 import { appendUnsubscribeFooter, buildMime, envelopeFor, unsubscribeHeaders } from './mime.js';
 import { releaseSlot } from './send-slots.repository.js';
 import { logger } from '../core/logger.js';
@@ -61,10 +63,11 @@ export async function failInterruptedSend(email: EmailRecord, clock: Clock = ser
     updated_at: clock.now().toISOString(),
     error: { code: 'send_interrupted', message: 'The send was interrupted; the email may have been sent, so it is not retried.' },
   });
+  if (failed?.sequence_id) await stepEndedUnsent(failed, 'send_interrupted', { clock });
   return failed !== null;
 }
 
-export async function sendEmail(accountId: string, emailId: string, deps: { clock?: Clock; mailer?: Mailer; nowMs?: () => number } = {}): Promise<void> {
+export async function sendEmail(accountId: string, emailId: string, deps: { clock?: Clock; mailer?: Mailer; nowMs?: () => number; scheduler?: Scheduler } = {}): Promise<void> {
   const clock = deps.clock ?? serviceClock;
   const wallNow = deps.nowMs ?? Date.now;
   const email = await getEmail(accountId, emailId);
@@ -81,6 +84,7 @@ export async function sendEmail(accountId: string, emailId: string, deps: { cloc
   const fail = async (code: string, message: string, status: 'failed' | 'cancelled' = 'failed') => {
     const moved = await transition(accountId, emailId, ['queued'], { status, updated_at: nowIso(), error: { code, message } });
     if (moved && email.slot_day) await releaseSlot(email.from_account, email.slot_day);
+    if (moved && email.sequence_id) await stepEndedUnsent(email, code, { clock, scheduler: deps.scheduler });
   };
   const lead = await getLead(accountId, email.to.email);
   if (lead?.replied_at) return fail('recipient_replied', 'The recipient has replied; further sends to them are stopped.', 'cancelled');
@@ -126,17 +130,23 @@ export async function sendEmail(accountId: string, emailId: string, deps: { cloc
       html,
       headers: unsubscribeHeaders(unsub),
       date: clock.now(),
+      // A follow-up step answers the earlier steps' thread.
+      ...(claimed.in_reply_to ? { inReplyTo: claimed.in_reply_to, references: claimed.references ?? [claimed.in_reply_to] } : {}),
     });
     const env = envelopeFor({ from: { email: claimed.from_email }, to: { email: claimed.to.email }, cc: claimed.cc, bcc: claimed.bcc });
     out = await (deps.mailer ?? mailerFor(account)).send({ raw, from: env.from, to: [claimed.to.email], cc: claimed.cc, bcc: claimed.bcc, threadId: claimed.thread_id ?? null });
   } catch (e) {
     logger.error('send failed', { emailId, error: e as Error });
     // A revoked mailbox fails its send; picking another account would send from an address nobody chose.
-    if (e instanceof SenderDisconnectedError) {
-      await transitionClaimed(accountId, emailId, ours, { status: 'failed', updated_at: nowIso(), error: { code: 'sender_disconnected', message: 'The sending account was disconnected (access revoked); reconnect it and send again.' } });
-      return;
-    }
-    await transitionClaimed(accountId, emailId, ours, { status: 'failed', updated_at: nowIso(), error: { code: 'send_failed', message: 'The mailbox provider did not accept the email.' } });
+    const disconnected = e instanceof SenderDisconnectedError;
+    const failed = await transitionClaimed(accountId, emailId, ours, {
+      status: 'failed',
+      updated_at: nowIso(),
+      error: disconnected
+        ? { code: 'sender_disconnected', message: 'The sending account was disconnected (access revoked); reconnect it and send again.' }
+        : { code: 'send_failed', message: 'The mailbox provider did not accept the email.' },
+    });
+    if (failed?.sequence_id) await stepEndedUnsent(failed, disconnected ? 'sender_disconnected' : 'send_failed', { clock, scheduler: deps.scheduler });
     return;
   }
   const sentAt = clock.now();
@@ -155,7 +165,9 @@ export async function sendEmail(accountId: string, emailId: string, deps: { cloc
       provider_message_id: out.providerMessageId,
       ...(out.threadId ? { thread_id: out.threadId } : {}),
     },
-    sentPointerWrites(claimed, messageIds, sentAt),
+    // The lead's last send (sequence eligibility) and a sequence's next step, threaded on the Message-ID the
+    // recipient saw, are recorded with the send itself.
+    [...sentPointerWrites(claimed, messageIds, sentAt), leadSentWrite(accountId, claimed.to.email, sentAt), ...(claimed.sequence_id ? await stepSentWrites(claimed, seen[0] ?? messageId, sentAt, out.threadId ?? claimed.thread_id) : [])],
   );
   if (!sent) {
     // The claim was taken from this attempt (judged dead after its lease): its outcome is not ours to write.
@@ -163,4 +175,5 @@ export async function sendEmail(accountId: string, emailId: string, deps: { cloc
     return;
   }
   await recordSend(accountId, claimed.from_account, account.timezone, clock);
+  if (sent.sequence_id) await onStepSent(sent, { clock, scheduler: deps.scheduler });
 }

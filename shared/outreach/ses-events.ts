@@ -3,6 +3,7 @@ import { logger } from '../core/logger.js';
 import { findByMessageId, getEmail } from './emails.repository.js';
 import { suppress } from './leads.repository.js';
 import { recordBounce } from './bounces.js';
+import { stopEnrollment } from '../sequences/cadence.js';
 import { mailEventApplied, recordMailEvent } from './mail-events.repository.js';
 import { interpretSesEvent, type SesEvent, type SesFeedback } from './ses-event-schema.js';
 
@@ -41,7 +42,10 @@ export async function applySesEvent(event: SesEvent, clock: Clock = serviceClock
   }
   const iso = now.toISOString();
   if (feedback.kind === 'bounce') {
-    if (feedback.recipients.includes(email.to.email.toLowerCase())) await recordBounce(email, iso);
+    if (feedback.recipients.includes(email.to.email.toLowerCase())) {
+      await recordBounce(email, iso);
+      if (email.sequence_id) await stopEnrollment(email.account_id, email.to.email, email.sequence_id, 'bounced', 'recipient_bounced', { clock });
+    }
     for (const address of feedback.recipients) await suppress(email.account_id, address, 'bounced', iso);
   } else {
     for (const address of feedback.recipients) await suppress(email.account_id, address, 'complained', iso);

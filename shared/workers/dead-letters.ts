@@ -11,6 +11,7 @@ import { getEmail, transition } from '../outreach/emails.repository.js';
 import { failDraft } from '../outreach/drafting.js';
 import { failInterruptedSend, SendInProgressError } from '../outreach/send-email.js';
 import { releaseSlot } from '../outreach/send-slots.repository.js';
+import { stepEndedUnsent } from '../sequences/cadence.js';
 import { endDeadTestEmailSend } from '../test-emails/send-test-email.js';
 import { recordDeadAttempt } from '../webhooks/job-webhooks.js';
 import { handleRecord, type MessageHandlers } from './dispatch.js';
@@ -24,7 +25,8 @@ import { mailEventHandlers } from './mail-events.handlers.js';
  * terminal state a handled failure would have reached:
  * - a job (or an agentic search's step): `failed`, its reservation released and its webhook queued, in one
  *   transaction (an agentic search's concurrency slots given back in it too);
- * - a draft: `failed`, released; a send not yet claimed: `failed`; a claimed one: judged after its lease;
+ * - a draft: `failed`, released (a sequence step: its enrollment `failed`, its pass counts it); a send not
+ *   yet claimed: `failed` (a sequence step's enrollment with it); a claimed one: judged after its lease;
  * - a test email's send: `failed` if not yet claimed, `unknown` if claimed (it may have been sent);
  * - a webhook delivery: the attempt logged as failed, the next one planned on the retry ladder;
  * - a timer or an SES event: run once more (each is idempotent).
@@ -57,6 +59,7 @@ const DEAD: { [Q in QueueKey]: MessageHandlers<Q> } = {
           error: { code: 'send_failed', message: 'The email could not be sent.' },
         });
         if (failed && email.slot_day) await releaseSlot(email.from_account, email.slot_day);
+        if (failed?.sequence_id) await stepEndedUnsent(failed, 'send_failed');
       }
     },
     send_test_email: (m) => endDeadTestEmailSend(m.account_id, m.test_email_id),

@@ -8,6 +8,8 @@ import { jobIdOfKey } from '../jobs/jobs.repository.js';
 import { sweepJob } from '../jobs/sweep-job.js';
 import { emailOfKey } from '../outreach/emails.repository.js';
 import { sweepEmail } from '../outreach/sweep-email.js';
+import { sequenceOfKey } from '../sequences/sequences.repository.js';
+import { sweepSequence } from '../sequences/sweep-sequence.js';
 import { testEmailOfKey } from '../test-emails/test-emails.repository.js';
 import { sweepTestEmail } from '../test-emails/send-test-email.js';
 import { dueKeys, type DueKey } from './due.repository.js';
@@ -40,6 +42,8 @@ const SWEEPERS: Record<Exclude<TableKey, 'directory'>, (key: DueKey, deps: { clo
   outreach: async (key, deps) => {
     const ref = emailOfKey(key);
     if (ref) return sweepEmail(ref.accountId, ref.emailId, deps);
+    const sequence = sequenceOfKey(key);
+    if (sequence) return sweepSequence(sequence.accountId, sequence.sequenceId, deps.clock);
     const test = testEmailOfKey(key);
     return test ? sweepTestEmail(test.accountId, test.testEmailId, deps.clock) : 'none';
   },

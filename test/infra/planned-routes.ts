@@ -3,13 +3,6 @@ import type { RouteDef } from '../../shared/catalog/routes.js';
 /** SPEC.md and DESIGN.md routes not in the route table yet, with the bindings they will most likely need. */
 export const PLANNED: RouteDef[] = (
   [
-    ['POST', '/api/public/v1/sequences/', 'functions/sequences/create.ts'],
-    ['GET', '/api/public/v1/sequences/', 'functions/sequences/list.ts'],
-    ['GET', '/api/public/v1/sequences/{id}/', 'functions/sequences/get.ts'],
-    ['POST', '/api/public/v1/sequences/{id}/contacts/', 'functions/sequences/add-contacts.ts'],
-    ['POST', '/api/public/v1/sequences/{id}/approve/', 'functions/sequences/approve.ts'],
-    ['POST', '/api/public/v1/sequences/{id}/cancel/', 'functions/sequences/cancel.ts'],
-    ['GET', '/api/public/v1/sequences/{id}/replies/', 'functions/sequences/replies.ts'],
     ['GET', '/api/public/v1/openapi.json', 'functions/openapi/get.ts'],
     ['DELETE', '/api/app/v1/webhook-secrets/{secret_id}/', 'functions/app/revoke-webhook-secret.ts'],
     ['GET', '/api/app/v1/account/', 'functions/app/get-account.ts'],

@@ -749,6 +749,58 @@ describe('agentic search', () => {
 
   test('the search worker runs the steps: it sends the next step to its own queue and the webhook, nothing else', () => {
     expect(queuesSentTo(api.workerFunctions.search)).toEqual(['Search', 'Webhooks']);
+describe('sequences', () => {
+  const sequenceRoutes = ROUTES.filter((r) => r.path.startsWith('/api/public/v1/sequences/'));
+  const fnOf = (method: string, suffix: string) => api.routeFunctions.get(sequenceRoutes.find((r) => r.method === method && r.path.endsWith(suffix))!)!;
+  const actionsOn = (fn: ServiceFunction, matches: (resource: unknown) => boolean) =>
+    [...new Set(statementsOf(fn).filter((s) => asArray(s.Resource).some(matches)).flatMap((s) => asArray<string>(s.Action)))].sort();
+  const sqsTargets = (fn: ServiceFunction) => statementsOf(fn).filter((s) => asArray<string>(s.Action).some((a) => a.startsWith('sqs:'))).map((s) => JSON.stringify(s.Resource));
+  const schedulerActions = (fn: ServiceFunction) => statementsOf(fn).flatMap((s) => asArray<string>(s.Action)).filter((a) => a.startsWith('scheduler:'));
+
+  test('seven routes behind the API key: accepting 10/min burst 5, approve and cancel 120/min burst 20, reads 600/min burst 50', () => {
+    expect(sequenceRoutes.map((r) => [r.method, r.path.slice('/api/public/v1/'.length), r.auth, r.throttle])).toEqual([
+      ['POST', 'sequences/', 'api_key', { perMinute: 10, burst: 5 }],
+      ['GET', 'sequences/', 'api_key', { perMinute: 600, burst: 50 }],
+      ['GET', 'sequences/{id}/', 'api_key', { perMinute: 600, burst: 50 }],
+      ['POST', 'sequences/{id}/contacts/', 'api_key', { perMinute: 10, burst: 5 }],
+      ['POST', 'sequences/{id}/approve/', 'api_key', { perMinute: 120, burst: 20 }],
+      ['POST', 'sequences/{id}/cancel/', 'api_key', { perMinute: 120, burst: 20 }],
+      ['GET', 'sequences/{id}/replies/', 'api_key', { perMinute: 600, burst: 50 }],
+    ]);
+  });
+
+  test('create and add-contacts reserve credits, write outreach, read the directory and send only to the drafting queue; no schedules', () => {
+    for (const fn of [fnOf('POST', 'sequences/'), fnOf('POST', '/contacts/')]) {
+      expect(actionsOn(fn, (r) => refersToTable(r, 'accounts'))).toEqual([...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS].sort());
+      expect(actionsOn(fn, (r) => refersToTable(r, 'outreach'))).toEqual([...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS].sort());
+      expect(actionsOn(fn, (r) => refersToTable(r, 'directory'))).toEqual([...TABLE_READ_ACTIONS].sort());
+      expect(sqsTargets(fn)).toEqual([expect.stringMatching(/DraftingQueue/)]);
+      expect(schedulerActions(fn)).toEqual([]);
+    }
+  });
+
+  test('approve books slots (schedules, the sending queue); cancel settles and deletes schedules but sends nothing; reads only read', () => {
+    const approve = fnOf('POST', '/approve/');
+    expect(actionsOn(approve, (r) => refersToTable(r, 'accounts'))).toEqual([...TABLE_READ_ACTIONS].sort());
+    expect(sqsTargets(approve)).toEqual([expect.stringMatching(/SendingQueue/)]);
+    expect(schedulerActions(approve)).toContain('scheduler:CreateSchedule');
+    const cancel = fnOf('POST', '/cancel/');
+    expect(actionsOn(cancel, (r) => refersToTable(r, 'accounts'))).toEqual([...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS].sort());
+    expect(sqsTargets(cancel)).toEqual([]);
+    expect(schedulerActions(cancel)).toContain('scheduler:DeleteSchedule');
+    for (const fn of [fnOf('GET', 'sequences/'), fnOf('GET', '{id}/'), fnOf('GET', '/replies/')]) {
+      expect(actionsOn(fn, (r) => refersToTable(r, 'outreach'))).toEqual([...TABLE_READ_ACTIONS].sort());
+      expect([sqsTargets(fn), schedulerActions(fn)]).toEqual([[], []]);
+    }
+  });
+
+  test('the inbound-mail worker may delete the schedules of the steps a reply or bounce stops, in the service group only', () => {
+    const policies = ofType(statefulResources, 'AWS::IAM::Policy').map(([, p]) => p.Properties.PolicyDocument.Statement as Json[]);
+    const inbound = policies.find((statements) => statements.some((s) => JSON.stringify(s.Resource).includes('/inbound/*')))!;
+    const scheduler = inbound.filter((s) => asArray<string>(s.Action).some((a) => a.startsWith('scheduler:')));
+    expect(scheduler).toHaveLength(1);
+    expect(asArray<string>(scheduler[0]!.Action)).toContain('scheduler:DeleteSchedule');
+    expect(JSON.stringify(scheduler[0]!.Resource)).toContain(`:schedule/${PREFIX}-schedules/*`);
   });
 });
 
@@ -1044,7 +1096,7 @@ describe('room to grow (CloudFormation: 500 resources per stack, nested stacks i
   const HEADROOM = 0.6;
 
   test(`${PLANNED.length} planned routes are all new`, () => {
-    expect(PLANNED).toHaveLength(16);
+    expect(PLANNED).toHaveLength(9);
     for (const p of PLANNED) expect(ROUTES.some((r) => r.method === p.method && r.path === p.path)).toBe(false);
   });
 

@@ -1,0 +1,60 @@
+import { findContact } from '../enrichment/identity.js';
+import { getLead, isSuppressed } from '../outreach/leads.repository.js';
+import type { Contact } from '../outreach/model.js';
+import { enrollmentsOfContact } from './sequences.repository.js';
+import { parseContact, TERMINAL_ENROLLMENT, type RejectedContact, type RejectionReason } from './model.js';
+
+/**
+ * Sequence eligibility (DESIGN.md §3), decided per contact, first reason wins:
+ * 1. `invalid_contact`: not a valid contact (bad or missing email or first name), the same address twice in
+ *    one request, or an address on the suppression list (unsubscribed, hard bounce).
+ * 2. `already_enrolled` (add-contacts): the address is in this sequence already.
+ * 3. `already_in_automation`: a non-terminal enrollment of the account in another sequence.
+ * 4. `recently_contacted`: the account sent to the address in the last 30 days.
+ * 5. `not_enriched`: no company, profile URL or context, and the directory does not know the address.
+ */
+export const RECENT_CONTACT_MS = 30 * 86_400_000;
+/** Contacts judged at once: each costs a handful of reads. */
+const CONCURRENCY = 10;
+
+export interface Eligibility {
+  eligible: Contact[];
+  rejected: RejectedContact[];
+}
+
+async function reasonFor(accountId: string, contact: Contact, sequenceId: string, enrolled: ReadonlySet<string>, now: Date): Promise<RejectionReason | null> {
+  const address = contact.email.toLowerCase();
+  if (enrolled.has(address)) return 'already_enrolled';
+  const [suppressed, enrollments, lead] = await Promise.all([isSuppressed(accountId, address), enrollmentsOfContact(accountId, address), getLead(accountId, address)]);
+  if (suppressed) return 'invalid_contact';
+  if (enrollments.some((e) => e.sequence_id !== sequenceId && !TERMINAL_ENROLLMENT.includes(e.status))) return 'already_in_automation';
+  if (lead?.last_sent_at && now.getTime() - new Date(lead.last_sent_at).getTime() < RECENT_CONTACT_MS) return 'recently_contacted';
+  if (!contact.company_name && !contact.professional_url && !contact.context?.trim() && !(await findContact({ email: address }, ['email']))) return 'not_enriched';
+  return null;
+}
+
+export async function judgeContacts(accountId: string, raw: unknown[], opts: { sequenceId: string; enrolled: ReadonlySet<string>; now: Date }): Promise<Eligibility> {
+  const seen = new Set<string>();
+  const verdicts: (RejectionReason | Contact | null)[] = raw.map((r) => {
+    const contact = parseContact(r);
+    if (!contact || seen.has(contact.email.toLowerCase())) return 'invalid_contact';
+    seen.add(contact.email.toLowerCase());
+    return contact;
+  });
+  for (let i = 0; i < verdicts.length; i += CONCURRENCY) {
+    await Promise.all(
+      verdicts.slice(i, i + CONCURRENCY).map(async (v, j) => {
+        if (typeof v === 'object' && v !== null) {
+          const reason = await reasonFor(accountId, v, opts.sequenceId, opts.enrolled, opts.now);
+          if (reason) verdicts[i + j] = reason;
+        }
+      }),
+    );
+  }
+  const out: Eligibility = { eligible: [], rejected: [] };
+  verdicts.forEach((v, i) => {
+    if (typeof v === 'string') out.rejected.push({ contact: raw[i], reason: v });
+    else if (v) out.eligible.push(v);
+  });
+  return out;
+}

@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../adapters/aws.js';
+import { sendMessage } from '../adapters/queue.js';
+import { cancellationReasons, isTransactionCanceled } from '../adapters/dynamodb-errors.js';
+import { DEADLINES, after } from '../catalog/deadlines.js';
+import { messages } from '../catalog/messages.js';
+import { serviceClock, type Clock } from '../core/clock.js';
+import { logger } from '../core/logger.js';
+import { newEmailWrites } from '../outreach/emails.repository.js';
+import { leadUpsertWrite } from '../outreach/leads.repository.js';
+import type { EmailRecord } from '../outreach/model.js';
+import { contactName, type PendingEnrollment, type SequenceRecord } from './model.js';
+import { newEnrollmentWrite, passMaterialized } from './sequences.repository.js';
+
+/**
+ * Write the enrollments of a sequence's open pass (kept in `pass_pending` by the transaction that reserved
+ * its credits) and start their drafts. Each enrollment is one transaction: the enrollment, every step's
+ * email (all `drafting`) and the lead; its ids were fixed at acceptance, so a second run (the sweeper after a
+ * crash) finds the ones already written and only restarts their drafts, which is harmless.
+ *
+ * Steps are drafted in order, each after the one before it (a follow-up refers to what was said), so only
+ * step 0 is put on the drafting queue here; the later ones are due at the draft deadline, when the sweeper
+ * fails them if a crash stopped the chain.
+ */
+const CONCURRENCY = 8;
+
+function stepEmail(s: SequenceRecord, p: PendingEnrollment, step: number, iso: string): EmailRecord {
+  const pass = s.pass!;
+  return {
+    id: p.email_ids[step]!,
+    account_id: s.account_id,
+    status: 'drafting',
+    contact: p.contact,
+    to: { email: p.contact.email, name: contactName(p.contact) },
+    from_account: pass.from_account,
+    from_email: pass.from_email,
+    reply_to: s.reply_to,
+    cc: s.cc,
+    bcc: s.bcc,
+    review: pass.review,
+    subject: '',
+    body_plain: '',
+    body_html: '',
+    instructions: s.instructions,
+    created_at: iso,
+    updated_at: iso,
+    drafted_at: null,
+    scheduled_for: null,
+    sent_at: null,
+    opened_at: null,
+    replied_at: null,
+    open_count: 0,
+    review_expires_at: null,
+    error: null,
+    charge_id: pass.charge_id,
+    message_id: null,
+    track_token: randomBytes(24).toString('base64url'),
+    timezone: pass.timezone,
+    recipient_timezone: p.recipient_timezone,
+    step,
+    sequence_id: s.id,
+    step_ids: p.email_ids,
+  };
+}
+
+async function writeEnrollment(s: SequenceRecord, p: PendingEnrollment, now: Date): Promise<void> {
+  const iso = now.toISOString();
+  const writes = [
+    newEnrollmentWrite({ sequence_id: s.id, account_id: s.account_id, contact: p.contact, status: 'drafting', email_ids: p.email_ids, pass_id: s.pass!.id, created_at: iso, updated_at: iso }),
+    ...p.email_ids.flatMap((_, step) => newEmailWrites(stepEmail(s, p, step, iso), step === 0 ? after(now, DEADLINES.DISPATCH_GRACE_MS) : after(now, DEADLINES.DRAFT_MS))),
+    leadUpsertWrite(s.account_id, p.contact, iso, p.recipient_timezone),
+  ];
+  try {
+    await documentClient().send(new TransactWriteCommand({ TransactItems: writes }));
+  } catch (e) {
+    // The enrollment exists: an earlier run wrote it (and its steps) already.
+    if (!(isTransactionCanceled(e) && cancellationReasons(e)[0]?.Code === 'ConditionalCheckFailed')) throw e;
+  }
+  await sendMessage('drafting', messages.draftEmail(s.account_id, p.email_ids[0]!));
+}
+
+export async function materializePass(s: SequenceRecord, clock: Clock = serviceClock): Promise<void> {
+  const pending = s.pass_pending ?? [];
+  if (!s.pass) return;
+  const now = clock.now();
+  for (let i = 0; i < pending.length; i += CONCURRENCY) {
+    await Promise.all(pending.slice(i, i + CONCURRENCY).map((p) => writeEnrollment(s, p, now)));
+  }
+  // Every step is now due on its own; the sequence is looked at again only if the pass has not settled by then.
+  await passMaterialized(s.account_id, s.id, s.pass.id, after(now, DEADLINES.DRAFT_MS + DEADLINES.DISPATCH_GRACE_MS));
+}
+
+/** The inline run right after acceptance: a failure leaves the sequence due, and the sweeper runs it again. */
+export async function materializeOrLeaveToSweeper(s: SequenceRecord, clock: Clock = serviceClock): Promise<void> {
+  try {
+    await materializePass(s, clock);
+  } catch (e) {
+    logger.error('writing a pass of enrollments failed; the sweeper will finish it', { sequenceId: s.id, error: e as Error });
+  }
+}

@@ -1,0 +1,142 @@
+import * as z from 'zod';
+import { ContactSchema, emailView, type Contact, type EmailRecord } from '../outreach/model.js';
+
+/**
+ * Sequences (SPEC.md "Sequence", DESIGN.md §3): multi-step outreach to many contacts. Stored in the caller's
+ * partition of the outreach table beside its emails: the sequence (SEQ#<sq_id>) and one enrollment per
+ * contact (ENROLL#<email>#<sq_id>). Each step of an enrollment is a regular email record with `step`.
+ *
+ * A drafting pass (create, or each add-contacts) reserves 2 credits per email in the transaction that
+ * records it; its enrollments are written from `pass_pending` right after (again by the sweeper after a
+ * crash); each step draft counts into `pass_drafted` / `pass_failed` in the transaction that ends it, and
+ * the pass settles its reservation once every email of it is counted.
+ */
+export const SEQUENCE_STATUSES = ['drafting', 'pending_review', 'active', 'completed', 'cancelled', 'failed'] as const;
+export type SequenceStatus = (typeof SEQUENCE_STATUSES)[number];
+export const TERMINAL_SEQUENCE: readonly SequenceStatus[] = ['completed', 'cancelled', 'failed'];
+
+export const ENROLLMENT_STATUSES = ['drafting', 'pending_review', 'active', 'completed', 'replied', 'bounced', 'cancelled', 'failed'] as const;
+export type EnrollmentStatus = (typeof ENROLLMENT_STATUSES)[number];
+export const TERMINAL_ENROLLMENT: readonly EnrollmentStatus[] = ['completed', 'replied', 'bounced', 'cancelled', 'failed'];
+
+export const MAX_ENROLLMENTS = 500;
+export const DEFAULT_STEPS = 3;
+
+/** One contact of a pass whose enrollment is still to be written, with the ids its steps will have. */
+export interface PendingEnrollment {
+  contact: Contact;
+  email_ids: string[];
+  recipient_timezone: string | null;
+}
+
+export interface DraftingPass {
+  id: string;
+  charge_id: string;
+  review: 'required' | 'none';
+  /** Emails in the pass (contacts × steps). */
+  total: number;
+  /** Where the sequence goes back to when an add-contacts pass settles (null for the first pass). */
+  prior_status: SequenceStatus | null;
+  from_account: string;
+  from_email: string;
+  timezone: string;
+}
+
+export interface SequenceRecord {
+  id: string;
+  account_id: string;
+  name: string | null;
+  status: SequenceStatus;
+  created_at: string;
+  updated_at: string;
+  instructions: string;
+  steps: number;
+  reply_to: string | null;
+  cc: string[];
+  bcc: string[];
+  /** Every enrolled address, lower-cased, in enrollment order. */
+  contacts: string[];
+  total_emails: number;
+  drafted: number;
+  pass?: DraftingPass;
+  pass_pending?: PendingEnrollment[];
+  /** How many enrollments of the open pass are still to be written (0 once they all are). */
+  pending_count?: number;
+  pass_drafted?: number;
+  pass_failed?: number;
+}
+
+export interface EnrollmentRecord {
+  sequence_id: string;
+  account_id: string;
+  contact: Contact;
+  status: EnrollmentStatus;
+  email_ids: string[];
+  pass_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const contacts = z.array(z.unknown()).min(1).max(100);
+const review = z.enum(['required', 'none']).default('required');
+
+export const CreateSequenceSchema = z.strictObject({
+  contacts,
+  instructions: z.string().max(2000).refine((s) => s.trim().length > 0, 'must not be blank'),
+  name: z.string().max(200).optional(),
+  steps: z.number().int().min(1).max(4).default(DEFAULT_STEPS),
+  from_account: z.string().regex(/^ea_[0-9a-z]{26}$/, 'must be an ea_<id>').optional(),
+  reply_to: z.email().max(320).optional(),
+  cc: z.array(z.email().max(320)).max(3).default([]),
+  bcc: z.array(z.email().max(320)).max(3).default([]),
+  review,
+});
+
+export const AddContactsSchema = z.strictObject({
+  contacts,
+  from_account: z.string().regex(/^ea_[0-9a-z]{26}$/, 'must be an ea_<id>').optional(),
+  review,
+});
+
+export const ListSequencesQuerySchema = z.strictObject({
+  page: z.coerce.number().int().min(1).default(1),
+  page_size: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+export type RejectionReason = 'invalid_contact' | 'already_in_automation' | 'recently_contacted' | 'not_enriched' | 'already_enrolled';
+export interface RejectedContact {
+  contact: unknown;
+  reason: RejectionReason;
+}
+
+/** A contact as the caller sent it, checked the way POST /emails/ checks `to`; null when it is not one. */
+export function parseContact(raw: unknown): Contact | null {
+  const r = ContactSchema.safeParse(raw);
+  return r.success ? r.data : null;
+}
+
+export const contactName = (c: Contact) => [c.first_name, c.last_name].filter(Boolean).join(' ');
+
+/** The fields every sequence payload carries. */
+export function sequenceSummary(s: SequenceRecord) {
+  return { id: s.id, name: s.name, status: s.status, created_at: s.created_at, instructions: s.instructions, total_emails: s.total_emails, drafted: s.drafted };
+}
+
+/** GET /sequences/{id}/ (and approve/cancel): the sequence with its enrollments and their steps. */
+export function sequenceView(s: SequenceRecord, enrollments: EnrollmentRecord[], emails: Map<string, EmailRecord>) {
+  const all = enrollments.flatMap((e) => e.email_ids.map((id) => emails.get(id)).filter((m): m is EmailRecord => m !== undefined));
+  return {
+    ...sequenceSummary(s),
+    failed: all.filter((m) => m.status === 'failed').length,
+    enrollments: enrollments.map((e) => ({
+      contact: { email: e.contact.email, name: contactName(e.contact) },
+      status: e.status,
+      emails: e.email_ids.map((id) => emails.get(id)).filter((m): m is EmailRecord => m !== undefined).map(emailView),
+    })),
+  };
+}
+
+/** A list item: the sequence without enrollments. */
+export function sequenceListItem(s: SequenceRecord) {
+  return sequenceSummary(s);
+}

@@ -1,0 +1,251 @@
+import { BatchGetCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, queryAll } from '../adapters/aws.js';
+import { tableName } from '../core/env.js';
+import { outreachKeys as K } from '../outreach/outreach.keys.js';
+import { setClauses } from '../adapters/update-expression.js';
+import { isConditionFailed, isTransactionCanceled } from '../adapters/dynamodb-errors.js';
+import { DUE_ATTRIBUTES, dueFields, expiresAt } from '../catalog/tables.js';
+import type { TransactItem } from '../accounts/ledger.repository.js';
+import type { ReplyRecord } from '../outreach/emails.repository.js';
+import { TERMINAL_SEQUENCE, type DraftingPass, type EnrollmentRecord, type EnrollmentStatus, type PendingEnrollment, type SequenceRecord, type SequenceStatus } from './model.js';
+
+/**
+ * Sequences and enrollments in the outreach table. Every state change is a guarded update whose condition
+ * is the state machine's guard; the writes a workflow must make together come out as transaction items.
+ */
+const table = () => tableName('outreach');
+
+/** The sequence an item key of the outreach table names (the due index hands out keys), or null. */
+export const sequenceOfKey = K.sequenceOf;
+
+export async function getSequence(accountId: string, id: string): Promise<SequenceRecord | null> {
+  const out = await documentClient().send(new GetCommand({ TableName: table(), Key: K.sequence(accountId, id), ConsistentRead: true }));
+  return (out.Item as SequenceRecord | undefined) ?? null;
+}
+
+/** The sequence without its pending enrollments (what every step's draft reads: kept small). */
+export async function getSequenceHead(accountId: string, id: string): Promise<SequenceRecord | null> {
+  const out = await documentClient().send(
+    new GetCommand({
+      TableName: table(),
+      Key: K.sequence(accountId, id),
+      ConsistentRead: true,
+      ProjectionExpression: 'id, account_id, #n, #s, created_at, updated_at, instructions, steps, reply_to, cc, bcc, contacts, total_emails, drafted, pass, pass_drafted, pass_failed, pending_count',
+      ExpressionAttributeNames: { '#n': 'name', '#s': 'status' },
+    }),
+  );
+  return (out.Item as SequenceRecord | undefined) ?? null;
+}
+
+/** The write that records a new sequence with its first pass, due when its enrollments should be written. */
+export function newSequenceWrite(s: SequenceRecord, dueAt: Date): TransactItem {
+  const key = K.sequence(s.account_id, s.id);
+  return { Put: { TableName: table(), Item: { ...key, ...s, ...dueFields(key, dueAt) }, ConditionExpression: 'attribute_not_exists(pk)' } };
+}
+
+/** Guarded update of a sequence as an update input: `condition` over `#s` (status) and the caller's values. */
+function sequenceUpdate(accountId: string, id: string, set: Record<string, unknown>, remove: string[], condition: string, values: Record<string, unknown>, extra = '') {
+  const { clauses, names, values: v } = setClauses(set);
+  const removes = remove.map((r, i) => {
+    names[`#r${i}`] = r;
+    return `#r${i}`;
+  });
+  return {
+    TableName: table(),
+    Key: K.sequence(accountId, id),
+    UpdateExpression: [clauses.length ? `SET ${clauses.join(', ')}` : '', extra, removes.length ? `REMOVE ${removes.join(', ')}` : ''].filter(Boolean).join(' '),
+    ConditionExpression: condition,
+    ExpressionAttributeNames: { ...names, ...(condition.includes('#s') ? { '#s': 'status' } : {}) },
+    ExpressionAttributeValues: { ...v, ...values },
+  };
+}
+
+/** A terminal status starts the sequence's retention and takes it off the due index. */
+function statusBookkeeping(status: SequenceStatus, at: string): { set: Record<string, unknown>; remove: string[] } {
+  return TERMINAL_SEQUENCE.includes(status) ? { set: { expires_at: expiresAt('sequence', new Date(at)) }, remove: [...DUE_ATTRIBUTES] } : { set: {}, remove: [] };
+}
+
+/**
+ * The write that opens an add-contacts pass on a settled sequence (status still `seen`, no pass open): the
+ * new addresses, the pass, its pending enrollments, `drafting`, due when its enrollments should be written.
+ */
+export function startPassWrite(s: SequenceRecord, seen: SequenceStatus, pass: DraftingPass, pending: PendingEnrollment[], now: string, dueAt: Date): TransactItem {
+  const key = K.sequence(s.account_id, s.id);
+  const update = sequenceUpdate(
+    s.account_id,
+    s.id,
+    { status: 'drafting', updated_at: now, pass, pass_pending: pending, pending_count: pending.length, pass_drafted: 0, pass_failed: 0, ...dueFields(key, dueAt) },
+    ['expires_at'],
+    '#s = :seen AND attribute_not_exists(pass)',
+    { ':seen': seen, ':added': pending.map((p) => p.contact.email.toLowerCase()), ':emails': pending.length * s.steps },
+  );
+  update.UpdateExpression = update.UpdateExpression.replace('SET ', 'SET contacts = list_append(contacts, :added), total_emails = total_emails + :emails, ');
+  return { Update: update };
+}
+
+/** The pass's enrollments are written: the pending list goes; the sequence is due when the pass should have settled. */
+export async function passMaterialized(accountId: string, id: string, passId: string, dueAt: Date): Promise<void> {
+  const key = K.sequence(accountId, id);
+  await documentClient()
+    .send(new UpdateCommand(sequenceUpdate(accountId, id, { ...dueFields(key, dueAt), pending_count: 0 }, ['pass_pending'], 'pass.id = :p', { ':p': passId })))
+    .catch((e: unknown) => {
+      if (!isConditionFailed(e)) throw e;
+    });
+}
+
+/**
+ * The write that counts step drafts of the open pass (`drafted` successes or `failed` ones), to ride in the
+ * transaction that ends them. Only while that pass is open: a draft that lands after a cancel is not counted
+ * (and so not charged).
+ */
+export function countDraftsWrite(accountId: string, id: string, passId: string, outcome: 'drafted' | 'failed', n: number): TransactItem {
+  const field = outcome === 'drafted' ? 'pass_drafted' : 'pass_failed';
+  const also = outcome === 'drafted' ? ', drafted :n' : '';
+  return {
+    Update: {
+      TableName: table(),
+      Key: K.sequence(accountId, id),
+      UpdateExpression: `ADD ${field} :n${also}`,
+      ConditionExpression: 'pass.id = :p AND #s = :drafting',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: { ':n': n, ':p': passId, ':drafting': 'drafting' },
+    },
+  };
+}
+
+/**
+ * Close the open pass (counts as seen) and move the sequence to `next`, with the writes that settle the pass's
+ * reservation, in one transaction. False when someone else moved it first (or a count changed meanwhile).
+ */
+export async function closePass(s: SequenceRecord, next: SequenceStatus, now: string, settle: TransactItem[]): Promise<boolean> {
+  const b = statusBookkeeping(next, now);
+  const update = sequenceUpdate(
+    s.account_id,
+    s.id,
+    { status: next, updated_at: now, ...b.set },
+    ['pass', 'pass_pending', 'pending_count', 'pass_drafted', 'pass_failed', ...(b.remove.length ? b.remove : DUE_ATTRIBUTES)],
+    '#s = :seen AND pass.id = :p AND pass_drafted = :d AND pass_failed = :f',
+    { ':seen': s.status, ':p': s.pass!.id, ':d': s.pass_drafted ?? 0, ':f': s.pass_failed ?? 0 },
+  );
+  try {
+    await documentClient().send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...settle] }));
+    return true;
+  } catch (e) {
+    if (isTransactionCanceled(e)) return false;
+    throw e;
+  }
+}
+
+/** Move a settled sequence from one of `from` to `to`; the sequence as it is now, or null when it did not move. */
+export async function transitionSequence(accountId: string, id: string, from: SequenceStatus[], to: SequenceStatus, now: string): Promise<SequenceRecord | null> {
+  const b = statusBookkeeping(to, now);
+  const values = Object.fromEntries(from.map((f, i) => [`:from${i}`, f]));
+  const update = sequenceUpdate(accountId, id, { status: to, updated_at: now, ...b.set }, b.remove, `#s IN (${Object.keys(values).join(', ')})`, values);
+  try {
+    const out = await documentClient().send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
+    return out.Attributes as SequenceRecord;
+  } catch (e) {
+    if (isConditionFailed(e)) return null;
+    throw e;
+  }
+}
+
+/** Take a sequence off the due index (nothing of it is waiting). */
+export async function restSequence(accountId: string, id: string): Promise<void> {
+  await documentClient().send(new UpdateCommand({ TableName: table(), Key: K.sequence(accountId, id), UpdateExpression: `REMOVE ${DUE_ATTRIBUTES.join(', ')}`, ConditionExpression: 'attribute_exists(pk)' })).catch((e: unknown) => {
+    if (!isConditionFailed(e)) throw e;
+  });
+}
+
+/** Move the sequence's due time (the sweeper looks again then). */
+export async function postponeSequence(accountId: string, id: string, at: Date): Promise<void> {
+  const key = K.sequence(accountId, id);
+  await documentClient().send(new UpdateCommand(sequenceUpdate(accountId, id, dueFields(key, at), [], 'attribute_exists(pk)', {})));
+}
+
+/** All of an account's sequences, newest first (ids are time-ordered), without their pending passes. */
+export async function querySequences(accountId: string): Promise<SequenceRecord[]> {
+  return queryAll<SequenceRecord>({
+    TableName: table(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': K.accountPk(accountId), ':p': K.sequencePrefix },
+    ProjectionExpression: 'id, account_id, #n, #s, created_at, updated_at, instructions, steps, total_emails, drafted',
+    ExpressionAttributeNames: { '#n': 'name', '#s': 'status' },
+    ScanIndexForward: false,
+    ConsistentRead: true,
+  });
+}
+
+export function newEnrollmentWrite(e: EnrollmentRecord): TransactItem {
+  return { Put: { TableName: table(), Item: { ...K.enrollment(e.account_id, e.contact.email, e.sequence_id), ...e }, ConditionExpression: 'attribute_not_exists(pk)' } };
+}
+
+export async function getEnrollment(accountId: string, email: string, sequenceId: string): Promise<EnrollmentRecord | null> {
+  const out = await documentClient().send(new GetCommand({ TableName: table(), Key: K.enrollment(accountId, email, sequenceId), ConsistentRead: true }));
+  return (out.Item as EnrollmentRecord | undefined) ?? null;
+}
+
+/** Every enrollment of one address in any of the account's sequences. */
+export async function enrollmentsOfContact(accountId: string, email: string): Promise<EnrollmentRecord[]> {
+  return queryAll<EnrollmentRecord>({
+    TableName: table(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': K.accountPk(accountId), ':p': K.enrollmentsOfPrefix(email) },
+    ConsistentRead: true,
+  });
+}
+
+/** The sequence's enrollments, in enrollment order. */
+export async function enrollmentsOf(s: SequenceRecord): Promise<EnrollmentRecord[]> {
+  const found = new Map<string, EnrollmentRecord>();
+  for (let i = 0; i < s.contacts.length; i += 100) {
+    let keys: Record<string, unknown>[] | undefined = s.contacts.slice(i, i + 100).map((c) => K.enrollment(s.account_id, c, s.id));
+    while (keys?.length) {
+      const r = await documentClient().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: keys, ConsistentRead: true } } }));
+      for (const e of (r.Responses?.[table()] ?? []) as EnrollmentRecord[]) found.set(e.contact.email.toLowerCase(), e);
+      keys = r.UnprocessedKeys?.[table()]?.Keys as Record<string, unknown>[] | undefined;
+    }
+  }
+  return s.contacts.map((c) => found.get(c)).filter((e): e is EnrollmentRecord => e !== undefined);
+}
+
+function enrollmentUpdate(accountId: string, email: string, sequenceId: string, from: EnrollmentStatus[] | null, set: Partial<EnrollmentRecord>) {
+  const { clauses, names, values } = setClauses(set);
+  names['#s'] = 'status';
+  const fromValues = Object.fromEntries((from ?? []).map((f, i) => [`:from${i}`, f]));
+  return {
+    TableName: table(),
+    Key: K.enrollment(accountId, email, sequenceId),
+    UpdateExpression: `SET ${clauses.join(', ')}`,
+    ConditionExpression: from ? `#s IN (${Object.keys(fromValues).join(', ')})` : 'attribute_exists(pk)',
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: { ...values, ...fromValues },
+  };
+}
+
+/** An enrollment's move as a transaction item (`from` null: whatever its state). */
+export function enrollmentTransitionWrite(accountId: string, email: string, sequenceId: string, from: EnrollmentStatus[] | null, set: Partial<EnrollmentRecord>): TransactItem {
+  return { Update: enrollmentUpdate(accountId, email, sequenceId, from, set) };
+}
+
+/** Move an enrollment from one of `from`; the updated enrollment, or null when it was not in one of them. */
+export async function transitionEnrollment(accountId: string, email: string, sequenceId: string, from: EnrollmentStatus[], set: Partial<EnrollmentRecord>): Promise<EnrollmentRecord | null> {
+  try {
+    const out = await documentClient().send(new UpdateCommand({ ...enrollmentUpdate(accountId, email, sequenceId, from, set), ReturnValues: 'ALL_NEW' }));
+    return out.Attributes as EnrollmentRecord;
+  } catch (e) {
+    if (isConditionFailed(e)) return null;
+    throw e;
+  }
+}
+
+/** Replies, bounces and auto-replies matched to the sequence's steps, oldest first. */
+export async function repliesOf(accountId: string, sequenceId: string): Promise<ReplyRecord[]> {
+  return queryAll<ReplyRecord>({
+    TableName: table(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    FilterExpression: 'sequence_id = :sq',
+    ExpressionAttributeValues: { ':pk': K.accountPk(accountId), ':p': K.replyPrefix, ':sq': sequenceId },
+    ConsistentRead: true,
+  });
+}
