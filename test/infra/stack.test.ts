@@ -749,6 +749,9 @@ describe('agentic search', () => {
 
   test('the search worker runs the steps: it sends the next step to its own queue and the webhook, nothing else', () => {
     expect(queuesSentTo(api.workerFunctions.search)).toEqual(['Search', 'Webhooks']);
+  });
+});
+
 describe('sequences', () => {
   const sequenceRoutes = ROUTES.filter((r) => r.path.startsWith('/api/public/v1/sequences/'));
   const fnOf = (method: string, suffix: string) => api.routeFunctions.get(sequenceRoutes.find((r) => r.method === method && r.path.endsWith(suffix))!)!;
