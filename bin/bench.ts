@@ -158,11 +158,13 @@ try {
   }
   results.deep_search_job = { people: importPeople, ...deepJobs };
   log(`deep search job: ${JSON.stringify(results.deep_search_job)}`);
+  const deepBody = { query: 'product managers in the United States', webhook_url: 'http://127.0.0.1:9/hook' };
+  const deepCreated = await countCalls(async () => expectStatus(await api('POST', 'deep-search/', deepBody), 202, 'create deep search'));
   const deepIdle = await countCalls(async () => {
-    await expectStatus(await api('POST', 'deep-search/', { query: 'product managers in the United States', webhook_url: 'http://127.0.0.1:9/hook' }), 202, 'create deep search');
+    await expectStatus(await api('POST', 'deep-search/', deepBody), 202, 'create deep search');
     await settle();
   });
-  record('create deep search (standard, 25 researched)', [], deepIdle.calls);
+  record('create deep search (standard, 25 researched)', deepCreated.calls, deepIdle.calls);
   const phone = await countCalls(async () => {
     const r = await expectStatus(await api('POST', 'enrich/phone/', { email: people[1]!.work_email, webhook_url: 'http://127.0.0.1:9/hook' }), 202, 'phone');
     return r as { id: string };

@@ -1,9 +1,7 @@
-import * as z from 'zod';
 import type { SQSRecord } from 'aws-lambda';
 import { QUEUES } from '../catalog/queues.js';
 import { FAILURE_MESSAGES } from '../webhooks/events.js';
 import { PRICES } from '../accounts/prices.js';
-import { acceptJob } from '../jobs/accept-job.js';
 import { runJob, type JobOutcome } from '../jobs/run-job.js';
 import type { Job } from '../jobs/model.js';
 import { toDeepSearchItem } from '../directory/shape.js';
@@ -15,44 +13,12 @@ import type { PeopleIndex } from './search-engine.js';
 import { isEmptyQuery } from './people-search.js';
 import { deepShortlist } from './deep-search-shortlist.js';
 import { FIT_WEIGHTS } from './fit-score.js';
+import type { DeepSearchRequest } from './deep-search-accept.js';
 
 /**
- * Deep search (SPEC.md "POST /deep-search/"): a researched shortlist at a fixed price per run, 200 credits
- * `standard` (up to 25 people) or 400 `extended` (up to 100), reserved at acceptance and charged in full on
- * a successful run whatever `total_returned` is; released when the query cannot be understood, when the run
- * fails, or when it is never dispatched (the sweeper and the dead-letter consumer end it as `error`).
+ * Running a deep search (accepted by deep-search-accept.ts): up to 25 people `standard`, 100 `extended`.
  */
 export const DEEP_SEARCH_SIZE = { standard: 25, extended: 100 } as const;
-
-export const DeepSearchSchema = z.strictObject({
-  // SPEC.md's 500 characters bound the query as sent, surrounding spaces included.
-  query: z.string().max(500).refine((q) => q.trim().length > 0, 'must not be blank'),
-  mode: z.enum(['standard', 'extended']).default('standard'),
-  webhook_url: z.string().max(2048),
-});
-export type DeepSearchRequest = z.output<typeof DeepSearchSchema>;
-
-/**
- * Accept a deep search.
- *
- * Input: the caller, the validated request, an optional Idempotency-Key.
- * Output: the acceptance body `{id, status, created_at}`.
- *
- * 1. Reserve the mode's price in the job's own transaction (409 without a signing secret, 402 without credits).
- * 2. Queue the run on the search queue.
- */
-export async function acceptDeepSearch(caller: { accountId: string; keyId: string }, body: DeepSearchRequest, idempotencyKey: string | undefined) {
-  const { body: accepted } = await acceptJob({
-    accountId: caller.accountId,
-    keyId: caller.keyId,
-    tier: 'deep_search',
-    operation: 'deep_search',
-    request: body,
-    reserve: PRICES.deep_search[body.mode],
-    idempotencyKey,
-  });
-  return accepted;
-}
 
 /** What researching one candidate asks of the outside world: their work email, or null when none is known. */
 export interface DeepSearchResearch {
