@@ -1,7 +1,7 @@
 import { publicRoute } from '../../shared/http/handler.js';
 import { jobCompanion } from '../../shared/accounts/caller.repository.js';
 import { pollJob, pollReadsJob } from '../../shared/jobs/poll-job.js';
-import { requireAgenticEnabled } from '../../shared/agentic/accept-agentic.js';
+import { requireAgenticEnabled } from '../../shared/agentic/agentic-enabled.js';
 
 /** GET /agentic-search/{job_id}/: the polling envelope (tier `agentic_search`); 404 for an account not enrolled. */
 export const handler = publicRoute({ companion: (params) => (pollReadsJob(params.job_id!) ? jobCompanion(params.job_id!) : null) }, async ({ accountId, params, preloaded }) => {

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
-import { AppError, ConflictError, NotFoundError } from '../core/errors.js';
+import { AppError, ConflictError } from '../core/errors.js';
 import { optionalEnv } from '../core/env.js';
 import { logger } from '../core/logger.js';
-import { getAccount } from '../accounts/accounts.repository.js';
+import { requireAgenticEnabled } from './agentic-enabled.js';
 import { ExtraItemConditionFailed, reserveWith } from '../accounts/ledger.repository.js';
 import { sendMessage } from '../adapters/queue.js';
 import { webhookTargetPolicy } from '../adapters/webhook-targets.js';
@@ -50,11 +50,6 @@ export class AdmissionFailedError extends AppError {
 
 export const DEFAULT_DEADLINE_SECONDS = 1200;
 export const deadlineSeconds = () => Number(optionalEnv('AGENTIC_DEADLINE_SECONDS') ?? DEFAULT_DEADLINE_SECONDS);
-
-export async function requireAgenticEnabled(accountId: string): Promise<void> {
-  const account = await getAccount(accountId);
-  if (!account?.agentic_search) throw new NotFoundError('Agentic search is not enabled for this account.');
-}
 
 const idempotencyScope = (keyId: string) => `agentic_search#${keyId}`;
 

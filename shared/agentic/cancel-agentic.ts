@@ -3,7 +3,7 @@ import { NotFoundError } from '../core/errors.js';
 import { getJob } from '../jobs/jobs.repository.js';
 import { acceptanceView } from '../jobs/model.js';
 import { endAgenticJob } from './agentic.repository.js';
-import { requireAgenticEnabled } from './accept-agentic.js';
+import { requireAgenticEnabled } from './agentic-enabled.js';
 import { isAgenticJob, type AgenticJob } from './model.js';
 import { completeRun } from './research-step.js';
 

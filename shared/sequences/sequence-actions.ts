@@ -1,55 +1,25 @@
-import type * as z from 'zod';
 import { pendingSettleWrites } from '../accounts/ledger.repository.js';
 import { PRICES } from '../accounts/prices.js';
 import { awsScheduler, type Scheduler } from '../adapters/scheduler.js';
 import { DEADLINES, after } from '../catalog/deadlines.js';
 import { serviceClock, type Clock } from '../core/clock.js';
-import { ConflictError, NotFoundError } from '../core/errors.js';
-import { getEmails, transition } from '../outreach/emails.repository.js';
+import { ConflictError } from '../core/errors.js';
+import { transition } from '../outreach/emails.repository.js';
 import type { EmailRecord } from '../outreach/model.js';
 import { scheduleSend } from '../outreach/schedule-send.js';
 import { cancelUnsentSteps } from './cadence.js';
-import { closePass, enrollmentsOf, getSequence, querySequences, repliesOf, transitionEnrollment, transitionSequence } from './sequences.repository.js';
-import { sequenceListItem, sequenceView, TERMINAL_ENROLLMENT, TERMINAL_SEQUENCE, type EnrollmentRecord, type ListSequencesQuerySchema, type SequenceRecord } from './model.js';
+import { closePass, enrollmentsOf, transitionEnrollment, transitionSequence } from './sequences.repository.js';
+import { TERMINAL_ENROLLMENT, TERMINAL_SEQUENCE, type EnrollmentRecord } from './model.js';
+import { requireSequence, viewOf } from './sequence-views.js';
 
 /**
- * Reading, approving and cancelling sequences (SPEC.md "Sequences"). Another tenant's or an unknown id is 404;
- * a wrong state is 409 and costs nothing. Approve and cancel return the sequence with its enrollments.
+ * Approving and cancelling sequences (SPEC.md "Sequences"). Another tenant's or an unknown id is 404; a wrong
+ * state is 409 and costs nothing. Approve and cancel return the sequence with its enrollments.
  */
 const CONCURRENCY = 8;
 
-async function requireSequence(accountId: string, id: string): Promise<SequenceRecord> {
-  const s = await getSequence(accountId, id);
-  if (!s) throw new NotFoundError('Sequence not found.');
-  return s;
-}
-
 async function inBatches<T>(items: T[], fn: (item: T) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < items.length; i += CONCURRENCY) await Promise.all(items.slice(i, i + CONCURRENCY).map(fn));
-}
-
-/** The sequence with every enrollment and every step, as GET /sequences/{id}/ shows it. */
-export async function viewOf(s: SequenceRecord) {
-  const enrollments = await enrollmentsOf(s);
-  const emails = await getEmails(s.account_id, enrollments.flatMap((e) => e.email_ids));
-  return sequenceView(s, enrollments, new Map(emails.map((e) => [e.id, e])));
-}
-
-export async function getOwnSequence(accountId: string, id: string) {
-  return viewOf(await requireSequence(accountId, id));
-}
-
-/** GET /sequences/: newest first, paged like GET /emails/ (DESIGN.md §3 "lists"), without enrollments. */
-export async function listSequences(accountId: string, q: z.output<typeof ListSequencesQuerySchema>) {
-  const all = await querySequences(accountId);
-  const start = (q.page - 1) * q.page_size;
-  return { count: all.length, page: q.page, page_size: q.page_size, total_pages: Math.ceil(all.length / q.page_size), results: all.slice(start, start + q.page_size).map(sequenceListItem) };
-}
-
-export async function sequenceReplies(accountId: string, id: string) {
-  await requireSequence(accountId, id);
-  const replies = await repliesOf(accountId, id);
-  return { replies: replies.map((r) => ({ email_id: r.email_id, from_email: r.from_email, from_name: r.from_name, subject: r.subject, body_plain: r.body_plain, classification: r.classification, received_at: r.received_at })) };
 }
 
 /**
