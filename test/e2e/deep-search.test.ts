@@ -169,7 +169,9 @@ describe('deep search', () => {
     const a = await t.client.api('POST', 'deep-search/', body, { 'Idempotency-Key': 'deep-1' });
     const b = await t.client.api('POST', 'deep-search/', { ...body, mode: 'standard' }, { 'Idempotency-Key': 'deep-1' });
     expect([a.status, b.status]).toEqual([202, 202]);
-    expect(b.body).toEqual(a.body);
+    // The replay is the same job as it stands now: the worker may already have picked it up.
+    expect({ ...b.body, status: undefined }).toEqual({ ...a.body, status: undefined });
+    expect(['pending', 'running', 'completed']).toContain(b.body.status);
     for (const changed of [{ ...body, mode: 'extended' }, { ...body, webhook_url: `${receiver.url}?other` }, { ...body, query: 'product managers in Paris' }]) {
       const c = await t.client.api('POST', 'deep-search/', changed, { 'Idempotency-Key': 'deep-1' });
       expect([c.status, c.body.error.code]).toEqual([409, 'conflict']);
