@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from '../adapters/aws.js';
 import { sendMessage } from '../adapters/queue.js';
 import { cancellationReasons, isTransactionCanceled } from '../adapters/dynamodb-errors.js';
 import { DEADLINES, after } from '../catalog/deadlines.js';
@@ -11,7 +9,7 @@ import { newEmailWrites } from '../outreach/emails.repository.js';
 import { leadUpsertWrite } from '../outreach/leads.repository.js';
 import type { EmailRecord } from '../outreach/model.js';
 import { contactName, type PendingEnrollment, type SequenceRecord } from './model.js';
-import { newEnrollmentWrite, passMaterialized } from './sequences.repository.js';
+import { newEnrollmentWrite, passMaterialized, writeTogether } from './sequences.repository.js';
 
 /**
  * Write the enrollments of a sequence's open pass (kept in `pass_pending` by the transaction that reserved
@@ -72,7 +70,7 @@ async function writeEnrollment(s: SequenceRecord, p: PendingEnrollment, now: Dat
     leadUpsertWrite(s.account_id, p.contact, iso, p.recipient_timezone),
   ];
   try {
-    await documentClient().send(new TransactWriteCommand({ TransactItems: writes }));
+    await writeTogether(writes);
   } catch (e) {
     // The enrollment exists: an earlier run wrote it (and its steps) already.
     if (!(isTransactionCanceled(e) && cancellationReasons(e)[0]?.Code === 'ConditionalCheckFailed')) throw e;

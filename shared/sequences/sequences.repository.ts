@@ -249,3 +249,8 @@ export async function repliesOf(accountId: string, sequenceId: string): Promise<
     ConsistentRead: true,
   });
 }
+
+/** Writes that must land together (one DynamoDB transaction); a lost condition surfaces as TransactionCanceledException. */
+export async function writeTogether(writes: TransactItem[]): Promise<void> {
+  await documentClient().send(new TransactWriteCommand({ TransactItems: writes }));
+}

@@ -1,6 +1,4 @@
 import type { SQSRecord } from 'aws-lambda';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from '../adapters/aws.js';
 import { sendMessage } from '../adapters/queue.js';
 import { cancellationReasons, isTransactionCanceled } from '../adapters/dynamodb-errors.js';
 import type { Scheduler } from '../adapters/scheduler.js';
@@ -15,7 +13,7 @@ import { DraftFailedError, type Drafter } from '../outreach/drafter.js';
 import { emailTransitionWrite, getEmail, transition } from '../outreach/emails.repository.js';
 import type { EmailRecord } from '../outreach/model.js';
 import { scheduleSend } from '../outreach/schedule-send.js';
-import { closePass, countDraftsWrite, enrollmentsOf, enrollmentTransitionWrite, getSequenceHead } from './sequences.repository.js';
+import { closePass, countDraftsWrite, enrollmentsOf, enrollmentTransitionWrite, getSequenceHead, writeTogether } from './sequences.repository.js';
 import { TERMINAL_ENROLLMENT, type SequenceRecord, type SequenceStatus } from './model.js';
 
 /**
@@ -49,7 +47,7 @@ const CONFLICT_ATTEMPTS = 10;
 async function writeOutcome(writes: TransactItem[]): Promise<boolean> {
   for (let attempt = 0; ; attempt++) {
     try {
-      await documentClient().send(new TransactWriteCommand({ TransactItems: writes }));
+      await writeTogether(writes);
       return true;
     } catch (e) {
       if (!isTransactionCanceled(e)) throw e;
