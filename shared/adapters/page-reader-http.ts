@@ -40,7 +40,7 @@ export class FetchRefused extends Error {
 }
 
 /** One GET to a validated target: connect to `target.address` only. */
-export type Transport = (target: ValidatedTarget, path: string, limits: { maxBytes: number; timeoutMs: number; userAgent: string }) => Promise<FetchAnswer>;
+export type Transport = (target: ValidatedTarget, path: string, limits: Limits) => Promise<FetchAnswer>;
 
 export interface HttpPageReaderOptions {
   resolver: Resolver;
@@ -63,23 +63,14 @@ function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
   }) as unknown as LookupFunction;
 }
 
-/** The real transport: node's http(s) with the checked address pinned, TLS SNI and certificate checks on. */
-export const pinnedTransport: Transport = (target, path, limits) =>
+type Limits = { maxBytes: number; timeoutMs: number; userAgent: string };
+
+/**
+ * One GET whose answer is read up to `limits.maxBytes` and within `limits.timeoutMs`; a larger or slower
+ * answer is cut off and refused. Shared by the AWS transport and the twin's sample-web transport.
+ */
+export const cappedGet = (send: typeof http.request, options: http.RequestOptions, limits: Limits) =>
   new Promise<FetchAnswer>((resolve, reject) => {
-    const isIpLiteral = target.hostname.includes(':') || /^\d+\.\d+\.\d+\.\d+$/.test(target.hostname);
-    const options: https.RequestOptions = {
-      method: 'GET',
-      protocol: target.protocol,
-      host: target.hostname,
-      port: target.port,
-      path,
-      family: target.family,
-      lookup: pinnedLookup(target.address, target.family),
-      agent: false,
-      headers: { 'user-agent': limits.userAgent, accept: 'text/html, text/plain;q=0.9', connection: 'close' },
-      ...(target.protocol === 'https:' && !isIpLiteral ? { servername: target.hostname } : {}),
-    };
-    const send = target.protocol === 'https:' ? https.request : http.request;
     const req = send(options, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
@@ -100,6 +91,24 @@ export const pinnedTransport: Transport = (target, path, limits) =>
     req.on('error', (e) => reject(e instanceof FetchRefused ? e : new FetchRefused('unreachable', e.message)));
     req.end();
   });
+
+/** The real transport: node's http(s) with the checked address pinned, TLS SNI and certificate checks on. */
+export const pinnedTransport: Transport = (target, path, limits) => {
+  const isIpLiteral = target.hostname.includes(':') || /^\d+\.\d+\.\d+\.\d+$/.test(target.hostname);
+  const options: https.RequestOptions = {
+    method: 'GET',
+    protocol: target.protocol,
+    host: target.hostname,
+    port: target.port,
+    path,
+    family: target.family,
+    lookup: pinnedLookup(target.address, target.family),
+    agent: false,
+    headers: { 'user-agent': limits.userAgent, accept: 'text/html, text/plain;q=0.9', connection: 'close' },
+    ...(target.protocol === 'https:' && !isIpLiteral ? { servername: target.hostname } : {}),
+  };
+  return cappedGet(target.protocol === 'https:' ? https.request : http.request, options, limits);
+};
 
 export function httpPageReader(opts: HttpPageReaderOptions): PageReader {
   const transport = opts.transport ?? pinnedTransport;

@@ -2,7 +2,7 @@ import http from 'node:http';
 import { requireEnv } from '../core/env.js';
 import { isLoopbackAddress } from '../webhooks/target.js';
 import { webhookTargetPolicy } from './webhook-targets.js';
-import { httpPageReader, FetchRefused, type Transport } from './page-reader-http.js';
+import { cappedGet, httpPageReader, type Transport } from './page-reader-http.js';
 import type { PageReader } from '../agentic/page-reader.js';
 
 /**
@@ -16,26 +16,7 @@ import type { PageReader } from '../agentic/page-reader.js';
 export const SAMPLE_WEB_HOSTS_PATH = '/.well-known/hosts';
 
 const get = (port: number, host: string, path: string, limits: { maxBytes: number; timeoutMs: number; userAgent: string }) =>
-  new Promise<{ status: number; contentType: string; body: string }>((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path, method: 'GET', agent: false, headers: { host, 'user-agent': limits.userAgent, connection: 'close' } }, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (c: Buffer) => {
-        size += c.length;
-        if (size > limits.maxBytes) {
-          req.destroy();
-          reject(new FetchRefused('too_large', `page larger than ${limits.maxBytes} bytes`));
-        } else chunks.push(c);
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.setTimeout(limits.timeoutMs, () => {
-      req.destroy();
-      reject(new FetchRefused('timeout', `no complete answer within ${limits.timeoutMs} ms`));
-    });
-    req.on('error', (e) => reject(e instanceof FetchRefused ? e : new FetchRefused('unreachable', e.message)));
-    req.end();
-  });
+  cappedGet(http.request, { host: '127.0.0.1', port, path, method: 'GET', agent: false, headers: { host, 'user-agent': limits.userAgent, connection: 'close' } }, limits);
 
 let hosts: { port: number; set: Promise<Set<string>> } | undefined;
 
