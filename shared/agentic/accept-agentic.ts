@@ -11,7 +11,7 @@ import { webhookTargetPolicy } from '../adapters/webhook-targets.js';
 import { messages } from '../catalog/messages.js';
 import { canonicalJson } from '../jobs/accept-job.js';
 import { getIdempotencyRecord, getJob, newJobWrites } from '../jobs/jobs.repository.js';
-import { acceptanceView } from '../jobs/model.js';
+import { acceptanceView, newJobEnvelope } from '../jobs/model.js';
 import { validateWebhookUrl } from '../webhooks/target.js';
 import { FAILURE_MESSAGES } from '../webhooks/events.js';
 import { endAgenticJob, takeSlotWrites } from './agentic.repository.js';
@@ -83,13 +83,7 @@ export async function acceptAgenticSearch(
     account_id: caller.accountId,
     key_id: caller.keyId,
     tier: 'agentic_search',
-    status: 'pending',
-    created_at: now.toISOString(),
-    updated_at: now.toISOString(),
-    completed_at: null,
-    leads_returned: null,
-    result: null,
-    error: null,
+    ...newJobEnvelope(now),
     request: { ...request },
     charge_id: newId('chg', now.getTime()),
     checkpoint: FIRST_CHECKPOINT,

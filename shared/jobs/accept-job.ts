@@ -8,7 +8,7 @@ import { validateWebhookUrl } from '../webhooks/target.js';
 import { webhookTargetPolicy } from '../adapters/webhook-targets.js';
 import { logger } from '../core/logger.js';
 import { messages, type SearchJobKind } from '../catalog/messages.js';
-import { acceptanceView, type Job } from './model.js';
+import { acceptanceView, newJobEnvelope, type Job } from './model.js';
 import { getIdempotencyRecord, getJob, newJobWrites } from './jobs.repository.js';
 
 /**
@@ -89,13 +89,7 @@ export async function acceptJob(input: AcceptJobInput, clock: Clock = serviceClo
     account_id: input.accountId,
     key_id: input.keyId,
     tier: input.tier,
-    status: 'pending',
-    created_at: now.toISOString(),
-    updated_at: now.toISOString(),
-    completed_at: null,
-    leads_returned: null,
-    result: null,
-    error: null,
+    ...newJobEnvelope(now),
     request: input.request,
     charge_id: chargeId,
     ...input.extra,

@@ -47,6 +47,19 @@ export interface Job {
   webhook_lease?: { attempt: number; until_ms: number };
 }
 
+/** The fields every newly accepted job starts with, whatever its tier: pending, nothing returned yet. */
+export function newJobEnvelope(now: Date) {
+  return {
+    status: 'pending' as const,
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+    completed_at: null,
+    leads_returned: null,
+    result: null,
+    error: null,
+  };
+}
+
 export const TERMINAL: JobStatus[] = ['completed', 'failed', 'cancelled'];
 
 
