@@ -194,7 +194,7 @@ function oauthRoutes(ctx: EmulatorContext, clients: Record<ProviderKind, Provide
         ctx.state.tokens[refreshToken] = { grant, kind: 'refresh', expiresAtMs: Number.MAX_SAFE_INTEGER };
       }
       ctx.persist();
-      const scope = provider === 'google' ? 'https://www.googleapis.com/auth/gmail.send https://www.googleapis.com/auth/gmail.readonly' : 'Mail.Send Mail.Read offline_access';
+      const scope = provider === 'google' ? 'https://www.googleapis.com/auth/gmail.send https://www.googleapis.com/auth/gmail.readonly' : 'Mail.Send Mail.ReadWrite offline_access';
       return { status: 200, body: { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TOKEN_SECONDS, refresh_token: refreshToken, scope } };
     };
     if (form.get('grant_type') === 'authorization_code') {
