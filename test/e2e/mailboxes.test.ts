@@ -39,6 +39,7 @@ async function connect(accountId: string, type: 'google' | 'microsoft', email: s
   const started = await admin.console('POST', `accounts/${accountId}/sending-accounts/connect/`, { type, email });
   expect(started.status).toBe(201);
   const consent = await fetch(started.body.authorization_url, { redirect: 'manual' });
+  await consent.body?.cancel();
   expect(consent.status).toBe(302);
   const callback = new URL(consent.headers.get('location')!);
   expect(callback.pathname).toBe('/api/console/v1/oauth/callback/');
