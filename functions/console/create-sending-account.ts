@@ -4,8 +4,22 @@ import { consoleSendingAccountView, createSendingAccount } from '../../shared/ac
 import { sealSmtpSettings } from '../../shared/accounts/smtp-settings.js';
 import { secretBox } from '../../shared/adapters/secret-box.js';
 
+/**
+ * DESIGN.md §2: a `google` or `microsoft` account is connected by its owner's consent. On the twin one
+ * created here connects by itself through the emulated consent (unless asked for `connected: false`); in
+ * AWS these two types are refused with a pointer to `sending-accounts/connect/`. The mailbox code is
+ * imported only on that path, so the other types load none of it.
+ */
 export const handler = consoleRoute({ body: CreateSendingAccountSchema }, async ({ params, body }) => {
   const { smtp, ...settings } = body;
+  if (settings.type === 'google' || settings.type === 'microsoft') {
+    const { ConsentRequiredError, connectThroughEmulatedConsent, hasEmulatedConsent } = await import('../../shared/mailboxes/connect-mailbox.js');
+    const type = settings.type;
+    if (!(await hasEmulatedConsent(type))) throw new ConsentRequiredError(type);
+    if (!settings.connected) return { status: 201, body: consoleSendingAccountView(await createSendingAccount(params.id!, { ...settings, type })) };
+    const created = await createSendingAccount(params.id!, { ...settings, type, connected: false, health: 'connecting' });
+    return { status: 201, body: consoleSendingAccountView(await connectThroughEmulatedConsent(params.id!, { ...created, type })) };
+  }
   const sealed = smtp ? await sealSmtpSettings(smtp, await secretBox()) : undefined;
   const account = await createSendingAccount(params.id!, { ...settings, ...(sealed ? { smtp: sealed } : {}) });
   return { status: 201, body: consoleSendingAccountView(account) };

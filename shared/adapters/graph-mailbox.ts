@@ -8,7 +8,24 @@ import { AccessTokenRejectedError, MAX_MESSAGES_PER_POLL, type MailboxApi, type 
  * `internetMessageId` and `conversationId`, then sends it (`POST /me/messages/{id}/send`). New messages:
  * the inbox delta query; the cursor is the `@odata.deltaLink`. A 410 means the sync state is gone: a fresh
  * delta lists the inbox again (processing is idempotent per message id) and yields a new deltaLink.
+ * A follow-up (a `threadId`, the conversationId of the step it follows) is drafted with `createReply` on the
+ * latest message of that conversation, which accepts the same MIME and keeps the draft in the conversation
+ * whatever Outlook makes of our In-Reply-To/References; with nothing left in the conversation to answer,
+ * the draft is created as a new message, and those headers alone thread it.
  */
+interface DraftCreated {
+  id: string;
+  internetMessageId?: string;
+  conversationId?: string;
+}
+
+interface ConversationPage {
+  value?: { id: string; isDraft?: boolean; receivedDateTime?: string }[];
+}
+
+/** OData string literal: a single quote is doubled. */
+const odataString = (value: string) => `'${value.replaceAll("'", "''")}'`;
+
 interface DeltaPage {
   value?: { id: string; '@removed'?: unknown }[];
   '@odata.nextLink'?: string;
@@ -71,6 +88,18 @@ export function graphMailbox(baseUrl: string, accessToken: string): MailboxApi {
     return { id, raw: Buffer.from(text, 'utf8') };
   };
 
+  /**
+   * The newest sent or received message of a conversation. Sorted here: Graph refuses `$orderby` on a
+   * property the `$filter` does not name first (InefficientFilter).
+   */
+  const latestInConversation = async (conversationId: string): Promise<string | null> => {
+    const page = await call(
+      () => api('/me/messages').filter(`conversationId eq ${odataString(conversationId)}`).select('id,isDraft,receivedDateTime').top(50).get() as Promise<ConversationPage>,
+    );
+    const sent = (page.value ?? []).filter((m) => !m.isDraft).sort((a, b) => (b.receivedDateTime ?? '').localeCompare(a.receivedDateTime ?? ''));
+    return sent[0]?.id ?? null;
+  };
+
   return {
     async address() {
       const me = await call(() => api('/me').get() as Promise<{ mail?: string | null; userPrincipalName?: string }>);
@@ -79,12 +108,12 @@ export function graphMailbox(baseUrl: string, accessToken: string): MailboxApi {
     async startCursor() {
       return (await runDelta(DELTA, false)).deltaLink;
     },
-    async send({ raw }) {
-      const draft = await call(
-        () => api('/me/messages').header('Content-Type', 'text/plain').post(raw.toString('base64')) as Promise<{ id: string; internetMessageId?: string; conversationId?: string }>,
-      );
+    async send({ raw, threadId }) {
+      const answering = threadId ? await latestInConversation(threadId) : null;
+      const path = answering ? `/me/messages/${encodeURIComponent(answering)}/createReply` : '/me/messages';
+      const draft = await call(() => api(path).header('Content-Type', 'text/plain').post(raw.toString('base64')) as Promise<DraftCreated>);
       await call(() => api(`/me/messages/${encodeURIComponent(draft.id)}/send`).post(null));
-      return { providerMessageId: draft.id, messageId: draft.internetMessageId ?? null, threadId: draft.conversationId ?? null };
+      return { providerMessageId: draft.id, messageId: draft.internetMessageId ?? null, threadId: draft.conversationId ?? threadId ?? null };
     },
     async listNewMessages(cursor) {
       let resynced = false;

@@ -148,8 +148,8 @@ export function resetSmtp(): void {
 
 /**
  * The engine for a sending account. `google`/`microsoft`: its connected mailbox (Gmail API, Microsoft
- * Graph); one created by an operator without an OAuth connection keeps SES. `smtp`: SES when its transport
- * is `ses`, else its own server, else the deployment's relay.
+ * Graph); a record without a mailbox connection (written before connections existed, or straight to the
+ * table) keeps SES. `smtp`: SES when its transport is `ses`, else its own server, else the deployment's relay.
  */
 export function mailerFor(account: SendingAccount): Mailer {
   if (account.type === 'google' || account.type === 'microsoft') return mailboxMailer(account.id, sesMailer);

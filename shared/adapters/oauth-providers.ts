@@ -38,12 +38,13 @@ export interface ProviderSettings {
 
 /**
  * Scopes: Gmail `gmail.send` to send and `gmail.readonly` to read history and whole messages (a DSN's
- * body names the address that bounced; `gmail.metadata` gives headers only). Graph `Mail.Send`,
- * `Mail.Read` (delta and MIME of the inbox) and `offline_access` (a refresh token).
+ * body names the address that bounced; `gmail.metadata` gives headers only). Graph `Mail.ReadWrite`
+ * (drafts, from MIME and by createReply, need it; it reads the inbox delta and MIME too), `Mail.Send`
+ * (sending a draft) and `offline_access` (a refresh token).
  */
 export const SCOPES: Record<MailboxProviderKind, string[]> = {
   google: ['https://www.googleapis.com/auth/gmail.send', 'https://www.googleapis.com/auth/gmail.readonly'],
-  microsoft: ['offline_access', 'https://graph.microsoft.com/Mail.Send', 'https://graph.microsoft.com/Mail.Read'],
+  microsoft: ['offline_access', 'https://graph.microsoft.com/Mail.Send', 'https://graph.microsoft.com/Mail.ReadWrite'],
 };
 
 const secretsManager = lazyClient(() => new SecretsManagerClient({}));

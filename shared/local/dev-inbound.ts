@@ -1,5 +1,5 @@
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
-import { InboundSchema, receiveInbound } from '../outreach/inbound-mail.js';
+import { InboundSchema, receiveInbound, type InboundOutcome } from '../outreach/inbound-mail.js';
 import { addressOf } from '../outreach/inbound.js';
 import { errorEnvelope, parseWith } from '../http/handler.js';
 import { AppError } from '../core/errors.js';
@@ -42,13 +42,18 @@ export function devInbound(emulator: MailProviderEmulator | null): InboundDelive
     try {
       const msg = parseWith(InboundSchema, body);
       const to = addressOf(msg.to);
-      const connection = emulator?.mailbox(to) ? (await listActiveConnections()).find((c) => c.email === to) : undefined;
-      if (!emulator || !connection) return { status: 202, body: await receiveInbound(msg) };
+      // Every workspace that connected this mailbox reads it, as its own poll would.
+      const connections = emulator?.mailbox(to) ? (await listActiveConnections()).filter((c) => c.email === to) : [];
+      if (!emulator || connections.length === 0) return { status: 202, body: await receiveInbound(msg) };
       const raw = await composeMime(msg);
       const outcome = await serialisedPoll(async () => {
         const id = emulator.deliver(to, raw);
-        const polled = await pollMailbox(connection.ea_id);
-        return id ? polled?.outcomes[id] : undefined;
+        let found: InboundOutcome | undefined;
+        for (const c of connections) {
+          const polled = id ? (await pollMailbox(c.ea_id))?.outcomes[id] : undefined;
+          if (!found || (polled?.matched && !found.matched)) found = polled;
+        }
+        return found;
       });
       return { status: 202, body: outcome ?? { matched: false, classification: null, email_id: null, counted_as_lead_reply: false } };
     } catch (e) {

@@ -1,5 +1,5 @@
 import type { EmulatedMailbox, EmulatedMessage, EmulatorRoutes, RouteResult } from './oauth-emulator.js';
-import { headerOf } from './oauth-emulator.js';
+import { headerOf, withoutBcc } from './oauth-emulator.js';
 
 /**
  * The Gmail API subset the service uses (users.getProfile, messages.send, messages.get with `raw` or
@@ -66,11 +66,11 @@ export const gmailRoutes: EmulatorRoutes = (ctx, req, url, body) => {
     if (!from.toLowerCase().includes(box.email)) return gmailError(403, 'PERMISSION_DENIED', 'Mail service not enabled for this From address');
     if (input.threadId && !box.messages.some((m) => m.threadId === input.threadId)) return gmailError(404, 'NOT_FOUND', 'Requested entity was not found.');
     // Gmail keeps the Bcc header's recipients for delivery and drops the header from what it stores.
-    const stored = raw.replace(/^Bcc:.*\r?\n/im, '');
+    const { raw: stored, bcc } = withoutBcc(raw);
     const m = ctx.addMessage(box, stored, ['SENT']);
     if (input.threadId) m.threadId = input.threadId;
     ctx.persist();
-    ctx.onSent({ raw: Buffer.from(raw, 'utf8'), from: box.email, provider: 'google', providerMessageId: m.id });
+    ctx.onSent({ raw: Buffer.from(stored, 'utf8'), bcc, from: box.email, provider: 'google', providerMessageId: m.id });
     return { status: 200, body: { id: m.id, threadId: m.threadId, labelIds: m.labelIds } };
   }
   const one = /^messages\/([^/]+)$/.exec(path);

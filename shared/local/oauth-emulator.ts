@@ -27,6 +27,8 @@ export interface EmulatedMessage {
   raw: string;
   internetMessageId: string;
   isDraft: boolean;
+  /** Wall-clock ms of arrival, strictly increasing within a mailbox (Graph's receivedDateTime). */
+  at?: number;
 }
 
 export interface EmulatedMailbox {
@@ -73,7 +75,10 @@ export interface EmulatorState {
 }
 
 export interface SentThroughProvider {
+  /** The message as recipients get it: without its Bcc header. */
   raw: Buffer;
+  /** Delivered to, from the Bcc header the provider stripped. */
+  bcc: string[];
   from: string;
   provider: ProviderKind;
   providerMessageId: string;
@@ -119,6 +124,15 @@ export function headerOf(raw: string, name: string): string | null {
   const unfolded = head.replace(/\r?\n[ \t]+/g, ' ');
   const match = new RegExp(`^${name}:[ \\t]*(.*)$`, 'im').exec(unfolded);
   return match?.[1]?.trim() ?? null;
+}
+
+/** A Bcc header's recipients, and the message without it, as Gmail and Graph deliver and store it. */
+export function withoutBcc(raw: string): { raw: string; bcc: string[] } {
+  const head = raw.split(/\r?\n\r?\n/, 1)[0] ?? '';
+  const field = /^Bcc:[ \t]*(.*(?:\r?\n[ \t]+.*)*)\r?\n/im.exec(head);
+  if (!field) return { raw, bcc: [] };
+  const bcc = (field[1] ?? '').match(/[^\s<>,;"]+@[^\s<>,;"]+/g) ?? [];
+  return { raw: raw.slice(0, field.index) + raw.slice(field.index + field[0].length), bcc };
 }
 
 function tokenError(provider: ProviderKind, error: string, description: string): RouteResult {
@@ -180,7 +194,7 @@ function oauthRoutes(ctx: EmulatorContext, clients: Record<ProviderKind, Provide
         ctx.state.tokens[refreshToken] = { grant, kind: 'refresh', expiresAtMs: Number.MAX_SAFE_INTEGER };
       }
       ctx.persist();
-      const scope = provider === 'google' ? 'https://www.googleapis.com/auth/gmail.send https://www.googleapis.com/auth/gmail.readonly' : 'Mail.Send Mail.Read offline_access';
+      const scope = provider === 'google' ? 'https://www.googleapis.com/auth/gmail.send https://www.googleapis.com/auth/gmail.readonly' : 'Mail.Send Mail.ReadWrite offline_access';
       return { status: 200, body: { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TOKEN_SECONDS, refresh_token: refreshToken, scope } };
     };
     if (form.get('grant_type') === 'authorization_code') {
@@ -250,6 +264,7 @@ export async function startMailProviderEmulator(opts: {
         raw,
         internetMessageId,
         isDraft: extra.isDraft ?? false,
+        at: Math.max(Date.now(), (box.messages.at(-1)?.at ?? 0) + 1),
       };
       box.messages.push(message);
       ctx.persist();

@@ -184,7 +184,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     const mailProviders = await startMailProviderEmulator({
       port: await freePort(),
       file: file('mail-providers.json'),
-      onSent: (s) => capture.sends.push({ raw: s.raw, destination: {}, from: s.from, simple: null, provider_message_id: s.providerMessageId, at: serviceClock.now().getTime() }),
+      onSent: (s) => capture.sends.push({ raw: s.raw, destination: s.bcc.length ? { BccAddresses: s.bcc } : {}, from: s.from, simple: null, provider_message_id: s.providerMessageId, at: serviceClock.now().getTime() }),
     });
     started.push(mailProviders);
     const emulated = (p: 'google' | 'microsoft', api: string) => ({

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { secretBox } from '../adapters/secret-box.js';
-import { providerSettings } from '../adapters/oauth-providers.js';
+import { providerSettings, type MailboxProviderKind } from '../adapters/oauth-providers.js';
 import { authorizationUrl, exchangeCode, GrantRevokedError, newPkceVerifier, newState } from '../adapters/oauth-client.js';
 import { providerMailboxApi } from '../adapters/oauth-mailbox-api.js';
 import { getAccount } from '../accounts/accounts.repository.js';
@@ -50,7 +50,12 @@ export function oauthRedirectUri(): string {
   return optionalEnv('OAUTH_REDIRECT_URI') ?? `${(optionalEnv('PUBLIC_BASE_URL') ?? 'http://localhost:3000').replace(/\/$/, '')}/api/console/v1/oauth/callback/`;
 }
 
-export async function startMailboxConnection(accountId: string, input: z.output<typeof ConnectMailboxSchema>, clock: Clock = serviceClock): Promise<{ authorization_url: string; state: string; expires_at: string }> {
+export async function startMailboxConnection(
+  accountId: string,
+  input: z.output<typeof ConnectMailboxSchema>,
+  clock: Clock = serviceClock,
+  target: { eaId?: string } = {},
+): Promise<{ authorization_url: string; state: string; expires_at: string }> {
   if (!(await getAccount(accountId))) throw new NotFoundError('Account not found.');
   const settings = await providerSettings(input.type);
   if (!settings) throw new ProviderNotConfiguredError(input.type);
@@ -59,7 +64,7 @@ export async function startMailboxConnection(accountId: string, input: z.output<
   const redirectUri = oauthRedirectUri();
   const now = clock.now();
   await putOAuthFlow(
-    { state, account_id: accountId, provider: input.type, verifier_sealed: await (await secretBox()).seal(verifier), redirect_uri: redirectUri, return_url: input.return_url ?? null, login_hint: input.email ?? null },
+    { state, account_id: accountId, provider: input.type, verifier_sealed: await (await secretBox()).seal(verifier), redirect_uri: redirectUri, return_url: input.return_url ?? null, login_hint: input.email ?? null, ea_id: target.eaId ?? null },
     now,
   );
   const url = await authorizationUrl(settings, { redirectUri, state, verifier, loginHint: input.email });
@@ -88,7 +93,9 @@ export async function completeMailboxConnection(
   const email = await api.address();
   const cursor = await api.startCursor();
 
-  const existing = (await listSendingAccounts(flow.account_id, clock)).find((a) => a.type === flow.provider && a.email.toLowerCase() === email);
+  const sameMailbox = (a: SendingAccount) => a.type === flow.provider && a.email.toLowerCase() === email;
+  const accounts = await listSendingAccounts(flow.account_id, clock);
+  const existing = accounts.find((a) => a.id === flow.ea_id && sameMailbox(a)) ?? accounts.find(sameMailbox);
   const ea =
     existing ??
     (await createSendingAccount(flow.account_id, { email, type: flow.provider, connected: false, sending_enabled: true, daily_limit: 50, health: 'connecting', timezone: 'UTC' }, clock));
@@ -106,4 +113,40 @@ export async function completeMailboxConnection(
   });
   const account = await updateSendingAccount(ea.id, { connected: true, health: 'healthy' }, clock);
   return { account, returnUrl: flow.return_url };
+}
+
+/** Refused: a `google` or `microsoft` account is connected by its owner's consent, through `connect/`. */
+export class ConsentRequiredError extends ValidationError {
+  constructor(type: string) {
+    super(`A ${type} sending account is connected by its owner's consent: start it with POST accounts/{id}/sending-accounts/connect/ ({"type": "${type}"}).`, [
+      { path: 'type', message: 'google and microsoft accounts are connected through sending-accounts/connect/' },
+    ]);
+  }
+}
+
+const LOOPBACK = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/;
+
+/** Whether this deployment's provider is the twin's emulator (local mode, authorize endpoint on loopback). */
+export async function hasEmulatedConsent(type: MailboxProviderKind): Promise<boolean> {
+  if (!isLocalMode()) return false;
+  const settings = await providerSettings(type);
+  return settings !== null && LOOPBACK.test(settings.authorizationEndpoint);
+}
+
+/**
+ * DESIGN.md §2: on the twin a `google` or `microsoft` sending account created with `POST
+ * …/sending-accounts/` connects by itself, along the path `connect/` and the callback take: a started
+ * connection, the emulated provider's consent (its authorize endpoint redirects with a code), then the
+ * callback's code exchange, sealed tokens and sync cursor.
+ */
+export async function connectThroughEmulatedConsent(accountId: string, ea: SendingAccount & { type: MailboxProviderKind }, clock: Clock = serviceClock): Promise<SendingAccount> {
+  if (!(await hasEmulatedConsent(ea.type))) throw new ConsentRequiredError(ea.type);
+  const started = await startMailboxConnection(accountId, { type: ea.type, email: ea.email }, clock, { eaId: ea.id });
+  const consent = await fetch(started.authorization_url, { redirect: 'manual' });
+  await consent.body?.cancel();
+  const location = consent.headers.get('location');
+  if (consent.status !== 302 || !location) throw new Error(`the emulated ${ea.type} consent answered ${consent.status}`);
+  const callback = new URL(location);
+  const { account } = await completeMailboxConnection({ state: callback.searchParams.get('state') ?? '', code: callback.searchParams.get('code') ?? undefined }, { clock });
+  return account;
 }

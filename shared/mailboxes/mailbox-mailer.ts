@@ -5,7 +5,7 @@ import { withMailbox, type SessionDeps } from './mailbox-session.js';
 /**
  * Sending through a connected mailbox. The MIME is handed over as built; Bcc recipients, which travel
  * outside the headers elsewhere, go in a Bcc header that both providers deliver to and strip. A sending
- * account without a mailbox connection (created by an operator) goes to `fallback`.
+ * account record without a mailbox connection (from before connections existed) goes to `fallback`.
  */
 export function withBccHeader(raw: Buffer, bcc: string[]): Buffer {
   return bcc.length ? Buffer.concat([Buffer.from(`Bcc: ${bcc.join(', ')}\r\n`, 'utf8'), raw]) : raw;

@@ -37,6 +37,8 @@ export interface OAuthFlow {
   redirect_uri: string;
   return_url: string | null;
   login_hint: string | null;
+  /** The sending account this consent connects (an operator-created one); absent: found or created by address. */
+  ea_id?: string | null;
   expires_at: number;
 }
 

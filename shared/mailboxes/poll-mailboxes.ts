@@ -27,8 +27,12 @@ export interface PollDeps extends SessionDeps {
   beforeAdvance?: () => Promise<void>;
 }
 
-export function replyIdFor(eaId: string, providerMessageId: string): string {
-  return createHash('sha256').update(`${eaId}\u0000${providerMessageId}`).digest('hex').slice(0, 26);
+/**
+ * Named after the mailbox (provider and address) rather than the sending account: two workspaces that
+ * connected the same mailbox both list its messages, and a reply must still be recorded once.
+ */
+export function replyIdFor(c: Pick<MailboxConnection, 'provider' | 'email'>, providerMessageId: string): string {
+  return createHash('sha256').update(`${c.provider}\u0000${c.email.toLowerCase()}\u0000${providerMessageId}`).digest('hex').slice(0, 26);
 }
 
 export async function pollConnection(c: MailboxConnection, deps: PollDeps = {}): Promise<MailboxPollResult> {
@@ -36,7 +40,7 @@ export async function pollConnection(c: MailboxConnection, deps: PollDeps = {}):
   const batch = await withMailbox(c, (api) => api.listNewMessages(c.cursor), deps);
   const outcomes: Record<string, InboundOutcome> = {};
   for (const m of batch.messages) {
-    outcomes[m.id] = await receiveRawInbound(m.raw, clock, replyIdFor(c.ea_id, m.id));
+    outcomes[m.id] = await receiveRawInbound(m.raw, clock, replyIdFor(c, m.id));
   }
   await deps.beforeAdvance?.();
   const advanced = batch.cursor === c.cursor || (await advanceCursor(c.ea_id, c.cursor_rev, batch.cursor));

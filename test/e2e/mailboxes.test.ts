@@ -39,6 +39,7 @@ async function connect(accountId: string, type: 'google' | 'microsoft', email: s
   const started = await admin.console('POST', `accounts/${accountId}/sending-accounts/connect/`, { type, email });
   expect(started.status).toBe(201);
   const consent = await fetch(started.body.authorization_url, { redirect: 'manual' });
+  await consent.body?.cancel();
   expect(consent.status).toBe(302);
   const callback = new URL(consent.headers.get('location')!);
   expect(callback.pathname).toBe('/api/console/v1/oauth/callback/');
@@ -219,4 +220,35 @@ test('connecting: an unknown account is 404, a foreign return_url is 400, a deni
   const denied = await admin.console('GET', `oauth/callback/?state=${started.body.state}&error=access_denied`);
   expect(denied.status).toBe(400);
   expect(denied.body.error.message).toContain('access_denied');
+});
+
+describe.each(['google', 'microsoft'] as const)('a %s account created with POST sending-accounts/ (the console rule, on the twin)', (type) => {
+  test('connects through the emulated consent: connected, tokens sealed, its mail goes through the provider and a reply is found by the poll', async () => {
+    const t = await newTenant(stack);
+    const email = `${unique('Operator')}@${type}-created.test`;
+    const created = await admin.console('POST', `accounts/${t.accountId}/sending-accounts/`, { email, type, daily_limit: 7, timezone: 'Europe/Berlin' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ email, type, connected: true, health: 'healthy', daily_limit: 7, timezone: 'Europe/Berlin' });
+    expect((await t.client.api('GET', 'email/accounts/')).body.accounts).toHaveLength(1);
+    const connection = await getConnection(created.body.id);
+    expect(connection).toMatchObject({ provider: type, email: email.toLowerCase(), status: 'active' });
+    expect(connection?.tokens_sealed).toMatch(/^v1\./);
+
+    const to = `${unique('lead')}@prospect.test`;
+    const sent = await sentEmail({ ...t, ea: created.body, email }, to);
+    expect(sent.status).toBe('sent');
+    const copy = stack.mailProviders.mailbox(email)!.messages.find((m) => m.raw.includes(to));
+    const delivered = (await mailbox()).find((m) => m.to.includes(to));
+    expect(copy?.internetMessageId).toBe(delivered.message_id);
+    const reply = await admin.console('POST', 'dev/inbound/', { from: to, to: email, subject: `Re: ${delivered.subject}`, text: 'Yes, Tuesday works.', in_reply_to: delivered.message_id });
+    expect(reply.body).toMatchObject({ matched: true, classification: 'reply', email_id: sent.id });
+    expect((await t.client.api('GET', `emails/${sent.id}/`)).body.status).toBe('replied');
+  });
+
+  test('"connected": false skips the consent: no connection, not connected', async () => {
+    const t = await newTenant(stack);
+    const created = await admin.console('POST', `accounts/${t.accountId}/sending-accounts/`, { email: `${unique('idle')}@${type}-created.test`, type, connected: false });
+    expect(created.body).toMatchObject({ connected: false });
+    expect(await getConnection(created.body.id)).toBeNull();
+  });
 });

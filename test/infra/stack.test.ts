@@ -1072,6 +1072,17 @@ describe('SES bounce and complaint events', () => {
     expect(JSON.stringify(ses.Resource)).toContain(`:configuration-set/${setName}"`);
   });
 
+  test('the send grant is exactly SendEmail/SendRawEmail on each identity and on the one configuration set the sends name', () => {
+    const ses = statementsOf(api.workerFunctions.sending).filter((st) => asArray<string>(st.Action).some((a) => a.startsWith('ses:')));
+    expect(ses).toHaveLength(1);
+    expect(asArray<string>(ses[0]!.Action).sort()).toEqual(['ses:SendEmail', 'ses:SendRawEmail']);
+    const resources = asArray<Json>(ses[0]!.Resource).map((r) => JSON.stringify(r));
+    expect(resources).toHaveLength(SES_IDENTITIES.length + 1);
+    for (const identity of SES_IDENTITIES) expect(resources.filter((r) => r.includes(`:identity/${identity}"`))).toHaveLength(1);
+    expect(resources.filter((r) => r.includes(`:configuration-set/${setName}"`))).toHaveLength(1);
+    expect(resources.join()).not.toMatch(/\*/);
+  });
+
   test('the console routes that set an smtp password and the sending worker that uses it may read the secret-box key', () => {
     for (const module of ['functions/console/create-sending-account.ts', 'functions/console/update-sending-account.ts']) {
       expect([module, ROUTES.find((r) => r.module === module)!.bindings.secrets]).toEqual([module, true]);
