@@ -103,6 +103,6 @@ export class VersionedIndex {
 }
 
 function refuse(reason: RefusalReason, message: string, detail: Record<string, unknown> = {}): SearchIndexRefused {
-  logger.error('search index refused', { reason, message, ...detail });
+  logger.error('search index refused', { reason, why: message, ...detail });
   return new SearchIndexRefused(reason, message);
 }
