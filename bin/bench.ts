@@ -61,6 +61,19 @@ const byKind = (xs: string[]) => {
   if (process.env.BENCH_MILLION === '1') results.search_million = runSearchBench(1_000_000);
 }
 
+// ── The in-memory engine's versioned artifact: build, then load in a fresh process as the search worker does
+// (bench-engine.ts), at --people and at 1,000,000 (BENCH_MILLION=1) or else 300,000 ─────────────────────────
+{
+  const runEngineBench = (people: number) => {
+    log(`engine artifact: ${people} people…`);
+    const out = execFileSync(process.execPath, ['--max-old-space-size=12288', '--import', 'tsx', join(root, 'bin/bench-engine.ts'), '--people', String(people)], { cwd: root, encoding: 'utf8', maxBuffer: 16 * 2 ** 20 });
+    const r = JSON.parse(out.trim().split('\n').at(-1)!);
+    log(`  ${JSON.stringify(r)}`);
+    return r;
+  };
+  results.engine = [runEngineBench(Number(values.people)), runEngineBench(process.env.BENCH_MILLION === '1' ? 1_000_000 : 300_000)];
+}
+
 // ── Agentic search at --people people, on its own local stack in a child process (bench-agentic.ts) ─────
 {
   log(`agentic search: ${values.people} people…`);
@@ -342,6 +355,10 @@ const md = [
   `| deep-search job, accept → completed poll, on the local stack (${r.deep_search_job.people.toLocaleString('en-US')} people; 25 / 100 directory reads for research) standard / extended | ${r.deep_search_job.standard_ms} / ${r.deep_search_job.extended_ms} ms |`,
   `| npm start to /healthz at ${r.startup.people.toLocaleString('en-US')} people: first start (fresh DATA_DIR) / restart / restart after moving DATA_DIR (load average) | ${r.startup.first_start_ms} / ${r.startup.restart_ms} / ${r.startup.moved_restart_ms} ms (${r.startup.load_average.join(' / ')}) |`,
   `| index snapshot load (sha256 of the directory file + read + deserialize) / heap added / external buffers | ${r.startup.index_load_ms} ms / ${r.startup.heap_after_load_mb} MB / ${r.startup.external_after_load_mb} MB |`,
+  ...r.engine.map(
+    (e: any) =>
+      `| search index artifact at ${e.people.toLocaleString('en-US')} people: size / load in a fresh process / heap · external / peak RSS above the parser's baseline (bytes per person) | ${e.artifact_mb} MB / ${e.load_ms} ms / ${e.heap_mb} · ${e.external_mb} MB / ${e.peak_rss_mb - e.baseline_rss_mb} MB (${e.peak_bytes_per_person} B) |`,
+  ),
   `| physical reference: reading the ${r.startup.snapshot_mb} MB snapshot's bytes / sha256 of the ${r.startup.directory_file_mb} MB directory file, streamed (in memory) | ${r.startup.read_snapshot_bytes_ms} ms / ${r.startup.sha256_streamed_ms} ms (${r.startup.sha256_in_memory_ms} ms) |`,
   `| directory import into DynamoDB Local (${r.import.people} people; DIRECTORY_STORE=dynamodb only) | ${r.import.ms} ms (${r.import.people_per_s}/s) |`,
   `| email enrichment over HTTP p50 / p95 | ${r.enrichment_http.p50_ms} / ${r.enrichment_http.p95_ms} ms |`,

@@ -37,6 +37,7 @@ import { Housekeeping } from './constructs/housekeeping.js';
 import { mailConfigurationSetName } from './constructs/mail-events.js';
 import { MailboxPoll } from './constructs/mailbox-poll.js';
 import { ServiceFunction, nagFinding, type BindingResources } from './constructs/service-function.js';
+import type { SearchCollection } from './constructs/search-collection.js';
 import { DIRECTORY_OBJECT_KEY, pascal } from './stateful-stack.js';
 
 export interface ApiStackProps extends StackProps {
@@ -56,6 +57,8 @@ export interface ApiStackProps extends StackProps {
   /** OAuth clients of the mailbox providers (Secrets Manager). */
   readonly mailboxProviders: ISecret;
   readonly directoryBucket: IBucket;
+  /** With `-c searchEngine=opensearch`: the search worker reads the collection instead of loading the index. */
+  readonly searchCollection?: SearchCollection;
   /** Draft with Amazon Bedrock (Converse API) using this model id instead of the built-in composer. */
   readonly bedrockModelId?: string;
   /** `host:port` of the SMTP relay that `smtp` sending accounts go out through. */
@@ -326,7 +329,7 @@ export class ApiStack extends Stack {
       ServiceFunction.applyBindings(fn, def.worker.bindings, resources);
       fn.alarmOnErrors(props.alarmTopic);
       fn.addEventSource(
-        new SqsEventSource(props.queues[def.key], { batchSize: def.worker.batchSize, reportBatchItemFailures: true }),
+        new SqsEventSource(props.queues[def.key], { batchSize: def.worker.batchSize, reportBatchItemFailures: true, ...(def.worker.maxConcurrency ? { maxConcurrency: def.worker.maxConcurrency } : {}) }),
       );
       workers[def.key] = fn;
       if (def.key === 'drafting' && props.bedrockModelId) {
@@ -341,6 +344,7 @@ export class ApiStack extends Stack {
       }
     }
     this.workerFunctions = workers;
+    if (props.searchCollection) props.searchCollection.accessPolicy(this, [props.searchCollection.bindSearcher(workers.search)]);
     this.housekeeping = new Housekeeping(contextStack(WORKERS_CONTEXT), 'Housekeeping', {
       ...fnProps,
       prefix,

@@ -20,6 +20,8 @@ export interface ServiceOptions {
   inboundRecipients?: string[];
   /** SES identities (domains or addresses) mail may be sent from; without any, nothing may send through SES. */
   sesIdentities?: string[];
+  /** `opensearch`: people search on an OpenSearch Serverless collection instead of the in-memory engine. */
+  searchEngine?: 'memory' | 'opensearch';
   /** Build these routes instead of the catalogue's (tests projecting routes still to come). */
   routes?: readonly RouteDef[];
 }
@@ -32,6 +34,7 @@ export function createServiceStacks(app: App, opts: ServiceOptions): { stateful:
     stage: opts.stage,
     serviceName: SERVICE,
     inboundRecipients: opts.inboundRecipients,
+    searchEngine: opts.searchEngine,
     description: `${SERVICE} (${opts.stage}): tables, queues, keys, inbound mail`,
   });
   const api = new ApiStack(app, `${prefix}-api`, {
@@ -55,6 +58,7 @@ export function createServiceStacks(app: App, opts: ServiceOptions): { stateful:
     alarmTopic: stateful.alarmTopic,
     sesIdentities: opts.sesIdentities,
     routes: opts.routes,
+    searchCollection: stateful.searchCollection,
   });
   api.addStackDependency(stateful);
   return { stateful, api, prefix };

@@ -11,6 +11,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { DirectoryImport } from './constructs/directory-import.js';
+import { SearchCollection } from './constructs/search-collection.js';
 import { InboundMail } from './constructs/inbound-mail.js';
 import { MailEvents } from './constructs/mail-events.js';
 import { nagFinding } from './constructs/service-function.js';
@@ -24,6 +25,8 @@ export interface StatefulStackProps extends StackProps {
   readonly serviceName?: string;
   /** Recipient domains/addresses SES receiving accepts for replies (all verified identities when absent). */
   readonly inboundRecipients?: string[];
+  /** `opensearch`: an OpenSearch Serverless collection for people search, loaded by the directory import. */
+  readonly searchEngine?: 'memory' | 'opensearch';
 }
 
 /** The import bucket's object holding the directory JSONL. */
@@ -56,6 +59,8 @@ export class StatefulStack extends Stack {
   readonly alarmTopic: Topic;
   /** The SES configuration set every send names, and the rule taking its bounces and complaints to the mail-events queue. */
   readonly mailEvents: MailEvents;
+  /** The OpenSearch collection people search reads, with `-c searchEngine=opensearch` only. */
+  readonly searchCollection?: SearchCollection;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
     super(scope, id, props);
@@ -239,6 +244,10 @@ export class StatefulStack extends Stack {
     });
     inbound.fn.alarmOnErrors(this.alarmTopic);
     directoryImport.fn.alarmOnErrors(this.alarmTopic);
+    if (props.searchEngine === 'opensearch') {
+      this.searchCollection = new SearchCollection(this, 'SearchCollection', { stage: props.stage ?? 'dev' });
+      this.searchCollection.bindPublisher(directoryImport.fn);
+    }
   }
 }
 

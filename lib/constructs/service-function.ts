@@ -15,7 +15,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
-import type { Bindings } from '../../shared/catalog/bindings.js';
+import { INDEX_ARTIFACT_PREFIX, type Bindings } from '../../shared/catalog/bindings.js';
 import { QUEUES, type QueueKey } from '../../shared/catalog/queues.js';
 import { TABLES, type TableKey } from '../../shared/catalog/tables.js';
 import { KEY_THROTTLE_PREFIX } from '../../shared/accounts/accounts.keys.js';
@@ -327,12 +327,26 @@ export class ServiceFunction extends NodejsFunction {
     secret.grantRead(this);
   }
 
-  /** Read the directory JSONL the search index is built from. */
+  /** Read the directory JSONL and the search index artifacts of its versions (`index/…`). */
   bindDirectorySource({ bucket, key }: DirectorySourceBinding): void {
     this.addEnvironment('DIRECTORY_BUCKET', bucket.bucketName);
     this.addEnvironment('DIRECTORY_KEY', key);
-    // One object, read only: narrower than bucket.grantRead, whose Get*/List* wildcards cdk-nag rejects.
-    this.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['s3:GetObject'], resources: [bucket.arnForObjects(key)] }));
+    // Read only, the directory object and the index prefix: narrower than bucket.grantRead, whose Get*/List*
+    // wildcards cdk-nag rejects.
+    // From another stack, the bucket is named through its export, so the acknowledgement below can name the
+    // finding exactly as cdk-nag words it.
+    const bucketStack = Stack.of(bucket);
+    const bucketArn = bucketStack === Stack.of(this) ? bucket.bucketArn : bucketStack.exportValue(bucket.bucketArn);
+    const artifacts = `${bucketArn}/${INDEX_ARTIFACT_PREFIX}*`;
+    this.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['s3:GetObject'], resources: [bucket.arnForObjects(key), artifacts] }));
+    // Listing under the prefix only, so that a missing artifact answers 404 (without it S3 answers 403).
+    this.addToRolePolicy(
+      new PolicyStatement({ effect: Effect.ALLOW, actions: ['s3:ListBucket'], resources: [bucket.bucketArn], conditions: { StringLike: { 's3:prefix': `${INDEX_ARTIFACT_PREFIX}*` } } }),
+    );
+    Validations.of(this).acknowledge({
+      id: nagFinding(this, 'AwsSolutions-IAM5', 'Resource', artifacts),
+      reason: 'Each directory version names its own index artifact; the search worker may read only objects under the index prefix.',
+    });
   }
 
   /**
@@ -426,6 +440,7 @@ function flattenCfn(node: unknown): string {
       return items.map(flattenCfn).join(delimiter);
     }
     if ('Ref' in o) return `<${flattenCfn(o['Ref'])}>`;
+    if ('Fn::ImportValue' in o) return flattenCfn(o['Fn::ImportValue']);
     if ('Fn::GetAtt' in o) {
       const [res, attr] = o['Fn::GetAtt'] as [unknown, unknown];
       return `<${flattenCfn(res)}.${flattenCfn(attr)}>`;

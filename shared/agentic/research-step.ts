@@ -6,7 +6,7 @@ import { pageReader } from '../adapters/page-reader.js';
 import { messages } from '../catalog/messages.js';
 import { getJob } from '../jobs/jobs.repository.js';
 import { TERMINAL } from '../jobs/model.js';
-import { peopleIndex } from '../search/index-source.js';
+import { searchEngine } from '../search/engine-source.js';
 import { sendFirstDelivery } from '../webhooks/job-webhooks.js';
 import { FAILURE_MESSAGES, type AgenticSearchItem, type CompletionReason } from '../webhooks/events.js';
 import { endAgenticJob, markAgenticRunning, saveStep } from './agentic.repository.js';
@@ -104,9 +104,11 @@ export async function runAgenticStep(jobId: string, step: number, deps: { clock?
 
   const request = job.request;
   const criteria = parseCriteria(request.query);
-  const index = await peopleIndex();
-  const shortlist = job.shortlist ?? index.search(criteria.persona, { limit: AGENTIC_LIMITS.SHORTLIST_MAX }).map((h) => h.person.id);
+  const engine = await searchEngine();
+  const shortlist = job.shortlist ?? (await engine.search(criteria.persona, { limit: AGENTIC_LIMITS.SHORTLIST_MAX })).map((h) => h.person.id);
   const cp = job.checkpoint;
+  // This step's slice of the shortlist, looked up in one call.
+  const candidates = await engine.entries(shortlist.slice(cp.cursor, cp.cursor + AGENTIC_LIMITS.CANDIDATES_PER_STEP));
   const reader = deps.reader ?? pageReader();
   const fetched = new Set(cp.fetched);
   const pages = new Map<string, Promise<PageResult>>();
@@ -130,12 +132,11 @@ export async function runAgenticStep(jobId: string, step: number, deps: { clock?
   let stopNext: CompletionReason | null = null;
   for (let n = 0; n < AGENTIC_LIMITS.CANDIDATES_PER_STEP && cursor < shortlist.length; n++) {
     if (n > 0 && Date.now() - started > AGENTIC_LIMITS.STEP_BUDGET_MS) break;
-    const person = index.person(shortlist[cursor]!);
-    const company = person ? index.company(person.company_id) : undefined;
+    const candidate = candidates[n];
     // Paid work starts with the first candidate evaluated.
     charged = Math.max(charged, price.base);
-    if (person && company) {
-      const verdict = await evaluateCandidate(person, company, criteria, read, today);
+    if (candidate) {
+      const verdict = await evaluateCandidate(candidate.person, candidate.company, criteria, read, today);
       if (verdict.qualifies && verdict.item) {
         if (charged + price.per_lead > request.max_credits) {
           stopNext = 'budget_exhausted';

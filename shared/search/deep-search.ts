@@ -8,8 +8,8 @@ import { toDeepSearchItem } from '../directory/shape.js';
 import type { Company, Person } from '../directory/types.js';
 import { findContact } from '../enrichment/identity.js';
 import { parseQuery } from './query.js';
-import { peopleIndex } from './index-source.js';
-import type { PeopleIndex } from './search-engine.js';
+import { withSearchEngine } from './engine-source.js';
+import type { SearchEngine } from './search-port.js';
 import { isEmptyQuery } from './people-search.js';
 import { deepShortlist } from './deep-search-shortlist.js';
 import { FIT_WEIGHTS } from './fit-score.js';
@@ -57,11 +57,11 @@ async function mapBounded<T, R>(items: T[], limit: number, fn: (item: T) => Prom
  * 3. Every candidate researched: work email from the enrichment engine, experience from the directory.
  * 4. Charged the mode's price, zero results included; the polling envelope also keeps each score's parts.
  */
-export async function deepSearchOutcome(job: Job, index: PeopleIndex, research: DeepSearchResearch): Promise<JobOutcome> {
+export async function deepSearchOutcome(job: Job, engine: SearchEngine, research: DeepSearchResearch): Promise<JobOutcome> {
   const request = job.request as DeepSearchRequest;
   const parsed = parseQuery(request.query);
   if (isEmptyQuery(parsed)) return { status: 'failed', event_type: 'deep_search.failed', code: 'invalid_input', message: FAILURE_MESSAGES.deep_search.invalid_input };
-  const shortlist = deepShortlist(index, parsed, { size: DEEP_SEARCH_SIZE[request.mode], asOf: new Date(job.created_at) });
+  const shortlist = await deepShortlist(engine, parsed, { size: DEEP_SEARCH_SIZE[request.mode], asOf: new Date(job.created_at) });
   const emails = await mapBounded(shortlist, RESEARCH_CONCURRENCY, (e) => research.workEmail(e.person, e.company));
   const results = shortlist.map((e, i) => ({ ...toDeepSearchItem(e.person, e.company, e.score), email: emails[i] ?? '' }));
   return {
@@ -81,7 +81,7 @@ export function runDeepSearchJob(jobId: string, record: SQSRecord | null, resear
   return runJob(
     jobId,
     record,
-    async (job) => deepSearchOutcome(job, await peopleIndex(), research),
+    (job) => withSearchEngine({ event_type: 'deep_search.failed', message: FAILURE_MESSAGES.deep_search.error }, (engine) => deepSearchOutcome(job, engine, research)),
     () => ({ status: 'failed', event_type: 'deep_search.failed', code: 'error', message: FAILURE_MESSAGES.deep_search.error }),
     { maxReceiveCount: QUEUES.search.maxReceiveCount },
   );

@@ -76,6 +76,16 @@ async function buildFrom(records: AsyncIterable<DirectoryRecord> | Iterable<Dire
   return { index, lookups: LookupTable.build(index.size, (i) => index.entryAt(i)) };
 }
 
+/** A snapshot file's two parts: the index's own snapshot and the lookup table's. */
+function readSnapshotFile(file: Buffer): { index: Buffer; lookups: LookupTableSnapshot } {
+  return deserialize(file) as { index: Buffer; lookups: LookupTableSnapshot };
+}
+
+/** The search index of a snapshot file's bytes (a local snapshot, or a version's artifact in the directory bucket). */
+export function indexFromSnapshotFile(file: Buffer): PeopleIndex {
+  return PeopleIndex.fromSnapshot(readSnapshotFile(file).index);
+}
+
 /** Writes the snapshot under a temporary name first, so a crash never leaves a half-written one behind. */
 async function persist(path: string, built: { index: PeopleIndex; lookups: LookupTable }): Promise<Buffer> {
   const indexBuffer = built.index.toSnapshot();
@@ -100,7 +110,7 @@ export async function loadDirectoryFile(file: string, records?: Iterable<Directo
   const path = snapshotPath(file, version);
   if (existsSync(path)) {
     try {
-      const s = deserialize(await readFile(path)) as { index: Buffer; lookups: LookupTableSnapshot };
+      const s = readSnapshotFile(await readFile(path));
       return { index: PeopleIndex.fromSnapshot(s.index), lookups: LookupTable.fromSnapshot(s.lookups), version, fromSnapshot: true, ms: Math.round(performance.now() - started) };
     } catch {
       // An unreadable or older-format snapshot is rebuilt below.

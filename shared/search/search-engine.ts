@@ -9,19 +9,9 @@ import { deserialize, serialize } from 'node:v8';
 import type { Company, DirectoryRecord, Person } from '../directory/types.js';
 import { normalizeCompanyName, normalizeName } from '../directory/urls.js';
 import { keywordKey, textKeys, titleKeys, type ParsedQuery, type Place } from './query.js';
+import { rankScore, ranksAfter, type DirectoryEntry, type SearchEngine, type SearchHit, type SearchOptions } from './search-port.js';
 
-export interface SearchHit {
-  person: Person;
-  company: Company;
-  /** 0..100 fit signal */
-  score: number;
-}
-
-export interface SearchOptions {
-  limit: number;
-  /** Person ids already returned (continuation pages). */
-  exclude?: Set<string>;
-}
+export type { SearchHit, SearchOptions } from './search-port.js';
 
 /** Interns strings to small integer ids so per-person attributes fit in typed arrays. */
 class Interner {
@@ -216,7 +206,7 @@ interface IndexedPlace {
   country: string; // ISO2
 }
 
-export class PeopleIndex {
+export class PeopleIndex implements SearchEngine {
   private people: PersonTable = new ObjectTable([]);
   private readonly companies: Company[] = [];
   private readonly companyById = new Map<string, number>();
@@ -289,8 +279,15 @@ export class PeopleIndex {
   }
 
   /** The person at an index position (0 … size-1) with their company. */
-  entryAt(i: number): { person: Person; company: Company } {
+  entryAt(i: number): DirectoryEntry {
     return { person: this.people.at(i), company: this.companies[this.pCompany[i]!]! };
+  }
+
+  async entries(ids: string[]): Promise<(DirectoryEntry | undefined)[]> {
+    return ids.map((id) => {
+      const i = this.indexOf(id);
+      return i < 0 ? undefined : this.entryAt(i);
+    });
   }
 
   company(id: string): Company | undefined {
@@ -494,7 +491,7 @@ export class PeopleIndex {
     return ok;
   }
 
-  search(q: ParsedQuery, opts: SearchOptions): SearchHit[] {
+  async search(q: ParsedQuery, opts: SearchOptions): Promise<SearchHit[]> {
     const limit = Math.max(0, Math.floor(opts.limit));
     const N = this.people.length;
     if (!limit || !N) return [];
@@ -588,7 +585,6 @@ export class PeopleIndex {
     // --- score: a word in the title counts more than one in the headline or skills; an exact
     // canonical title more than a narrower one
     const canonical = q.titles.map(normalizeName);
-    const blend = (parts: number, weight: number) => (weight ? Math.round(100 * (0.5 + (0.5 * parts) / weight)) : 100);
     const score = (i: number): number => {
       let parts = 0;
       if (keys.length) {
@@ -596,17 +592,20 @@ export class PeopleIndex {
         for (const k of keys) parts += words.has(k) ? 3 : 2;
       }
       if (canonical.length) parts += canonical.includes(this.titleExact[this.pTitle[i]!]!) ? 1 : 0.5;
-      return blend(parts, 3 * keys.length + (canonical.length ? 1 : 0));
+      return rankScore(parts, 3 * keys.length + (canonical.length ? 1 : 0));
     };
     // The best score any candidate can reach: once the page is full of it, the scan can stop.
     const senBits = senOk ? [...senOk.keys()].reduce((a, k) => (senOk[k] ? a | (1 << Math.min(k, 30)) : a), 0) : -1;
     const exactReachable = this.titleExact.some(
       (t, id) => canonical.includes(t) && (!titleOk || titleOk[id]) && !xTitle?.[id] && (this.titleSeniorities[id]! & senBits) !== 0,
     );
-    const best = blend(
+    const reachable = rankScore(
       keys.reduce((a, k) => a + (this.titleWords.some((ws) => ws.has(k)) ? 3 : 2), 0) + (canonical.length ? (exactReachable ? 1 : 0.5) : 0),
       3 * keys.length + (canonical.length ? 1 : 0),
     );
+    // A continuation admits nothing above its cursor's score.
+    const after = opts.after;
+    const best = after ? Math.min(reachable, after.score) : reachable;
 
     // --- keep the top `limit` by (score desc, index = id asc)
     const topI: number[] = [];
@@ -614,6 +613,7 @@ export class PeopleIndex {
     const consider = (i: number): boolean => {
       if (!pass(i) || !hasWords(i)) return false;
       const s = score(i);
+      if (after && !ranksAfter(s, this.people.idAt(i), after)) return false;
       if (topI.length === limit && s <= topS[limit - 1]!) return topS[limit - 1]! >= best;
       let lo = 0;
       let hi = topI.length;

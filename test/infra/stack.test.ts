@@ -1136,3 +1136,82 @@ describe('room to grow (CloudFormation: 500 resources per stack, nested stacks i
     expect(ofType(Template.fromStack(projected.api).toJSON().Resources, 'AWS::Lambda::Function')).toEqual([]);
   });
 });
+
+describe('search engines', () => {
+  const searchWorker = () => api.workerFunctions.search;
+  const allTemplates = (stacks: Stack[]) => stacks.flatMap((st) => Object.values(Template.fromStack(st).toJSON().Resources as Record<string, Json>));
+
+  test('the search worker runs at most 10 containers at once (each holds the whole in-memory index)', () => {
+    const mappings = ofType(resourcesOf(searchWorker()), 'AWS::Lambda::EventSourceMapping').filter(([, m]) => JSON.stringify(m.Properties.FunctionName).includes(logicalId(searchWorker())));
+    expect(mappings.map(([, m]) => m.Properties.ScalingConfig)).toEqual([{ MaximumConcurrency: 10 }]);
+  });
+
+  test('the search worker reads the directory object and the index artifacts, and lists only under the index prefix', () => {
+    const s3 = statementsOf(searchWorker()).filter((s) => asArray<string>(s.Action).some((a) => a.startsWith('s3:')));
+    const get = s3.find((s) => asArray<string>(s.Action).includes('s3:GetObject'))!;
+    expect(JSON.stringify(get.Resource)).toContain('/directory/directory.jsonl.gz');
+    expect(JSON.stringify(get.Resource)).toContain('/index/*');
+    const list = s3.find((s) => asArray<string>(s.Action).includes('s3:ListBucket'))!;
+    expect(list.Condition).toEqual({ StringLike: { 's3:prefix': 'index/*' } });
+    expect(s3.flatMap((s) => asArray<string>(s.Action)).sort()).toEqual(['s3:GetObject', 's3:ListBucket']);
+  });
+
+  test('the default synth has no OpenSearch resource and no function selects it', () => {
+    expect(allTemplates([stateful, api, ...nestedStacks]).filter((r) => r.Type.startsWith('AWS::OpenSearchServerless::'))).toEqual([]);
+    expect(resourcesOf(searchWorker())[logicalId(searchWorker())]!.Properties.Environment.Variables.SEARCH_ENGINE).toBeUndefined();
+  });
+
+  describe('with -c searchEngine=opensearch', () => {
+    const osApp = new App({ context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
+    const os = createServiceStacks(osApp, { stage: STAGE, sesIdentities: SES_IDENTITIES, searchEngine: 'opensearch' });
+    const osStateful: Record<string, Json> = Template.fromStack(os.stateful).toJSON().Resources;
+    const osApi: Record<string, Json> = Template.fromStack(os.api).toJSON().Resources;
+    const worker = os.api.workerFunctions.search;
+    const workerResources: Record<string, Json> = Template.fromStack(Stack.of(worker)).toJSON().Resources;
+    const workerId = Stack.of(worker).getLogicalId(worker.node.defaultChild as CfnFunction);
+
+    test('a SEARCH collection, encrypted, behind its network policy', () => {
+      const [[collectionId, collection]] = ofType(osStateful, 'AWS::OpenSearchServerless::Collection') as [[string, Json]];
+      expect(collection.Properties).toMatchObject({ Name: `people-${STAGE}`, Type: 'SEARCH', StandbyReplicas: 'ENABLED' });
+      const policies = ofType(osStateful, 'AWS::OpenSearchServerless::SecurityPolicy');
+      const byType = Object.fromEntries(policies.map(([id, p]) => [p.Properties.Type, { id, policy: JSON.parse(p.Properties.Policy) }]));
+      expect(byType.encryption.policy).toEqual({ Rules: [{ ResourceType: 'collection', Resource: [`collection/people-${STAGE}`] }], AWSOwnedKey: true });
+      expect(byType.network.policy).toEqual([{ Rules: [{ ResourceType: 'collection', Resource: [`collection/people-${STAGE}`] }], AllowFromPublic: true }]);
+      // A collection can be created only once its encryption and network policies exist.
+      expect(collection.DependsOn).toEqual(expect.arrayContaining([byType.encryption.id, byType.network.id]));
+      expect(collectionId).toBeTruthy();
+    });
+
+    test('the search worker selects OpenSearch, signs for aoss, and may call only this collection', () => {
+      const env: Json = workerResources[workerId]!.Properties.Environment.Variables;
+      expect(env).toMatchObject({ SEARCH_ENGINE: 'opensearch', OPENSEARCH_SIGV4_SERVICE: 'aoss' });
+      expect(JSON.stringify(env.OPENSEARCH_URL)).toContain('CollectionEndpoint');
+      const roleId = workerResources[workerId]!.Properties.Role['Fn::GetAtt'][0];
+      const aoss = ofType(workerResources, 'AWS::IAM::Policy')
+        .filter(([, p]) => p.Properties.Roles.some((r: Json) => r.Ref === roleId))
+        .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Json[])
+        .filter((s) => asArray<string>(s.Action).some((a) => a.startsWith('aoss:')));
+      expect(aoss.map((s) => [s.Action, JSON.stringify(s.Resource)])).toEqual([['aoss:APIAccessAll', expect.stringMatching(/Collection.*Arn/)]]);
+    });
+
+    test('the data-access policy lets the search worker read the people indices and the import also write and alias them', () => {
+      const [[, access]] = ofType(osApi, 'AWS::OpenSearchServerless::AccessPolicy') as [[string, Json]];
+      expect(access.Properties).toMatchObject({ Name: `people-${STAGE}-access`, Type: 'data' });
+      const text = JSON.stringify(access.Properties.Policy);
+      expect(text).toContain(`index/people-${STAGE}/people*`);
+      expect(text).toMatch(/aoss:ReadDocument/);
+      expect(text).toMatch(/aoss:WriteDocument/);
+      expect(text).toMatch(/aoss:UpdateCollectionItems/);
+      // Two principals' rules: the search worker's role (from its nested stack) and the import's.
+      expect(text).toMatch(/SearchWorkerFn/);
+      expect(text).toMatch(/DirectoryImport/);
+      const importFn = ofType(osStateful, 'AWS::Lambda::Function').find(([id]) => id.startsWith('DirectoryImport'))!;
+      expect(importFn[1].Properties.Environment.Variables).toMatchObject({ SEARCH_ENGINE: 'opensearch', OPENSEARCH_SIGV4_SERVICE: 'aoss' });
+    });
+
+    test('cdk-nag reports no unacknowledged finding', () => {
+      const report = new AwsSolutionsChecks().validateScope(osApp);
+      expect(report.violations.map((v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual([]);
+    });
+  });
+});

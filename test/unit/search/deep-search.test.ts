@@ -9,7 +9,8 @@ import { generateDirectory } from '../../../shared/directory/generate.js';
 import type { DirectoryRecord } from '../../../shared/directory/types.js';
 import { PeopleIndex } from '../../../shared/search/search-engine.js';
 import { parseQuery } from '../../../shared/search/query.js';
-import { deepShortlist, adjacentSeniorities } from '../../../shared/search/deep-search-shortlist.js';
+import { deepShortlist, adjacentSeniorities, type ShortlistEntry } from '../../../shared/search/deep-search-shortlist.js';
+import type { SearchHit } from '../../../shared/search/search-port.js';
 import { FIT_PARTS, FIT_WEIGHTS, fitScore, recencyInRole, type FitParts } from '../../../shared/search/fit-score.js';
 import { evaluationSet } from './evaluation-set.js';
 
@@ -59,12 +60,17 @@ describe('fit score', () => {
 });
 
 describe('deep-search shortlist over the labelled evaluation set', () => {
-  const runs = set.map((e) => {
-    const q = parseQuery(e.query);
-    return { e, people: index.search(q, { limit: 25 }), deep: deepShortlist(index, q, { size: 25, asOf }) };
+  let runs: { e: (typeof set)[number]; people: SearchHit[]; deep: ShortlistEntry[] }[] = [];
+  beforeAll(async () => {
+    runs = await Promise.all(
+      set.map(async (e) => {
+        const q = parseQuery(e.query);
+        return { e, people: await index.search(q, { limit: 25 }), deep: await deepShortlist(index, q, { size: 25, asOf }) };
+      }),
+    );
   });
 
-  it('at most the mode size, sorted by score, integer scores 0–100', () => {
+  it('at most the mode size, sorted by score, integer scores 0–100', async () => {
     for (const { deep } of runs) {
       expect(deep.length).toBeLessThanOrEqual(25);
       for (let i = 0; i < deep.length; i++) {
@@ -72,7 +78,7 @@ describe('deep-search shortlist over the labelled evaluation set', () => {
         if (i) expect(deep[i]!.score).toBeLessThanOrEqual(deep[i - 1]!.score);
       }
     }
-    const big = deepShortlist(index, parseQuery('software engineers'), { size: 100, asOf });
+    const big = await deepShortlist(index, parseQuery('software engineers'), { size: 100, asOf });
     expect(big).toHaveLength(100);
   });
 
@@ -106,8 +112,8 @@ describe('deep-search shortlist over the labelled evaluation set', () => {
     expect(extra).toBeGreaterThan(short.reduce((a, r) => a + r.people.length, 0));
   });
 
-  it('related titles, adjacent seniorities and nearby cities fill the list, each scored below an exact match', () => {
-    const deep = deepShortlist(index, parseQuery('VP of Sales in San Francisco'), { size: 100, asOf });
+  it('related titles, adjacent seniorities and nearby cities fill the list, each scored below an exact match', async () => {
+    const deep = await deepShortlist(index, parseQuery('VP of Sales in San Francisco'), { size: 100, asOf });
     const exact = deep.filter((h) => h.person.current_job_title === 'VP of Sales' && h.person.location.city === 'San Francisco');
     const adjacent = deep.filter((h) => h.parts.title! < 1 && h.parts.title! > 0 && h.person.function === 'sales');
     const nearby = deep.filter((h) => h.person.location.city !== 'San Francisco' && h.person.location.region === 'California');

@@ -412,18 +412,19 @@ export interface QueryScore {
  * Scores each query: every returned lead is checked against the raw record, and recall is
  * against a brute-force scan of every person. `search` must return all matches (no page limit).
  */
-export function scoreEvaluation(set: EvaluationQuery[], records: DirectoryRecord[], search: (query: string) => { person: Person }[]): QueryScore[] {
+export async function scoreEvaluation(set: EvaluationQuery[], records: DirectoryRecord[], search: (query: string) => Promise<{ person: Person }[]>): Promise<QueryScore[]> {
   const companies = new Map<string, Company>();
   const people: Person[] = [];
   for (const r of records) {
     if (r.type === 'company') companies.set(r.id, r);
     else people.push(r);
   }
-  return set.map((e) => {
+  const scores: QueryScore[] = [];
+  for (const e of set) {
     const relevant = new Set(people.filter((p) => e.truth(p, companies.get(p.company_id)!)).map((p) => p.id));
-    const hits = search(e.query);
+    const hits = await search(e.query);
     const correct = hits.filter((h) => e.truth(h.person, companies.get(h.person.company_id)!)).length;
-    return {
+    scores.push({
       category: e.category,
       query: e.query,
       returned: hits.length,
@@ -431,8 +432,9 @@ export function scoreEvaluation(set: EvaluationQuery[], records: DirectoryRecord
       correct,
       precision: hits.length ? correct / hits.length : 1,
       recall: relevant.size ? hits.filter((h) => relevant.has(h.person.id)).length / relevant.size : 1,
-    };
-  });
+    });
+  }
+  return scores;
 }
 
 /** Mean precision and recall per category and overall. */

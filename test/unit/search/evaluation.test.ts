@@ -25,8 +25,8 @@ describe('search evaluation set', () => {
     expect(constraints(parseQuery(query))).toEqual(e.expect);
   });
 
-  it('returns exactly the people each query describes', () => {
-    const scores = scoreEvaluation(set, records, (q) => index.search(parseQuery(q), { limit: Number.MAX_SAFE_INTEGER }));
+  it('returns exactly the people each query describes', async () => {
+    const scores = await scoreEvaluation(set, records, (q) => index.search(parseQuery(q), { limit: Number.MAX_SAFE_INTEGER }));
     const misses = scores.filter((s) => s.precision < 1 || s.recall < 1);
     expect(misses).toEqual([]);
     // Not vacuous: most queries that are not about absent things do match people here.

@@ -23,15 +23,15 @@ const built = PeopleIndex.build(records);
 const loaded = PeopleIndex.fromSnapshot(built.toSnapshot());
 
 describe('index snapshot', () => {
-  it('answers every evaluation query, with and without exclusions, as the built index does', () => {
+  it('answers every evaluation query, with and without exclusions, as the built index does', async () => {
     const queries = evaluationSet(records);
     expect(queries.length).toBeGreaterThan(100);
     for (const q of queries) {
       const parsed = parseQuery(q.query);
-      const first = built.search(parsed, { limit: 50 });
-      expect(loaded.search(parsed, { limit: 50 })).toEqual(first);
+      const first = await built.search(parsed, { limit: 50 });
+      expect(await loaded.search(parsed, { limit: 50 })).toEqual(first);
       const exclude = new Set(first.slice(0, 10).map((h) => h.person.id));
-      expect(loaded.search(parsed, { limit: 50, exclude })).toEqual(built.search(parsed, { limit: 50, exclude }));
+      expect(await loaded.search(parsed, { limit: 50, exclude })).toEqual(await built.search(parsed, { limit: 50, exclude }));
     }
   });
 
@@ -89,7 +89,7 @@ describe('directory file snapshot', () => {
     const moved = await loadDirectoryFile(join(dir, 'moved', 'directory.jsonl'));
     expect([moved.fromSnapshot, moved.version]).toEqual([true, first.version]);
     const q = parseQuery('engineers');
-    expect(moved.index.search(q, { limit: 20 })).toEqual(first.index.search(q, { limit: 20 }));
+    expect(await moved.index.search(q, { limit: 20 })).toEqual(await first.index.search(q, { limit: 20 }));
 
     const [company] = [...generateDirectory({ seed: 9, people: 400 })];
     await appendFile(join(dir, 'moved', 'directory.jsonl'), `${JSON.stringify({ ...company, id: 'c_appended' })}\n`);

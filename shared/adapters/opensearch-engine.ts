@@ -1,0 +1,147 @@
+/**
+ * The search port on OpenSearch (Amazon OpenSearch Serverless or a managed domain): searches read the
+ * `people` alias; an import loads a new directory version into its own index and swaps the alias to it in
+ * one `_aliases` call. The request bodies come from shared/search/opensearch-query.ts.
+ */
+import type { Client } from '@opensearch-project/opensearch';
+import { logger } from '../core/logger.js';
+import type { ParsedQuery } from '../search/query.js';
+import {
+  MAX_PAGE,
+  PEOPLE_ALIAS,
+  PEOPLE_MAPPINGS,
+  companyNamesBody,
+  entriesFrom,
+  exactNamesFrom,
+  hasSearchTerms,
+  hitsFrom,
+  lastSortOf,
+  namedCompanies,
+  peopleDocument,
+  searchBody,
+  versionIndexName,
+  type MgetResponse,
+  type SearchResponse,
+} from '../search/opensearch-query.js';
+import type { DirectoryEntry, SearchEngine, SearchHit, SearchOptions } from '../search/search-port.js';
+import { openSearchClient } from './opensearch-client.js';
+
+export class OpenSearchEngine implements SearchEngine {
+  constructor(
+    private readonly client: Client,
+    private readonly alias = PEOPLE_ALIAS,
+  ) {}
+
+  async search(q: ParsedQuery, opts: SearchOptions): Promise<SearchHit[]> {
+    const limit = Math.max(0, Math.floor(opts.limit));
+    if (!limit || !hasSearchTerms(q)) return [];
+    const names = namedCompanies(q);
+    const exactCompanies = names.length ? exactNamesFrom((await this.client.search({ index: this.alias, body: companyNamesBody(names) as never })).body as never) : new Set<string>();
+    // One request returns at most MAX_PAGE hits; a longer list continues with `search_after`.
+    const hits: SearchHit[] = [];
+    let searchAfter: [number, string] | undefined;
+    while (hits.length < limit) {
+      const body = searchBody(q, { ...opts, limit: limit - hits.length, exactCompanies });
+      if (searchAfter) body.search_after = searchAfter;
+      const response = (await this.client.search({ index: this.alias, body: body as never })).body as unknown as SearchResponse;
+      hits.push(...hitsFrom(response, q));
+      searchAfter = lastSortOf(response);
+      if (response.hits.hits.length < (body.size as number) || !searchAfter) break;
+    }
+    return hits;
+  }
+
+  async entries(ids: string[]): Promise<(DirectoryEntry | undefined)[]> {
+    if (!ids.length) return [];
+    const response = (await this.client.mget({ index: this.alias, body: { ids }, _source: ['person', 'company'] } as never)).body as unknown as MgetResponse;
+    return entriesFrom(response);
+  }
+}
+
+let engine: OpenSearchEngine | undefined;
+
+export function openSearchEngine(): OpenSearchEngine {
+  engine ??= new OpenSearchEngine(openSearchClient());
+  return engine;
+}
+
+export interface PublishOptions {
+  /** Documents per `_bulk` request. */
+  batchSize?: number;
+  /** How long to wait for every document to be searchable before the swap (OpenSearch Serverless has no `_refresh`). */
+  visibleWithinMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+interface BulkResponse {
+  errors: boolean;
+  items: { index: { _id: string; status: number; error?: { type: string; reason: string } } }[];
+}
+
+/**
+ * Loads one directory version into `people-<version>` and swaps the `people` alias to it, for the import's
+ * finalize step. Safe to run again after a failure at any point: the index is created only when missing,
+ * documents are written by person id (the same id, the same document), and the swap names exactly the
+ * indices the alias holds at that moment. The version before stays as the rollback (an alias swap back);
+ * older versions' indices are deleted.
+ */
+export async function publishDirectoryVersion(client: Client, version: string, entries: Iterable<DirectoryEntry> | AsyncIterable<DirectoryEntry>, opts: PublishOptions = {}): Promise<{ index: string; people: number }> {
+  const index = versionIndexName(version);
+  const batchSize = opts.batchSize ?? 1_000;
+  const sleep = opts.sleep ?? wait;
+  if (!(await client.indices.exists({ index })).body) {
+    await client.indices.create({ index, body: { mappings: PEOPLE_MAPPINGS } as never });
+  }
+
+  let people = 0;
+  let batch: DirectoryEntry[] = [];
+  const flush = async () => {
+    let pending = batch;
+    batch = [];
+    for (let attempt = 0; pending.length; attempt++) {
+      const body = pending.flatMap((e) => [{ index: { _index: index, _id: e.person.id } }, peopleDocument(e)]);
+      const response = (await client.bulk({ body: body as never })).body as unknown as BulkResponse;
+      if (!response.errors) break;
+      // Throttled items are sent again with backoff; any other item error fails the load.
+      const failed = response.items.map((item, i) => ({ item: item.index, entry: pending[i]! })).filter((f) => f.item.error);
+      const fatal = failed.find((f) => f.item.status !== 429);
+      if (fatal || attempt >= 5) throw new Error(`bulk load of ${index} failed for ${fatal?.item._id ?? failed[0]!.item._id}: ${(fatal ?? failed[0]!).item.error!.reason}`);
+      pending = failed.map((f) => f.entry);
+      await sleep(200 * 2 ** attempt);
+    }
+  };
+  for await (const entry of entries) {
+    batch.push(entry);
+    people++;
+    if (batch.length >= batchSize) await flush();
+  }
+  await flush();
+
+  // Every document searchable before anyone reads the new version.
+  const deadline = Date.now() + (opts.visibleWithinMs ?? 120_000);
+  for (;;) {
+    const { count } = (await client.count({ index })).body as { count: number };
+    if (count === people) break;
+    if (count > people) throw new Error(`${index} holds ${count} documents, more than the ${people} of version ${version}`);
+    if (Date.now() > deadline) throw new Error(`${index} shows ${count} of ${people} documents after waiting; the alias was not swapped`);
+    await sleep(1_000);
+  }
+
+  const held = await aliasedIndices(client);
+  const actions: Record<string, unknown>[] = held.filter((i) => i !== index).map((i) => ({ remove: { index: i, alias: PEOPLE_ALIAS } }));
+  actions.push({ add: { index, alias: PEOPLE_ALIAS } });
+  await client.indices.updateAliases({ body: { actions } as never });
+
+  const keep = new Set([index, ...held]);
+  const all = (await client.cat.indices({ index: `${PEOPLE_ALIAS}-*`, format: 'json' } as never)).body as unknown as { index: string }[];
+  for (const old of all.map((i) => i.index).filter((i) => !keep.has(i))) await client.indices.delete({ index: old });
+  logger.info('directory version published to OpenSearch', { version, index, people, replaced: held });
+  return { index, people };
+}
+
+async function aliasedIndices(client: Client): Promise<string[]> {
+  const response = await client.indices.getAlias({ name: PEOPLE_ALIAS }, { ignore: [404] });
+  return response.statusCode === 404 ? [] : Object.keys(response.body as Record<string, unknown>);
+}
