@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Annotations, ArnFormat, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
@@ -95,6 +95,24 @@ export interface DirectorySourceBinding {
  */
 export const LAZY_PACKAGES = ['@aws-lambda-powertools/tracer'] as const;
 
+const NODE_BUILTIN_SHIMS = join(REPO_ROOT, 'lib/constructs/node-builtins');
+
+/**
+ * Node's own modules, each bundled as the CommonJS module `process.getBuiltinModule` returns
+ * (lib/constructs/node-builtins/), `bare=path` for esbuild's `--alias`, with and without the `node:` prefix.
+ * An ESM `import` of a built-in makes Node build its ES module facade, which reads every export: on Node 22
+ * that runs `node:http`'s lazy `WebSocket` getters and loads undici (≈ 45 ms CPU at every cold start, for a
+ * client the service never uses), and `node:process` or `node:crypto` enumerate dozens of properties. A
+ * CommonJS load reads nothing until the code does (`npm run bench`). Paths are relative to the repository
+ * root, where CDK runs esbuild.
+ */
+export const NODE_BUILTIN_ALIASES = readdirSync(NODE_BUILTIN_SHIMS)
+  .filter((f) => f.endsWith('.cjs'))
+  .flatMap((f) => {
+    const name = f.replace(/\.cjs$/, '').replace('-', '/');
+    return [name, `node:${name}`].map((m) => `${m}=./lib/constructs/node-builtins/${f}`);
+  });
+
 /**
  * esbuild settings of every function, shared with `npm run bench` (bin/bench-bundles.ts) so the sizes and
  * init times it reports are those of the deployed bundles. Output is ESM (`index.mjs`).
@@ -127,6 +145,7 @@ export const BUNDLING = {
     // Bundled on their own beside index.mjs (lazyPackageCommands).
     ...LAZY_PACKAGES,
   ],
+  esbuildArgs: { '--alias': NODE_BUILTIN_ALIASES },
 };
 
 /**
@@ -146,6 +165,7 @@ export function lazyPackageCommands(outDir: string): string[] {
     '--sourcemap',
     '--sources-content=false',
     ...BUNDLING.externalModules.filter((m) => !(LAZY_PACKAGES as readonly string[]).includes(m)).map((m) => `--external:${m}`),
+    ...NODE_BUILTIN_ALIASES.map((a) => `--alias:${a}`),
     '--log-level=error',
   ].join(' ');
   return LAZY_PACKAGES.map((pkg) => {
