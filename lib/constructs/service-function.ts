@@ -120,8 +120,9 @@ export const NODE_BUILTIN_ALIASES = readdirSync(NODE_BUILTIN_SHIMS)
 export const BUNDLING = {
   // Where a package publishes both, take its ESM build: tree-shakable, and no CommonJS interop shims.
   mainFields: ['module', 'main'],
-  // Bundled CommonJS dependencies still call `require`; ESM output has none unless we make one.
-  banner: "import { createRequire } from 'module';const require = createRequire(import.meta.url);",
+  // Bundled CommonJS dependencies still call `require`; ESM output has none unless we make one (from the
+  // CommonJS `module`, not an ES import of it: see NODE_BUILTIN_ALIASES).
+  banner: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);",
   minify: true,
   sourceMap: true,
   // Stack traces need the mappings, not the sources: without them the map is a third of the size, and
