@@ -125,9 +125,10 @@ export const BUNDLING = {
   banner: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);",
   minify: true,
   sourceMap: true,
-  // Stack traces need the mappings, not the sources: without them the map is a third of the size, and
-  // `--enable-source-maps` reads and parses it at every cold start (`npm run bench`).
+  // Stack traces need the mappings, not the sources: without them the map is a third of the size.
   sourcesContent: false,
+  // Traces are mapped when first formatted, not with `--enable-source-maps` at every cold start.
+  inject: ['./lib/constructs/source-mapped-stacks.ts'],
   target: 'node22',
   // The AWS SDK is bundled rather than taken from the runtime: one minified file initialises 3–4× faster than
   // the SDK's many CommonJS modules (`npm run bench`, 34 functions). Left out: the credential providers the
@@ -180,8 +181,8 @@ export function lazyPackageCommands(outDir: string): string[] {
 
 /**
  * The one Lambda function construct of the service (after Powertools' `FunctionWithLogGroup`): Node.js 22
- * on ARM64, X-Ray active, its own log group kept one month, source maps on, bundled locally by esbuild as
- * ESM. `bind…` methods set the environment variable a handler reads and grant the least privilege it needs,
+ * on ARM64, X-Ray active, its own log group kept one month, source-mapped stack traces
+ * (lib/constructs/source-mapped-stacks.ts), bundled locally by esbuild as ESM. `bind…` methods set the environment variable a handler reads and grant the least privilege it needs,
  * in one call, so the two can never drift apart.
  */
 export class ServiceFunction extends NodejsFunction {
@@ -209,7 +210,6 @@ export class ServiceFunction extends NodejsFunction {
         removalPolicy: RemovalPolicy.DESTROY,
       }),
       environment: {
-        NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: props.serviceName,
         LOG_LEVEL: props.logLevel ?? 'INFO',
         SERVICE_STAGE: props.stage,
