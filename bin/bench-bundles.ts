@@ -1,12 +1,13 @@
 /**
  * Cold-start budget of every Lambda function: the minified bundle esbuild produces with the deployed settings
  * (lib/constructs/service-function.ts `BUNDLING`: the AWS SDK bundled), and its module init time — the median
- * of 5 fresh Node processes each importing the bundle once, with the deployed `NODE_OPTIONS` and the variables
+ * of 5 fresh Node processes each importing the bundle once, with the deployed environment and the variables
  * Lambda sets. Beside each function, in the same rounds, a physical reference: a fresh `node -e 0` process
  * (wall time from spawn to exit, CPU time of its bootstrap), so that the ratio survives a loaded machine.
  * A bundle over the size target is a named exception when the documented dependencies it carries account for
  * the excess (`SIZE_EXCEPTIONS`); otherwise it misses the target, with its heaviest packages listed.
  *   tsx bin/bench-bundles.ts          (also run by `npm run bench`)
+ *   BENCH_NODE=/path/to/node22 tsx bin/bench-bundles.ts   (measure on Lambda's Node major, see README "Cold starts")
  * Writes bench-results/bundles.json and bench-results/bundles.md.
  */
 import { execFileSync } from 'node:child_process';
@@ -80,7 +81,6 @@ export function functionsToMeasure(): FunctionToMeasure[] {
 function lambdaLikeEnv(taskRoot: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
-    NODE_OPTIONS: '--enable-source-maps',
     AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
     AWS_LAMBDA_FUNCTION_NAME: 'bench',
     AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '512',
@@ -123,7 +123,7 @@ function owner(input: string): string {
  * Bundle with the deployed settings, the lazy packages beside it as in the asset; KB of the bundle, per package,
  * and of the lazy packages.
  */
-export async function bundle(module: string, outfile: string, opts: { lazyPackages: boolean } = { lazyPackages: true }): Promise<{ kb: number; packages: Map<string, number>; lazyKb: number; staticExternals: string[] }> {
+export async function bundle(module: string, outfile: string, opts: { lazyPackages: boolean } = { lazyPackages: true }): Promise<{ kb: number; packages: Map<string, number>; lazyKb: number; staticExternals: string[]; builtinEsmImports: string[] }> {
   const { metafile } = await build({
     entryPoints: [join(REPO_ROOT, module)],
     outfile,
@@ -137,13 +137,18 @@ export async function bundle(module: string, outfile: string, opts: { lazyPackag
     sourcemap: BUNDLING.sourceMap,
     sourcesContent: BUNDLING.sourcesContent,
     external: BUNDLING.externalModules,
+    inject: BUNDLING.inject,
+    alias: Object.fromEntries(BUNDLING.esbuildArgs['--alias'].map((a) => a.split('=') as [string, string])),
+    // Where CDK runs esbuild: the aliases are relative to it.
+    absWorkingDir: REPO_ROOT,
     metafile: true,
     logLevel: 'error',
   });
-  if (!opts.lazyPackages) return { kb: statSync(outfile).size / 1024, packages: packageKb(metafile), lazyKb: 0, staticExternals: staticExternals(metafile) };
+  const imports = { staticExternals: staticExternals(metafile), builtinEsmImports: builtinEsmImports(metafile) };
+  if (!opts.lazyPackages) return { kb: statSync(outfile).size / 1024, packages: packageKb(metafile), lazyKb: 0, ...imports };
   for (const command of lazyPackageCommands(dirname(outfile))) execFileSync('bash', ['-c', command], { stdio: 'inherit' });
   const lazyKb = LAZY_PACKAGES.reduce((sum, p) => sum + statSync(join(dirname(outfile), 'node_modules', p, 'index.mjs')).size / 1024, 0);
-  return { kb: statSync(outfile).size / 1024, packages: packageKb(metafile), lazyKb, staticExternals: staticExternals(metafile) };
+  return { kb: statSync(outfile).size / 1024, packages: packageKb(metafile), lazyKb, ...imports };
 }
 
 function packageKb(metafile: Metafile): Map<string, number> {
@@ -153,10 +158,18 @@ function packageKb(metafile: Metafile): Map<string, number> {
   return packages;
 }
 
+const isBuiltin = (path: string) => path.startsWith('node:') || builtinModules.includes(path);
+
 /** Packages the bundle imports statically but does not contain (Node's own modules aside): each must be in the asset. */
 function staticExternals(metafile: Metafile): string[] {
   const out = Object.values(metafile.outputs).find((o) => o.entryPoint)!;
-  return out.imports.filter((i) => i.external && i.kind === 'import-statement' && !i.path.startsWith('node:') && !builtinModules.includes(i.path)).map((i) => i.path);
+  return out.imports.filter((i) => i.external && i.kind === 'import-statement' && !isBuiltin(i.path)).map((i) => i.path);
+}
+
+/** Node's own modules the bundle loads as ES modules (`import`), each a facade Node builds by reading every export. */
+function builtinEsmImports(metafile: Metafile): string[] {
+  const out = Object.values(metafile.outputs).find((o) => o.entryPoint)!;
+  return out.imports.filter((i) => i.external && (i.kind === 'import-statement' || i.kind === 'dynamic-import') && isBuiltin(i.path)).map((i) => i.path);
 }
 
 /**
@@ -179,6 +192,13 @@ const IMPORT_ONCE =
   'process.stdout.write(JSON.stringify([w,(u.user+u.system)/1000]));process.exit(0)';
 const BOOTSTRAP_CPU = 'const u=process.cpuUsage();process.stdout.write(String((u.user+u.system)/1000))';
 
+/**
+ * The Node binary that runs the measures: `BENCH_NODE` when set, so that they can be taken on the Lambda
+ * runtime's major version (22) on a machine whose own Node is another; this process's otherwise.
+ */
+const NODE = process.env.BENCH_NODE ?? process.execPath;
+const nodeVersion = () => execFileSync(NODE, ['--version'], { encoding: 'utf8' }).trim();
+
 const medianOf = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /**
@@ -192,11 +212,11 @@ function initMs(file: string, env: NodeJS.ProcessEnv): Pick<BundleMeasure, 'init
   const refCpu: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const start = performance.now();
-    execFileSync(process.execPath, ['-e', '0'], { env, stdio: 'ignore' });
+    execFileSync(NODE, ['-e', '0'], { env, stdio: 'ignore' });
     refWall.push(performance.now() - start);
-    refCpu.push(Number(execFileSync(process.execPath, ['-e', BOOTSTRAP_CPU], { env, encoding: 'utf8' })));
+    refCpu.push(Number(execFileSync(NODE, ['-e', BOOTSTRAP_CPU], { env, encoding: 'utf8' })));
     try {
-      const out = execFileSync(process.execPath, ['--input-type=module', '-e', IMPORT_ONCE, pathToFileURL(file).href], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      const out = execFileSync(NODE, ['--input-type=module', '-e', IMPORT_ONCE, pathToFileURL(file).href], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
       const [w, c] = JSON.parse(out) as [number, number];
       wall.push(w);
       cpu.push(c);
@@ -266,7 +286,7 @@ export async function benchBundles(root = REPO_ROOT): Promise<{ functions: Bundl
   );
   const s = summary;
   const md = [
-    `Targets: bundle ≤ ${BUNDLE_LIMIT_KB} KB minified; module init ≤ ${INIT_LIMIT_MS.api} ms, ≤ ${INIT_LIMIT_MS.dynamodbOnly} ms for DynamoDB-only functions (median of ${RUNS} fresh Node ${process.version} processes, \`NODE_OPTIONS=--enable-source-maps\`, Lambda's environment variables).`,
+    `Targets: bundle ≤ ${BUNDLE_LIMIT_KB} KB minified; module init ≤ ${INIT_LIMIT_MS.api} ms, ≤ ${INIT_LIMIT_MS.dynamodbOnly} ms for DynamoDB-only functions (median of ${RUNS} fresh Node ${nodeVersion()} processes, the deployed environment with placeholder resource names, and the variables Lambda sets).`,
     '',
     `Load average when measured: ${loadavg().map((l) => l.toFixed(1)).join(' / ')} on ${cpus().length} cores (wall time includes waiting for a core; CPU time does not). Reference: a fresh \`node -e 0\`, measured in the same rounds as each function (wall from spawn to exit / CPU of its bootstrap).`,
     '',

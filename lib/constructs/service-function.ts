@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Annotations, ArnFormat, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
@@ -95,6 +95,24 @@ export interface DirectorySourceBinding {
  */
 export const LAZY_PACKAGES = ['@aws-lambda-powertools/tracer'] as const;
 
+const NODE_BUILTIN_SHIMS = join(REPO_ROOT, 'lib/constructs/node-builtins');
+
+/**
+ * Node's own modules, each bundled as the CommonJS module `process.getBuiltinModule` returns
+ * (lib/constructs/node-builtins/), `bare=path` for esbuild's `--alias`, with and without the `node:` prefix.
+ * An ESM `import` of a built-in makes Node build its ES module facade, which reads every export: on Node 22
+ * that runs `node:http`'s lazy `WebSocket` getters and loads undici (≈ 45 ms CPU at every cold start, for a
+ * client the service never uses), and `node:process` or `node:crypto` enumerate dozens of properties. A
+ * CommonJS load reads nothing until the code does (`npm run bench`). Paths are relative to the repository
+ * root, where CDK runs esbuild.
+ */
+export const NODE_BUILTIN_ALIASES = readdirSync(NODE_BUILTIN_SHIMS)
+  .filter((f) => f.endsWith('.cjs'))
+  .flatMap((f) => {
+    const name = f.replace(/\.cjs$/, '').replace('-', '/');
+    return [name, `node:${name}`].map((m) => `${m}=./lib/constructs/node-builtins/${f}`);
+  });
+
 /**
  * esbuild settings of every function, shared with `npm run bench` (bin/bench-bundles.ts) so the sizes and
  * init times it reports are those of the deployed bundles. Output is ESM (`index.mjs`).
@@ -102,13 +120,15 @@ export const LAZY_PACKAGES = ['@aws-lambda-powertools/tracer'] as const;
 export const BUNDLING = {
   // Where a package publishes both, take its ESM build: tree-shakable, and no CommonJS interop shims.
   mainFields: ['module', 'main'],
-  // Bundled CommonJS dependencies still call `require`; ESM output has none unless we make one.
-  banner: "import { createRequire } from 'module';const require = createRequire(import.meta.url);",
+  // Bundled CommonJS dependencies still call `require`; ESM output has none unless we make one (from the
+  // CommonJS `module`, not an ES import of it: see NODE_BUILTIN_ALIASES).
+  banner: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);",
   minify: true,
   sourceMap: true,
-  // Stack traces need the mappings, not the sources: without them the map is a third of the size, and
-  // `--enable-source-maps` reads and parses it at every cold start (`npm run bench`).
+  // Stack traces need the mappings, not the sources: without them the map is a third of the size.
   sourcesContent: false,
+  // Traces are mapped when first formatted, not with `--enable-source-maps` at every cold start.
+  inject: ['./lib/constructs/source-mapped-stacks.ts'],
   target: 'node22',
   // The AWS SDK is bundled rather than taken from the runtime: one minified file initialises 3–4× faster than
   // the SDK's many CommonJS modules (`npm run bench`, 34 functions). Left out: the credential providers the
@@ -127,6 +147,7 @@ export const BUNDLING = {
     // Bundled on their own beside index.mjs (lazyPackageCommands).
     ...LAZY_PACKAGES,
   ],
+  esbuildArgs: { '--alias': NODE_BUILTIN_ALIASES },
 };
 
 /**
@@ -146,6 +167,7 @@ export function lazyPackageCommands(outDir: string): string[] {
     '--sourcemap',
     '--sources-content=false',
     ...BUNDLING.externalModules.filter((m) => !(LAZY_PACKAGES as readonly string[]).includes(m)).map((m) => `--external:${m}`),
+    ...NODE_BUILTIN_ALIASES.map((a) => `--alias:${a}`),
     '--log-level=error',
   ].join(' ');
   return LAZY_PACKAGES.map((pkg) => {
@@ -159,8 +181,8 @@ export function lazyPackageCommands(outDir: string): string[] {
 
 /**
  * The one Lambda function construct of the service (after Powertools' `FunctionWithLogGroup`): Node.js 22
- * on ARM64, X-Ray active, its own log group kept one month, source maps on, bundled locally by esbuild as
- * ESM. `bind…` methods set the environment variable a handler reads and grant the least privilege it needs,
+ * on ARM64, X-Ray active, its own log group kept one month, source-mapped stack traces
+ * (lib/constructs/source-mapped-stacks.ts), bundled locally by esbuild as ESM. `bind…` methods set the environment variable a handler reads and grant the least privilege it needs,
  * in one call, so the two can never drift apart.
  */
 export class ServiceFunction extends NodejsFunction {
@@ -188,7 +210,6 @@ export class ServiceFunction extends NodejsFunction {
         removalPolicy: RemovalPolicy.DESTROY,
       }),
       environment: {
-        NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: props.serviceName,
         LOG_LEVEL: props.logLevel ?? 'INFO',
         SERVICE_STAGE: props.stage,

@@ -151,7 +151,6 @@ describe('functions', () => {
       LoggingConfig: { LogGroup: { Ref: Match.anyValue() } },
       Environment: {
         Variables: Match.objectLike({
-          NODE_OPTIONS: '--enable-source-maps',
           POWERTOOLS_SERVICE_NAME: 'people-outreach',
           SERVICE_STAGE: STAGE,
           LOG_LEVEL: 'INFO',
@@ -189,7 +188,7 @@ describe('functions', () => {
         ...(bindings.mail ? ['SES_CONFIGURATION_SET'] : []),
         ...(name === 'worker sending' ? ['PUBLIC_BASE_URL'] : []),
       ];
-      const base = ['NODE_OPTIONS', 'POWERTOOLS_SERVICE_NAME', 'LOG_LEVEL', 'SERVICE_STAGE'];
+      const base = ['POWERTOOLS_SERVICE_NAME', 'LOG_LEVEL', 'SERVICE_STAGE'];
       expect([name, Object.keys(env).sort()]).toEqual([name, [...base, ...expected].sort()]);
       if (bindings.scheduler) {
         expect(env.SCHEDULER_GROUP_NAME).toBe(`${PREFIX}-schedules`);
@@ -387,7 +386,7 @@ describe('API-key authorizer', () => {
     expect(asArray(nonTracing[0]!.Resource)).toHaveLength(1);
     expect(refersToTable(nonTracing[0]!.Resource, 'accounts')).toBe(true);
     const env: Json = fnResources[logicalId(fn)]!.Properties.Environment.Variables;
-    expect(Object.keys(env).sort()).toEqual(['ACCOUNTS_TABLE_NAME', 'LOG_LEVEL', 'NODE_OPTIONS', 'POWERTOOLS_SERVICE_NAME', 'SERVICE_STAGE']);
+    expect(Object.keys(env).sort()).toEqual(['ACCOUNTS_TABLE_NAME', 'LOG_LEVEL', 'POWERTOOLS_SERVICE_NAME', 'SERVICE_STAGE']);
   });
 
   test('it has an error alarm to the alarm topic like every other function', () => {

@@ -50,6 +50,13 @@ describe('the handler shell', () => {
     for (const leak of [SECRET, 'SELECT', 'accounts', 'ValidationException', 'handler.test.ts', '    at ']) expect(res.body).not.toContain(leak);
   });
 
+  test('a handler still running just before the function times out answers a generic 500 instead of being killed', async () => {
+    const handler = consoleRoute({}, () => new Promise(() => undefined));
+    const res = await handler(proxyEvent(), { ...context, getRemainingTimeInMillis: () => 30 });
+    expect(res.statusCode).toBe(500);
+    expect(JSON.parse(res.body)).toEqual({ error: { code: 'internal_error', message: 'Internal error.' } });
+  });
+
   test('a domain error that is not exposed is generic too; an exposed one keeps its code and message', async () => {
     const hidden = await consoleRoute({}, async () => {
       throw new AppError(500, 'ledger_corrupt', `ledger mismatch for ${SECRET}`);
