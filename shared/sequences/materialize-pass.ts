@@ -9,20 +9,22 @@ import { newEmailWrites } from '../outreach/emails.repository.js';
 import { leadUpsertWrite } from '../outreach/leads.repository.js';
 import type { EmailRecord } from '../outreach/model.js';
 import { contactName, type PendingEnrollment, type SequenceRecord } from './model.js';
-import { conflictPause, newEnrollmentWrite, passMaterialized, passOpenCheck, writeTogether } from './sequences.repository.js';
+import { newEnrollmentWrite, passMaterialized, writeTogether } from './sequences.repository.js';
 
 /**
  * Write the enrollments of a sequence's open pass (kept in `pass_pending` by the transaction that reserved
- * its credits and took their enrollment locks) and start their drafts. Each enrollment is one transaction,
- * conditioned on the pass being open: the enrollment, every step's email (all `drafting`) and the lead; its ids were fixed at acceptance, so a second run (the sweeper after a
- * crash) finds the ones already written and only restarts their drafts, which is harmless.
+ * its credits and took their enrollment locks) and start their drafts. Each enrollment is one transaction:
+ * the enrollment, every step's email (all `drafting`) and the lead; its ids were fixed at acceptance, so a
+ * second run (the sweeper after a crash) finds the ones already written and only restarts their drafts, which
+ * is harmless. A cancel that finds an enrollment not yet written puts a `cancelled` one in its place
+ * (finishCancel), so a write arriving after the cancel finds it exists and writes nothing: its draft message
+ * finds no step.
  *
  * Steps are drafted in order, each after the one before it (a follow-up refers to what was said), so only
  * step 0 is put on the drafting queue here; the later ones are due at the draft deadline, when the sweeper
  * fails them if a crash stopped the chain.
  */
 const CONCURRENCY = 8;
-const CONFLICT_ATTEMPTS = 10;
 
 function stepEmail(s: SequenceRecord, p: PendingEnrollment, step: number, iso: string): EmailRecord {
   const pass = s.pass!;
@@ -63,35 +65,20 @@ function stepEmail(s: SequenceRecord, p: PendingEnrollment, step: number, iso: s
   };
 }
 
-/**
- * Write one enrollment of the open pass, conditioned on that pass still being open: once a cancel has closed
- * it, no enrollment of it can appear after the cancel listed them. True when the enrollment exists (written
- * now or by an earlier run) and its first draft was started; false when the pass has closed.
- */
-async function writeEnrollment(s: SequenceRecord, p: PendingEnrollment, now: Date): Promise<boolean> {
+async function writeEnrollment(s: SequenceRecord, p: PendingEnrollment, now: Date): Promise<void> {
   const iso = now.toISOString();
   const writes = [
-    passOpenCheck(s.account_id, s.id, s.pass!.id),
     newEnrollmentWrite({ sequence_id: s.id, account_id: s.account_id, contact: p.contact, status: 'drafting', email_ids: p.email_ids, pass_id: s.pass!.id, created_at: iso, updated_at: iso }),
     ...p.email_ids.flatMap((_, step) => newEmailWrites(stepEmail(s, p, step, iso), step === 0 ? after(now, DEADLINES.DISPATCH_GRACE_MS) : after(now, DEADLINES.DRAFT_MS))),
     leadUpsertWrite(s.account_id, p.contact, iso, p.recipient_timezone),
   ];
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await writeTogether(writes);
-      break;
-    } catch (e) {
-      const [pass, enrollment] = cancellationReasons(e);
-      if (pass?.Code === 'ConditionalCheckFailed') return false;
-      // The enrollment exists: an earlier run wrote it (and its steps) already.
-      if (enrollment?.Code === 'ConditionalCheckFailed') break;
-      // Drafts of the same pass count into the sequence item this write checks: a collision is tried again.
-      if (!isTransactionCanceled(e) || attempt >= CONFLICT_ATTEMPTS) throw e;
-      await conflictPause(attempt);
-    }
+  try {
+    await writeTogether(writes);
+  } catch (e) {
+    // The enrollment exists: an earlier run wrote it (and its steps) already.
+    if (!(isTransactionCanceled(e) && cancellationReasons(e)[0]?.Code === 'ConditionalCheckFailed')) throw e;
   }
   await sendMessage('drafting', messages.draftEmail(s.account_id, p.email_ids[0]!));
-  return true;
 }
 
 export async function materializePass(s: SequenceRecord, clock: Clock = serviceClock): Promise<void> {
@@ -99,8 +86,7 @@ export async function materializePass(s: SequenceRecord, clock: Clock = serviceC
   if (!s.pass) return;
   const now = clock.now();
   for (let i = 0; i < pending.length; i += CONCURRENCY) {
-    const written = await Promise.all(pending.slice(i, i + CONCURRENCY).map((p) => writeEnrollment(s, p, now)));
-    if (!written.every(Boolean)) return;
+    await Promise.all(pending.slice(i, i + CONCURRENCY).map((p) => writeEnrollment(s, p, now)));
   }
   // Every step is now due on its own; the sequence is looked at again only if the pass has not settled by then.
   await passMaterialized(s.account_id, s.id, s.pass.id, after(now, DEADLINES.DRAFT_MS + DEADLINES.DISPATCH_GRACE_MS));

@@ -124,19 +124,6 @@ export function countDraftsWrite(accountId: string, id: string, passId: string, 
   };
 }
 
-/** A condition for a write that belongs to an open pass (an enrollment): the pass is still open, not closed by a cancel. */
-export function passOpenCheck(accountId: string, id: string, passId: string): TransactItem {
-  return {
-    ConditionCheck: {
-      TableName: table(),
-      Key: K.sequence(accountId, id),
-      ConditionExpression: 'pass.id = :p AND #s = :drafting',
-      ExpressionAttributeNames: { '#s': 'status' },
-      ExpressionAttributeValues: { ':p': passId, ':drafting': 'drafting' },
-    },
-  };
-}
-
 /**
  * Close the open pass (counts as seen) and move the sequence to `next`, with the writes that settle the pass's
  * reservation, in one transaction. False when someone else moved it first (or a count changed meanwhile).
@@ -147,7 +134,8 @@ export async function closePass(s: SequenceRecord, next: SequenceStatus, now: st
     s.account_id,
     s.id,
     { status: next, updated_at: now, ...b.set },
-    ['pass', 'pass_pending', 'pending_count', 'pass_drafted', 'pass_failed', ...(next === 'cancelled' ? [] : DUE_ATTRIBUTES)],
+    // A cancel keeps the pending enrollments: finishCancel puts a cancelled one in place of each never written.
+    ['pass', ...(next === 'cancelled' ? [] : ['pass_pending', ...DUE_ATTRIBUTES]), 'pending_count', 'pass_drafted', 'pass_failed'],
     '#s = :seen AND pass.id = :p AND pass_drafted = :d AND pass_failed = :f',
     { ':seen': s.status, ':p': s.pass!.id, ':d': s.pass_drafted ?? 0, ':f': s.pass_failed ?? 0 },
   );
@@ -326,13 +314,18 @@ export function enrollmentEndWrites(accountId: string, email: string, sequenceId
   return [enrollmentTransitionWrite(accountId, email, sequenceId, from, set), releaseLockWrite(accountId, email)];
 }
 
-/** Let go of a lock `sequenceId` took for an address that never got its enrollment (a pass cancelled before writing it). */
-export async function releaseUnusedLock(accountId: string, address: string, sequenceId: string): Promise<void> {
-  await documentClient()
-    .send(new UpdateCommand({ TableName: table(), Key: K.automationLocks(accountId, lockBucket(address)), UpdateExpression: 'REMOVE #a', ConditionExpression: '#a = :sq', ExpressionAttributeNames: { '#a': address.toLowerCase() }, ExpressionAttributeValues: { ':sq': sequenceId } }))
-    .catch((e: unknown) => {
-      if (!isConditionFailed(e)) throw e;
-    });
+/**
+ * In place of an enrollment of a cancelled pass that was never written: a `cancelled` one without steps, and
+ * its address's lock let go, together. False when the enrollment exists (written meanwhile): end that one.
+ */
+export async function putCancelledEnrollment(e: EnrollmentRecord): Promise<boolean> {
+  try {
+    await writeTogether([newEnrollmentWrite(e), releaseLockWrite(e.account_id, e.contact.email)]);
+    return true;
+  } catch (err) {
+    if (cancellationReasons(err)[0]?.Code === 'ConditionalCheckFailed') return false;
+    throw err;
+  }
 }
 
 /** Which sequence holds each of `addresses` (lower-cased) that is held. */
