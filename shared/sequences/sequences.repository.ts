@@ -269,7 +269,7 @@ export async function transitionEnrollment(accountId: string, email: string, seq
 
 const CONFLICT_ATTEMPTS = 10;
 /** A jittered wait before a transaction that lost to a concurrent one on the same item is tried again. */
-export const conflictPause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(500, 10 * 2 ** attempt)));
+const conflictPause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(500, 10 * 2 ** attempt)));
 
 /**
  * Enrollment locks. An address is in at most one running enrollment per account: the transaction that
