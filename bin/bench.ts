@@ -90,6 +90,15 @@ const byKind = (xs: string[]) => {
   log(`  ${JSON.stringify(results.startup)}`);
 }
 
+// ── Sequences: 100 contacts × 3 steps drafted and sent, beside raw DynamoDB Local, on their own stack (bench-sequences.ts) ──
+{
+  log('sequences: 100 contacts × 3 steps, drafted and sent…');
+  const out = execFileSync(process.execPath, ['--import', 'tsx', join(root, 'bin/bench-sequences.ts')], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  // Its workers log to stdout too: its summary is the last line that begins as the summary does.
+  results.sequences = JSON.parse(out.trim().split('\n').findLast((l) => l.startsWith('{"at":'))!);
+  log(`  ${JSON.stringify(results.sequences)}`);
+}
+
 // ── 2. The local stack: import, enrichment, calls per operation ──────────────────────────────────────
 const dir = mkdtempSync(join(tmpdir(), 'bench-'));
 const stack = await startLocalStack({ root, dataDir: null, port: 0, adminToken: 'bench', throttleMultiplier: 100_000, visibilityTimeoutSeconds: 30 });
@@ -368,6 +377,8 @@ const md = [
   `| drafting throughput (${r.drafting.emails} emails, end to end through the queue) | ${r.drafting.emails_per_s} emails/s |`,
   `| approve → sent p50 / p95 | ${r.approve_to_sent.p50_ms} / ${r.approve_to_sent.p95_ms} ms |`,
   `| sequence drafting (${r.sequence_drafting.sequences} × ${r.sequence_drafting.contacts} contacts × ${r.sequence_drafting.steps} steps, accept to pass settled) | ${r.sequence_drafting.emails_per_s} emails/s (${r.sequence_drafting.ms} ms) |`,
+  `| sequence of ${r.sequences.drafting.contacts} contacts × ${r.sequences.drafting.steps} steps (bench-sequences.ts): drafting (accept to pass settled) / sending (approve to every step sent, a service day per settle) | ${r.sequences.drafting.emails_per_s} / ${r.sequences.sending.emails_per_s} emails/s |`,
+  `| physical reference of that run: sequential raw PutItem / GetItem, same DynamoDB Local | ${r.sequences.reference.put_item_per_s} / ${r.sequences.reference.get_item_per_s} per s |`,
   `| sweeper: ${r.sweep.examined} overdue reservations ended (one run) | ${r.sweep.ms} ms (${r.sweep.records_per_s} records/s) |`,
   `| sequential raw GetItem, same DynamoDB Local (reference) | ${r.sweep.sequential_get_item_per_s} GetItem/s |`,
   ...r.agentic.runs.map((x: any) => `| agentic search at ${r.agentic.people.toLocaleString('en-US')} people, POST → completed (${x.leads} leads, ${x.steps} steps, ${x.completion_reason || 'target or shortlist reached'}) | ${x.wall_ms} ms |`),

@@ -127,6 +127,7 @@ export const RETENTION = {
   reply: { table: 'outreach', seconds: 180 * DAY, from: 'receipt', why: 'Kept as long as the emails they answer.' },
   sequence: { table: 'outreach', seconds: 180 * DAY, from: 'a terminal state (completed, cancelled, failed)', why: 'Kept as long as the emails of its steps.' },
   lead: { table: 'outreach', seconds: 180 * DAY, from: 'the last email to the address', why: 'Contact history behind recently_contacted (30 days) and already_in_automation, with margin.' },
+  enrollment_lock: { table: 'outreach', seconds: null, from: 'creation', why: 'An address is held while its enrollment runs and let go in the write that ends it; a bucket item is tiny and reused.' },
   suppression: { table: 'outreach', seconds: null, from: 'creation', why: 'An unsubscribe or hard bounce must be honoured for good.' },
   send_slot_counter: { table: 'outreach', seconds: 2 * DAY, from: 'creation', why: 'A daily counter only matters on its day, in any time zone.' },
   key_throttle: { table: 'accounts', seconds: HOUR, from: 'the moment the bucket is full again', why: 'A full bucket and a missing item mean the same; the item only has to outlive its effect.' },

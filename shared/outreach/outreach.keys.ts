@@ -7,6 +7,8 @@
  *   ACCOUNT#<id> / SEQ#<sq_id>         a sequence
  *   ACCOUNT#<id> / ENROLL#<email>#<sq_id>  a contact's enrollment in a sequence (by contact first, so every
  *                                      enrollment of one address is one query: already_in_automation)
+ *   ACCOUNT#<id> / AUTOMATION#<nn>     enrollment locks: one attribute per address in a running enrollment,
+ *                                      holding its sequence id (64 buckets by address hash)
  *   TRACK#<token> / PTR                tracking token → email (open pixel, unsubscribe)
  *   MSGID#<message-id> / PTR           Message-ID → email (reply matching)
  *   MAILEVENT#<event-id> / PTR         an SES bounce or complaint event already applied
@@ -37,6 +39,7 @@ export const outreachKeys = {
     key.pk.startsWith('ACCOUNT#') && key.sk.startsWith('SEQ#') ? { accountId: key.pk.slice('ACCOUNT#'.length), sequenceId: key.sk.slice('SEQ#'.length) } : null,
   enrollment: (accountId: string, email: string, sequenceId: string) => ({ pk: accountPk(accountId), sk: `ENROLL#${email.toLowerCase()}#${sequenceId}` }),
   enrollmentsOfPrefix: (email: string) => `ENROLL#${email.toLowerCase()}#`,
+  automationLocks: (accountId: string, bucket: number) => ({ pk: accountPk(accountId), sk: `AUTOMATION#${String(bucket).padStart(2, '0')}` }),
   trackPointer: (token: string) => ({ pk: `TRACK#${token}`, sk: POINTER }),
   messageIdPointer: (messageId: string) => ({ pk: `MSGID#${messageId.toLowerCase()}`, sk: POINTER }),
   mailEvent: (eventId: string) => ({ pk: `MAILEVENT#${eventId}`, sk: POINTER }),

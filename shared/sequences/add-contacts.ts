@@ -1,6 +1,5 @@
 import type * as z from 'zod';
-import { ExtraItemConditionFailed, reserveWith } from '../accounts/ledger.repository.js';
-import { PRICES } from '../accounts/prices.js';
+import { ExtraItemConditionFailed } from '../accounts/ledger.repository.js';
 import { DEADLINES, after } from '../catalog/deadlines.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { ConflictError, NotFoundError, ValidationError } from '../core/errors.js';
@@ -9,7 +8,8 @@ import { materializeOrLeaveToSweeper } from './materialize-pass.js';
 import { getSequence, startPassWrite } from './sequences.repository.js';
 import { chooseSequenceSender } from './sequence-sender.js';
 import { newPass, noneEligible, pendingEnrollments } from './create-sequence.js';
-import { MAX_ENROLLMENTS, type AddContactsSchema, type SequenceRecord } from './model.js';
+import { reservePass } from './reserve-pass.js';
+import { MAX_ENROLLMENTS, type AddContactsSchema, type DraftingPass, type PendingEnrollment, type SequenceRecord } from './model.js';
 
 /**
  * POST /sequences/{id}/contacts/ — a new drafting pass on a settled sequence.
@@ -18,8 +18,9 @@ import { MAX_ENROLLMENTS, type AddContactsSchema, type SequenceRecord } from './
  * 2. Choose the sender of the new enrollments (`from_account`, else as at create).
  * 3. Judge the contacts (`already_enrolled` for addresses in the sequence); none eligible is 400; more than
  *    500 enrollments in all is 400.
- * 4. One transaction: reserve 2 credits × new emails and open the pass (the sequence still as read, no
- *    pass open: a concurrent add-contacts or cancel makes this one 409).
+ * 4. One transaction (reserve-pass.ts): reserve 2 credits × new emails, open the pass (the sequence still as
+ *    read, no pass open: a concurrent add-contacts or cancel makes this one 409) and take the new contacts'
+ *    enrollment locks (one enrolled meanwhile by another sequence is `already_in_automation`).
  * 5. Write the new enrollments and start their drafts. New enrollments inherit instructions, steps,
  *    reply_to, cc and bcc, and start at step 0 on their own clock.
  */
@@ -30,25 +31,28 @@ export async function addContacts(accountId: string, id: string, body: z.output<
   if (s.status === 'drafting') throw new ConflictError('A drafting pass is running; add contacts once it has settled.');
   if (s.status === 'cancelled' || s.status === 'failed') throw new ConflictError(`Cannot add contacts to a ${s.status} sequence.`);
   const sender = await chooseSequenceSender(accountId, body.from_account, s.reply_to ?? undefined, clock);
-  const { eligible, rejected } = await judgeContacts(accountId, body.contacts, { sequenceId: id, enrolled: new Set(s.contacts), now });
-  if (eligible.length === 0) throw noneEligible(rejected);
-  if (s.contacts.length + eligible.length > MAX_ENROLLMENTS) {
+  const judged = await judgeContacts(accountId, body.contacts, { sequenceId: id, enrolled: new Set(s.contacts), now });
+  if (judged.eligible.length === 0) throw noneEligible(judged.rejected);
+  if (s.contacts.length + judged.eligible.length > MAX_ENROLLMENTS) {
     throw new ValidationError(`A sequence holds at most ${MAX_ENROLLMENTS} enrollments; it has ${s.contacts.length}.`, [{ path: 'contacts', message: `at most ${MAX_ENROLLMENTS - s.contacts.length} more` }]);
   }
-  const pending = await pendingEnrollments(accountId, eligible, s.steps, now);
-  const total = eligible.length * s.steps;
-  const pass = newPass(sender, body.review, total, s.status, now);
+  const pass = newPass(sender, body.review, s.status, now);
+  const passOf = (pending: PendingEnrollment[]): DraftingPass => ({ ...pass, total: pending.length * s.steps });
+  let reserved;
   try {
-    await reserveWith(
-      { accountId, operation: 'sequence', reference: id, amount: PRICES.sequence_per_draft * total, chargeId: pass.charge_id },
-      [startPassWrite(s, s.status, pass, pending, now.toISOString(), after(now, DEADLINES.DISPATCH_GRACE_MS))],
+    reserved = await reservePass(
+      { accountId, sequenceId: id, chargeId: pass.charge_id, steps: s.steps, judged, pending: await pendingEnrollments(accountId, judged.eligible, s.steps, now) },
+      (pending) => startPassWrite(s, s.status, passOf(pending), pending, now.toISOString(), after(now, DEADLINES.DISPATCH_GRACE_MS)),
       clock,
     );
   } catch (e) {
     if (e instanceof ExtraItemConditionFailed) throw new ConflictError('The sequence changed meanwhile (another pass or a cancel); read it and try again.');
     throw e;
   }
-  const opened: SequenceRecord = { ...s, status: 'drafting', pass, pass_pending: pending, pass_drafted: 0, pass_failed: 0 };
+  const { pending, rejected } = reserved;
+  if (pending.length === 0) throw noneEligible(rejected);
+  const total = pending.length * s.steps;
+  const opened: SequenceRecord = { ...s, status: 'drafting', pass: passOf(pending), pass_pending: pending, pass_drafted: 0, pass_failed: 0 };
   await materializeOrLeaveToSweeper(opened, clock);
-  return { id, name: s.name, status: 'drafting' as const, contacts_accepted: eligible.length, contacts_rejected: rejected, emails_added: total };
+  return { id, name: s.name, status: 'drafting' as const, contacts_accepted: pending.length, contacts_rejected: rejected, emails_added: total };
 }

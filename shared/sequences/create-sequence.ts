@@ -1,6 +1,4 @@
 import type * as z from 'zod';
-import { reserveWith } from '../accounts/ledger.repository.js';
-import { PRICES } from '../accounts/prices.js';
 import type { SendingAccount } from '../accounts/model.js';
 import { DEADLINES, after } from '../catalog/deadlines.js';
 import { serviceClock, type Clock } from '../core/clock.js';
@@ -11,6 +9,7 @@ import type { Contact } from '../outreach/model.js';
 import { judgeContacts } from './eligibility.js';
 import { materializeOrLeaveToSweeper } from './materialize-pass.js';
 import { newSequenceWrite } from './sequences.repository.js';
+import { reservePass } from './reserve-pass.js';
 import { chooseSequenceSender } from './sequence-sender.js';
 import type { CreateSequenceSchema, DraftingPass, PendingEnrollment, RejectedContact, SequenceRecord } from './model.js';
 
@@ -20,8 +19,9 @@ import type { CreateSequenceSchema, DraftingPass, PendingEnrollment, RejectedCon
  * 1. Take the time and the id together, before any await.
  * 2. Choose the sender (409 without a connected google or microsoft account; see sequence-sender.ts).
  * 3. Judge every contact (eligibility.ts); none eligible is 400 with each reason in the details.
- * 4. One transaction: reserve 2 credits × eligible contacts × steps and record the sequence (`drafting`)
- *    with its first pass, due within the dispatch grace.
+ * 4. One transaction (reserve-pass.ts): reserve 2 credits × eligible contacts × steps, record the sequence
+ *    (`drafting`) with its first pass, due within the dispatch grace, and take each contact's enrollment lock
+ *    (a contact a concurrent create enrolled meanwhile is `already_in_automation`).
  * 5. Write the enrollments and start their drafts (materialize-pass.ts); a crash leaves it to the sweeper.
  */
 const CONCURRENCY = 10;
@@ -45,8 +45,9 @@ export async function pendingEnrollments(accountId: string, contacts: Contact[],
   return out;
 }
 
-export function newPass(sender: SendingAccount, review: 'required' | 'none', total: number, priorStatus: DraftingPass['prior_status'], now: Date): DraftingPass {
-  return { id: newId('en', now.getTime()), charge_id: newId('chg', now.getTime()), review, total, prior_status: priorStatus, from_account: sender.id, from_email: sender.email, timezone: sender.timezone };
+/** A new pass; its `total` is set once its contacts are known (at the reservation). */
+export function newPass(sender: SendingAccount, review: 'required' | 'none', priorStatus: DraftingPass['prior_status'], now: Date): DraftingPass {
+  return { id: newId('en', now.getTime()), charge_id: newId('chg', now.getTime()), review, total: 0, prior_status: priorStatus, from_account: sender.id, from_email: sender.email, timezone: sender.timezone };
 }
 
 export async function createSequence(accountId: string, body: z.output<typeof CreateSequenceSchema>, clock: Clock = serviceClock) {
@@ -54,13 +55,11 @@ export async function createSequence(accountId: string, body: z.output<typeof Cr
   const iso = now.toISOString();
   const id = newId('sq', now.getTime());
   const sender = await chooseSequenceSender(accountId, body.from_account, body.reply_to, clock);
-  const { eligible, rejected } = await judgeContacts(accountId, body.contacts, { sequenceId: id, enrolled: new Set(), now });
-  if (eligible.length === 0) throw noneEligible(rejected);
+  const judged = await judgeContacts(accountId, body.contacts, { sequenceId: id, enrolled: new Set(), now });
+  if (judged.eligible.length === 0) throw noneEligible(judged.rejected);
 
-  const pending = await pendingEnrollments(accountId, eligible, body.steps, now);
-  const total = eligible.length * body.steps;
-  const pass = newPass(sender, body.review, total, null, now);
-  const sequence: SequenceRecord = {
+  const pass = newPass(sender, body.review, null, now);
+  const record = (pending: PendingEnrollment[]): SequenceRecord => ({
     id,
     account_id: accountId,
     name: body.name ?? null,
@@ -72,16 +71,22 @@ export async function createSequence(accountId: string, body: z.output<typeof Cr
     reply_to: body.reply_to ?? null,
     cc: body.cc,
     bcc: body.bcc,
-    contacts: eligible.map((c) => c.email.toLowerCase()),
-    total_emails: total,
+    contacts: pending.map((p) => p.contact.email.toLowerCase()),
+    total_emails: pending.length * body.steps,
     drafted: 0,
-    pass,
+    pass: { ...pass, total: pending.length * body.steps },
     pass_pending: pending,
     pending_count: pending.length,
     pass_drafted: 0,
     pass_failed: 0,
-  };
-  await reserveWith({ accountId, operation: 'sequence', reference: id, amount: PRICES.sequence_per_draft * total, chargeId: pass.charge_id }, [newSequenceWrite(sequence, after(now, DEADLINES.DISPATCH_GRACE_MS))], clock);
+  });
+  const reserved = await reservePass(
+    { accountId, sequenceId: id, chargeId: pass.charge_id, steps: body.steps, judged, pending: await pendingEnrollments(accountId, judged.eligible, body.steps, now) },
+    (pending) => newSequenceWrite(record(pending), after(now, DEADLINES.DISPATCH_GRACE_MS)),
+    clock,
+  );
+  if (reserved.pending.length === 0) throw noneEligible(reserved.rejected);
+  const sequence = record(reserved.pending);
   await materializeOrLeaveToSweeper(sequence, clock);
-  return { id, name: sequence.name, status: 'drafting' as const, created_at: iso, contacts_accepted: eligible.length, contacts_rejected: rejected, total_emails: total, drafted: 0 };
+  return { id, name: sequence.name, status: 'drafting' as const, created_at: iso, contacts_accepted: reserved.pending.length, contacts_rejected: reserved.rejected, total_emails: sequence.total_emails, drafted: 0 };
 }

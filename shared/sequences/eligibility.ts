@@ -19,6 +19,8 @@ const CONCURRENCY = 10;
 
 export interface Eligibility {
   eligible: Contact[];
+  /** Each eligible contact as the caller sent it (for a rejection decided later, at the reservation). */
+  sent: unknown[];
   rejected: RejectedContact[];
 }
 
@@ -51,10 +53,13 @@ export async function judgeContacts(accountId: string, raw: unknown[], opts: { s
       }),
     );
   }
-  const out: Eligibility = { eligible: [], rejected: [] };
+  const out: Eligibility = { eligible: [], sent: [], rejected: [] };
   verdicts.forEach((v, i) => {
     if (typeof v === 'string') out.rejected.push({ contact: raw[i], reason: v });
-    else if (v) out.eligible.push(v);
+    else if (v) {
+      out.eligible.push(v);
+      out.sent.push(raw[i]);
+    }
   });
   return out;
 }

@@ -13,9 +13,12 @@ import { newEnrollmentWrite, passMaterialized, writeTogether } from './sequences
 
 /**
  * Write the enrollments of a sequence's open pass (kept in `pass_pending` by the transaction that reserved
- * its credits) and start their drafts. Each enrollment is one transaction: the enrollment, every step's
- * email (all `drafting`) and the lead; its ids were fixed at acceptance, so a second run (the sweeper after a
- * crash) finds the ones already written and only restarts their drafts, which is harmless.
+ * its credits and took their enrollment locks) and start their drafts. Each enrollment is one transaction:
+ * the enrollment, every step's email (all `drafting`) and the lead; its ids were fixed at acceptance, so a
+ * second run (the sweeper after a crash) finds the ones already written and only restarts their drafts, which
+ * is harmless. A cancel that finds an enrollment not yet written puts a `cancelled` one in its place
+ * (finishCancel), so a write arriving after the cancel finds it exists and writes nothing: its draft message
+ * finds no step.
  *
  * Steps are drafted in order, each after the one before it (a follow-up refers to what was said), so only
  * step 0 is put on the drafting queue here; the later ones are due at the draft deadline, when the sweeper

@@ -8,8 +8,8 @@ import { transition } from '../outreach/emails.repository.js';
 import type { EmailRecord } from '../outreach/model.js';
 import { scheduleSend } from '../outreach/schedule-send.js';
 import { cancelUnsentSteps } from './cadence.js';
-import { closePass, enrollmentsOf, transitionEnrollment, transitionSequence } from './sequences.repository.js';
-import { TERMINAL_ENROLLMENT, TERMINAL_SEQUENCE, type EnrollmentRecord } from './model.js';
+import { closePass, enrollmentsOf, getEnrollment, putCancelledEnrollment, restSequence, transitionEnrollment, transitionSequence } from './sequences.repository.js';
+import { TERMINAL_ENROLLMENT, TERMINAL_SEQUENCE, type EnrollmentRecord, type SequenceRecord } from './model.js';
 import { requireSequence, viewOf } from './sequence-views.js';
 
 /**
@@ -58,8 +58,8 @@ export async function approveSequence(accountId: string, id: string, deps: { clo
 
 /**
  * POST /sequences/{id}/cancel/: the sequence `cancelled` first (an open pass is closed with it: its drafts so
- * far charged, the rest released), then every non-terminal enrollment `cancelled` with its unsent steps
- * (schedules deleted, slots released). Sent steps stay as they are; nothing is refunded.
+ * far charged, the rest released; a draft landing after that is not counted, so it is not written), then
+ * finishCancel. Sent steps stay as they are; nothing is refunded.
  */
 export async function cancelSequence(accountId: string, id: string, deps: { clock?: Clock; scheduler?: Scheduler } = {}) {
   const clock = deps.clock ?? serviceClock;
@@ -76,11 +76,34 @@ export async function cancelSequence(accountId: string, id: string, deps: { cloc
     if (attempt >= 10) throw new ConflictError('The sequence is changing; try again.');
     s = await requireSequence(accountId, id);
   }
-  const iso = clock.now().toISOString();
-  const live = (await enrollmentsOf(s)).filter((e) => !TERMINAL_ENROLLMENT.includes(e.status));
-  await inBatches(live, async (e) => {
-    await transitionEnrollment(accountId, e.contact.email, id, ['drafting', 'pending_review', 'active'], { status: 'cancelled', updated_at: iso });
-    await cancelUnsentSteps(accountId, e.email_ids, 'sequence_cancelled', clock, scheduler);
-  });
+  await finishCancel(s, clock, scheduler);
   return viewOf(await requireSequence(accountId, id));
+}
+
+/**
+ * End what a cancelled sequence still has running: every enrollment not yet ended `cancelled` with its unsent
+ * steps (schedules deleted, slots released; again for one already cancelled, in case a cancel died between
+ * the two), and in place of every enrollment of the cancelled pass not yet written a `cancelled` one, its lock
+ * let go (an enrollment write arriving later then writes nothing; one that came first is ended as above).
+ * Then the sequence leaves the due index. Idempotent: the cancel runs it, and the sweeper again when a cancel
+ * died half-way.
+ */
+export async function finishCancel(s: SequenceRecord, clock: Clock, scheduler: Scheduler): Promise<void> {
+  const iso = clock.now().toISOString();
+  const enrollments = new Map((await enrollmentsOf(s)).map((e) => [e.contact.email.toLowerCase(), e]));
+  const pending = new Map((s.pass_pending ?? []).map((p) => [p.contact.email.toLowerCase(), p]));
+  await inBatches(s.contacts, async (address) => {
+    let e = enrollments.get(address) ?? null;
+    const p = pending.get(address);
+    if (!e && p) {
+      const tombstone = { sequence_id: s.id, account_id: s.account_id, contact: p.contact, status: 'cancelled' as const, email_ids: [], pass_id: '', created_at: iso, updated_at: iso };
+      if (await putCancelledEnrollment(tombstone)) return;
+      e = await getEnrollment(s.account_id, address, s.id);
+    }
+    if (!e) return;
+    if (!TERMINAL_ENROLLMENT.includes(e.status)) await transitionEnrollment(s.account_id, address, s.id, ['drafting', 'pending_review', 'active'], { status: 'cancelled', updated_at: iso });
+    else if (e.status !== 'cancelled') return;
+    await cancelUnsentSteps(s.account_id, e.email_ids, 'sequence_cancelled', clock, scheduler);
+  });
+  await restSequence(s.account_id, s.id);
 }

@@ -1,13 +1,14 @@
+import { createHash } from 'node:crypto';
 import { BatchGetCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, queryAll } from '../adapters/aws.js';
 import { tableName } from '../core/env.js';
 import { outreachKeys as K } from '../outreach/outreach.keys.js';
 import { setClauses } from '../adapters/update-expression.js';
-import { isConditionFailed, isTransactionCanceled } from '../adapters/dynamodb-errors.js';
+import { cancellationReasons, isConditionFailed, isTransactionCanceled } from '../adapters/dynamodb-errors.js';
 import { DUE_ATTRIBUTES, dueFields, expiresAt } from '../catalog/tables.js';
 import type { TransactItem } from '../accounts/ledger.repository.js';
 import type { ReplyRecord } from '../outreach/emails.repository.js';
-import { TERMINAL_SEQUENCE, type DraftingPass, type EnrollmentRecord, type EnrollmentStatus, type PendingEnrollment, type SequenceRecord, type SequenceStatus } from './model.js';
+import { TERMINAL_ENROLLMENT, TERMINAL_SEQUENCE, type DraftingPass, type EnrollmentRecord, type EnrollmentStatus, type PendingEnrollment, type SequenceRecord, type SequenceStatus } from './model.js';
 
 /**
  * Sequences and enrollments in the outreach table. Every state change is a guarded update whose condition
@@ -60,9 +61,19 @@ function sequenceUpdate(accountId: string, id: string, set: Record<string, unkno
   };
 }
 
-/** A terminal status starts the sequence's retention and takes it off the due index. */
-function statusBookkeeping(status: SequenceStatus, at: string): { set: Record<string, unknown>; remove: string[] } {
-  return TERMINAL_SEQUENCE.includes(status) ? { set: { expires_at: expiresAt('sequence', new Date(at)) }, remove: [...DUE_ATTRIBUTES] } : { set: {}, remove: [] };
+/** How long a cancel has to end its enrollments before the sweeper finishes it. */
+export const CANCEL_FINISH_MS = 60_000;
+
+/**
+ * A terminal status starts the sequence's retention and takes it off the due index, except `cancelled`: it
+ * stays due until its enrollments are all ended (finishCancel rests it), so a cancel that dies half-way is
+ * finished by the sweeper.
+ */
+function statusBookkeeping(accountId: string, id: string, status: SequenceStatus, at: string): { set: Record<string, unknown>; remove: string[] } {
+  if (!TERMINAL_SEQUENCE.includes(status)) return { set: {}, remove: [] };
+  const retention = { expires_at: expiresAt('sequence', new Date(at)) };
+  if (status === 'cancelled') return { set: { ...retention, ...dueFields(K.sequence(accountId, id), new Date(Date.parse(at) + CANCEL_FINISH_MS)) }, remove: [] };
+  return { set: retention, remove: [...DUE_ATTRIBUTES] };
 }
 
 /**
@@ -118,12 +129,13 @@ export function countDraftsWrite(accountId: string, id: string, passId: string, 
  * reservation, in one transaction. False when someone else moved it first (or a count changed meanwhile).
  */
 export async function closePass(s: SequenceRecord, next: SequenceStatus, now: string, settle: TransactItem[]): Promise<boolean> {
-  const b = statusBookkeeping(next, now);
+  const b = statusBookkeeping(s.account_id, s.id, next, now);
   const update = sequenceUpdate(
     s.account_id,
     s.id,
     { status: next, updated_at: now, ...b.set },
-    ['pass', 'pass_pending', 'pending_count', 'pass_drafted', 'pass_failed', ...(b.remove.length ? b.remove : DUE_ATTRIBUTES)],
+    // A cancel keeps the pending enrollments: finishCancel puts a cancelled one in place of each never written.
+    ['pass', ...(next === 'cancelled' ? [] : ['pass_pending', ...DUE_ATTRIBUTES]), 'pending_count', 'pass_drafted', 'pass_failed'],
     '#s = :seen AND pass.id = :p AND pass_drafted = :d AND pass_failed = :f',
     { ':seen': s.status, ':p': s.pass!.id, ':d': s.pass_drafted ?? 0, ':f': s.pass_failed ?? 0 },
   );
@@ -138,7 +150,7 @@ export async function closePass(s: SequenceRecord, next: SequenceStatus, now: st
 
 /** Move a settled sequence from one of `from` to `to`; the sequence as it is now, or null when it did not move. */
 export async function transitionSequence(accountId: string, id: string, from: SequenceStatus[], to: SequenceStatus, now: string): Promise<SequenceRecord | null> {
-  const b = statusBookkeeping(to, now);
+  const b = statusBookkeeping(accountId, id, to, now);
   const values = Object.fromEntries(from.map((f, i) => [`:from${i}`, f]));
   const update = sequenceUpdate(accountId, id, { status: to, updated_at: now, ...b.set }, b.remove, `#s IN (${Object.keys(values).join(', ')})`, values);
   try {
@@ -228,15 +240,103 @@ export function enrollmentTransitionWrite(accountId: string, email: string, sequ
   return { Update: enrollmentUpdate(accountId, email, sequenceId, from, set) };
 }
 
-/** Move an enrollment from one of `from`; the updated enrollment, or null when it was not in one of them. */
+/**
+ * Move an enrollment from one of `from`; the updated enrollment, or null when it was not in one of them. A
+ * move to a terminal status lets go of the address's enrollment lock in the same transaction (retried when it
+ * collides with another write to the same lock bucket).
+ */
 export async function transitionEnrollment(accountId: string, email: string, sequenceId: string, from: EnrollmentStatus[], set: Partial<EnrollmentRecord>): Promise<EnrollmentRecord | null> {
-  try {
-    const out = await documentClient().send(new UpdateCommand({ ...enrollmentUpdate(accountId, email, sequenceId, from, set), ReturnValues: 'ALL_NEW' }));
-    return out.Attributes as EnrollmentRecord;
-  } catch (e) {
-    if (isConditionFailed(e)) return null;
-    throw e;
+  if (!set.status || !TERMINAL_ENROLLMENT.includes(set.status)) {
+    try {
+      const out = await documentClient().send(new UpdateCommand({ ...enrollmentUpdate(accountId, email, sequenceId, from, set), ReturnValues: 'ALL_NEW' }));
+      return out.Attributes as EnrollmentRecord;
+    } catch (e) {
+      if (isConditionFailed(e)) return null;
+      throw e;
+    }
   }
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await writeTogether(enrollmentEndWrites(accountId, email, sequenceId, from, set));
+      return getEnrollment(accountId, email, sequenceId);
+    } catch (e) {
+      if (cancellationReasons(e)[0]?.Code === 'ConditionalCheckFailed') return null;
+      if (!isTransactionCanceled(e) || attempt >= CONFLICT_ATTEMPTS) throw e;
+      await conflictPause(attempt);
+    }
+  }
+}
+
+const CONFLICT_ATTEMPTS = 10;
+/** A jittered wait before a transaction that lost to a concurrent one on the same item is tried again. */
+const conflictPause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(500, 10 * 2 ** attempt)));
+
+/**
+ * Enrollment locks. An address is in at most one running enrollment per account: the transaction that
+ * records an enrollment (the pass's reservation) takes its address's lock, the write that ends the
+ * enrollment lets go of it. A lock is an attribute named by the address, holding the sequence id, on one of
+ * 64 bucket items per account (by address hash): a pass of 100 contacts then takes its locks in at most 64
+ * items, which keeps its reservation within DynamoDB's 100 items per transaction.
+ */
+const LOCK_BUCKETS = 64;
+const lockBucket = (address: string) => createHash('sha256').update(address.toLowerCase()).digest()[0]! % LOCK_BUCKETS;
+
+/**
+ * The writes that take the lock of every address for `sequenceId`, one per bucket: each fails (as a lost
+ * condition) when another sequence holds one of its addresses.
+ */
+export function takeLocksWrites(accountId: string, sequenceId: string, addresses: string[]): TransactItem[] {
+  const buckets = new Map<number, string[]>();
+  for (const a of addresses.map((x) => x.toLowerCase())) buckets.set(lockBucket(a), [...(buckets.get(lockBucket(a)) ?? []), a]);
+  return [...buckets].map(([bucket, inBucket]) => {
+    const names = Object.fromEntries(inBucket.map((a, i) => [`#a${i}`, a]));
+    const placeholders = Object.keys(names);
+    return {
+      Update: {
+        TableName: table(),
+        Key: K.automationLocks(accountId, bucket),
+        UpdateExpression: `SET ${placeholders.map((p) => `${p} = :sq`).join(', ')}`,
+        ConditionExpression: placeholders.map((p) => `(attribute_not_exists(${p}) OR ${p} = :sq)`).join(' AND '),
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: { ':sq': sequenceId },
+      },
+    };
+  });
+}
+
+/** The write that lets go of an address's lock, riding with the move that ends its enrollment. */
+function releaseLockWrite(accountId: string, address: string): TransactItem {
+  return { Update: { TableName: table(), Key: K.automationLocks(accountId, lockBucket(address)), UpdateExpression: 'REMOVE #a', ExpressionAttributeNames: { '#a': address.toLowerCase() } } };
+}
+
+/** An enrollment's move to a terminal status and the release of its address's lock, as transaction items. */
+export function enrollmentEndWrites(accountId: string, email: string, sequenceId: string, from: EnrollmentStatus[] | null, set: Partial<EnrollmentRecord>): TransactItem[] {
+  return [enrollmentTransitionWrite(accountId, email, sequenceId, from, set), releaseLockWrite(accountId, email)];
+}
+
+/**
+ * In place of an enrollment of a cancelled pass that was never written: a `cancelled` one without steps, and
+ * its address's lock let go, together. False when the enrollment exists (written meanwhile): end that one.
+ */
+export async function putCancelledEnrollment(e: EnrollmentRecord): Promise<boolean> {
+  try {
+    await writeTogether([newEnrollmentWrite(e), releaseLockWrite(e.account_id, e.contact.email)]);
+    return true;
+  } catch (err) {
+    if (cancellationReasons(err)[0]?.Code === 'ConditionalCheckFailed') return false;
+    throw err;
+  }
+}
+
+/** Which sequence holds each of `addresses` (lower-cased) that is held. */
+export async function lockHolders(accountId: string, addresses: string[]): Promise<Map<string, string>> {
+  const lower = addresses.map((a) => a.toLowerCase());
+  const held = new Map<string, string>();
+  for (const bucket of new Set(lower.map(lockBucket))) {
+    const out = await documentClient().send(new GetCommand({ TableName: table(), Key: K.automationLocks(accountId, bucket), ConsistentRead: true }));
+    for (const a of lower) if (typeof out.Item?.[a] === 'string' && lockBucket(a) === bucket) held.set(a, out.Item[a] as string);
+  }
+  return held;
 }
 
 /** Replies, bounces and auto-replies matched to the sequence's steps, oldest first. */

@@ -13,7 +13,7 @@ import { DraftFailedError, type Drafter } from '../outreach/drafter.js';
 import { emailTransitionWrite, getEmail, transition } from '../outreach/emails.repository.js';
 import type { EmailRecord } from '../outreach/model.js';
 import { scheduleSend } from '../outreach/schedule-send.js';
-import { closePass, countDraftsWrite, enrollmentsOf, enrollmentTransitionWrite, getSequenceHead, writeTogether } from './sequences.repository.js';
+import { closePass, countDraftsWrite, enrollmentEndWrites, enrollmentsOf, enrollmentTransitionWrite, getSequenceHead, writeTogether } from './sequences.repository.js';
 import { TERMINAL_ENROLLMENT, type SequenceRecord, type SequenceStatus } from './model.js';
 
 /**
@@ -121,7 +121,7 @@ export async function failStep(email: EmailRecord, message: string, clock: Clock
   const writes: TransactItem[] = [
     emailTransitionWrite(email.account_id, email.id, ['drafting'], { status: 'failed', updated_at: iso, error }),
     ...ids.slice(step + 1).map((id) => emailTransitionWrite(email.account_id, id, ['drafting'], { status: 'failed', updated_at: iso, error: later })),
-    enrollmentTransitionWrite(email.account_id, email.contact.email, email.sequence_id!, ['drafting'], { status: 'failed', updated_at: iso }),
+    ...enrollmentEndWrites(email.account_id, email.contact.email, email.sequence_id!, ['drafting'], { status: 'failed', updated_at: iso }),
   ];
   // Counted only while the pass is open; after a cancel the pass has settled already.
   if (s?.pass && s.status === 'drafting') writes.push(countDraftsWrite(email.account_id, s.id, s.pass.id, 'failed', ids.length - step));

@@ -43,7 +43,7 @@ const SWEEPERS: Record<Exclude<TableKey, 'directory'>, (key: DueKey, deps: { clo
     const ref = emailOfKey(key);
     if (ref) return sweepEmail(ref.accountId, ref.emailId, deps);
     const sequence = sequenceOfKey(key);
-    if (sequence) return sweepSequence(sequence.accountId, sequence.sequenceId, deps.clock);
+    if (sequence) return sweepSequence(sequence.accountId, sequence.sequenceId, deps.clock, deps.scheduler);
     const test = testEmailOfKey(key);
     return test ? sweepTestEmail(test.accountId, test.testEmailId, deps.clock) : 'none';
   },

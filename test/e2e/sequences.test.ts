@@ -379,3 +379,71 @@ describe('rules', () => {
     expect(gap).toBeLessThan(4 * 86400_000); // a day later, or the Monday after a Friday
   }, LONG);
 });
+
+describe('enrollment locks, cancel races, reply_to', () => {
+  test('concurrent creates with one contact: exactly one enrolls it, the others report already_in_automation and reserve nothing for it; free again after cancel', async () => {
+    const t = await tenant();
+    const shared = address();
+    const others = [address(), address(), address()];
+    const rs = await Promise.all(others.map((o) => t.client.api('POST', 'sequences/', { instructions: INSTRUCTIONS, contacts: [contact(shared), contact(o)], steps: 1 })));
+    expect(rs.map((r) => r.status)).toEqual([202, 202, 202]);
+    const winners = rs.filter((r) => r.body.contacts_accepted === 2);
+    expect(winners).toHaveLength(1);
+    for (const r of rs.filter((x) => x !== winners[0])) {
+      expect(r.body).toMatchObject({ contacts_accepted: 1, contacts_rejected: [{ contact: contact(shared), reason: 'already_in_automation' }], total_emails: 1 });
+    }
+    // 2 credits for each email: the winner's two, one for each of the others.
+    expect(await balance(t.accountId)).toBe(1250 - 2 * 4);
+    await settle();
+    const holders = [];
+    for (const r of rs) if ((await read(t, r.body.id)).enrollments.some((e: any) => e.contact.email === shared)) holders.push(r.body.id);
+    expect(holders).toEqual([winners[0]!.body.id]);
+
+    expect((await t.client.api('POST', `sequences/${winners[0]!.body.id}/cancel/`)).status).toBe(200);
+    const again = await t.client.api('POST', 'sequences/', { instructions: INSTRUCTIONS, contacts: [contact(shared)], steps: 1 });
+    expect(again.body).toMatchObject({ contacts_accepted: 1, contacts_rejected: [] });
+  }, LONG);
+
+  test('cancel while the first enrollments are written and drafted: no step left drafting, pending_review or queued; drafts so far charged; every address free again', async () => {
+    const t = await tenant();
+    const contacts = Array.from({ length: 40 }, () => contact());
+    const creating = t.client.api('POST', 'sequences/', { instructions: INSTRUCTIONS, contacts, steps: 2 });
+    let id: string | undefined;
+    // The sequence is listed as soon as its reservation is written, while its enrollments are being written.
+    for (let i = 0; i < 400 && !id; i++) id = (await t.client.api('GET', 'sequences/')).body.results[0]?.id;
+    const cancelled = await t.client.api('POST', `sequences/${id}/cancel/`);
+    expect(cancelled.status).toBe(200);
+    expect((await creating).status).toBe(202);
+    await settle();
+    const s = await read(t, id!);
+    expect(s.status).toBe('cancelled');
+    for (const e of s.enrollments) {
+      expect(['cancelled', 'failed']).toContain(e.status);
+      for (const m of e.emails) expect(['cancelled', 'failed']).toContain(m.status);
+    }
+    const drafted = s.drafted as number;
+    expect((await charges(t.accountId)).find((c) => c.reference === id)).toMatchObject({ reserved: 160, charged: 2 * drafted, charge_status: drafted > 0 ? 'charged' : 'released' });
+    expect(await balance(t.accountId)).toBe(1250 - 2 * drafted);
+    const again = await t.client.api('POST', 'sequences/', { instructions: INSTRUCTIONS, contacts, steps: 1 });
+    expect(again.body).toMatchObject({ contacts_accepted: 40, contacts_rejected: [] });
+  }, LONG);
+
+  test('a reply sent to the reply_to account stops the enrollment like a reply to the sender', async () => {
+    const t = await tenant();
+    const replies = (await admin.console('POST', `accounts/${t.accountId}/sending-accounts/`, { email: `replies${++n}@seller.test`, type: 'microsoft' })).body;
+    const who = address();
+    const s0 = await created(t, { contacts: [contact(who)], steps: 2, review: 'none', from_account: t.ea.id, reply_to: replies.email });
+    await until(async () => enrollmentOf(await read(t, s0.id), who).emails[0].status === 'sent');
+    const sent = (await mailbox()).find((m) => m.to.includes(who));
+    expect(sent.headers['reply-to']).toContain(replies.email);
+    const reply = await admin.console('POST', 'dev/inbound/', { from: `Jane Doe <${who}>`, to: replies.email, subject: `Re: ${sent.subject}`, text: 'Happy to talk next week.', in_reply_to: sent.message_id });
+    expect(reply.body).toMatchObject({ classification: 'reply', counted_as_lead_reply: true });
+    const e = enrollmentOf(await read(t, s0.id), who);
+    expect(e.status).toBe('replied');
+    expect(e.emails.map((m: any) => m.status)).toEqual(['replied', 'cancelled']);
+    expect(schedules()).not.toContain(`send.${e.emails[1].id}`);
+    await advance(30 * 86400);
+    await settle();
+    expect((await mailbox()).filter((m) => m.to.includes(who))).toHaveLength(1);
+  }, LONG);
+});
