@@ -1,3 +1,5 @@
+import middy from '@middy/core';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import * as z from 'zod';
 import { AppError, ContentionError, GatewayError, NotFoundError, PermissionDeniedError, UnauthorizedError, ValidationError } from '../core/errors.js';
@@ -121,48 +123,21 @@ function toProxyResult(r: HttpResult, event: APIGatewayProxyEvent): APIGatewayPr
   return json(r.status, r.body, requestIdOf(event), r.headers);
 }
 
-/** How long before Lambda's own timeout a handler still running gives up and answers (as middy did). */
-const ANSWER_BEFORE_TIMEOUT_MS = 5;
-
-class HandlerTimeoutError extends Error {
-  override name = 'TimeoutError';
-}
-
-/**
- * A handler still running when the function is about to time out answers a logged 500 instead of being
- * killed mid-flight (which API Gateway would turn into a bare 502).
- */
-function answerBeforeTimeout<R>(work: Promise<R>, context: Context): Promise<R> {
-  if (!context?.getRemainingTimeInMillis) return work;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new HandlerTimeoutError('The operation was aborted.')), context.getRemainingTimeInMillis() - ANSWER_BEFORE_TIMEOUT_MS);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
-
-// A plain function rather than a middleware engine: middy's core loads node:stream/web and its streaming
-// machinery at every cold start for response streaming, which these handlers never use (`npm run bench`).
+// middy is the customer's middleware engine: it answers a 500 just before Lambda's own timeout and resets the
+// logger's keys between invocations. Its core loads node:stream/web at each cold start (`npm run bench`).
 function wrap(fn: (event: APIGatewayProxyEvent) => Promise<HttpResult>): Handler {
-  const respond = async (event: APIGatewayProxyEvent) => {
-    // API Gateway routes `/a/b` to the `/a/b/` method too; SPEC.md registers only the trailing-slash form.
-    if (event.path && !event.path.endsWith('/')) throw new GatewayError(403, 'Missing Authentication Token');
-    return toProxyResult(await fn(event), event);
-  };
-  return async (event, context) => {
-    logger.refreshSampleRateCalculation();
-    logger.addContext(context);
-    logger.logEventIfEnabled(event);
-    try {
-      return await answerBeforeTimeout(respond(event), context);
-    } catch (err) {
-      return errorResponse(err, requestIdOf(event));
-    } finally {
-      logger.clearBuffer();
-      // Keys appended during one invocation never leak into the next.
-      logger.resetKeys();
-    }
-  };
+  return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+    .use({
+      onError: async (request) => {
+        request.response = errorResponse(request.error, requestIdOf(request.event));
+      },
+    })
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .handler(async (event) => {
+      // API Gateway routes `/a/b` to the `/a/b/` method too; SPEC.md registers only the trailing-slash form.
+      if (event.path && !event.path.endsWith('/')) throw new GatewayError(403, 'Missing Authentication Token');
+      return toProxyResult(await fn(event), event);
+    }) as unknown as Handler;
 }
 
 function baseContext<S extends z.ZodType | undefined>(event: APIGatewayProxyEvent, schema: S): RequestContext<S extends z.ZodType ? z.output<S> : undefined> {
