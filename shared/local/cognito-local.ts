@@ -57,7 +57,8 @@ export async function startLocalUserPool(opts: { root: string; dataDir: string |
         if (!opts.dataDir) rmSync(dir, { recursive: true, force: true });
         r();
       };
-      if (child.exitCode !== null) return done();
+      // Ended already (a signal sent to the whole process group, Ctrl-C): 'exit' will not fire again.
+      if (child.exitCode !== null || child.signalCode !== null) return done();
       child.once('exit', done);
       child.kill('SIGTERM');
     });
