@@ -61,7 +61,7 @@ export interface BundleMeasure {
 
 /** Only DynamoDB: no queue, scheduler, mail, secret, API key or S3 binding (the tighter init target). */
 function dynamodbOnly(b: Bindings): boolean {
-  return !b.queues && !b.scheduler && !b.mail && !b.secrets && !b.apiKeys && !b.directorySource;
+  return !b.queues && !b.scheduler && !b.mail && !b.secrets && !b.apiKeys && !b.directorySource && !b.userPool;
 }
 
 export type FunctionToMeasure = Pick<BundleMeasure, 'module' | 'kind' | 'dynamodb_only'>;

@@ -24,7 +24,7 @@ const onSignal = () => {
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 
-const stack = await startLocalStack({ root, dataDir, port: Number(process.env.PORT ?? 3000), gated: true });
+const stack = await startLocalStack({ root, dataDir, port: Number(process.env.PORT ?? 3000), gated: true, userPool: true });
 console.log(`gateway listening on http://localhost:${stack.port}/ (public API answers 503 until the directory is ready)`);
 shutdown = async () => {
   await stack.stop();
@@ -41,6 +41,9 @@ if (existsSync(demoFile)) {
   demo = await services.createDemoAccount();
   writeFileSync(demoFile, JSON.stringify(demo), { mode: 0o600 });
 }
+// The demo account's web-app user; a data directory from before the web app gets it on its next start.
+const demoUser = { email: 'demo@demo-workspace.test', password: 'Demo-workspace-1' };
+await stack.userPool!.ensureUser(demoUser.email, demoUser.password, demo.account_id);
 
 const ms = Date.now() - t0;
 console.log(`
@@ -48,6 +51,7 @@ People search, enrichment and outreach — local stack ready in ${(ms / 1000).to
 
   Public API   ${stack.baseUrl}
   Console API  ${stack.consoleUrl}
+  Web app      ${stack.appUrl}  (sign in as ${demoUser.email} / ${demoUser.password})
   Health       http://localhost:${stack.port}/healthz
   Sample web   http://127.0.0.1:${stack.sampleWeb.port}/ (pages of the directory's companies, by Host header)
   Data         ${dataDir}

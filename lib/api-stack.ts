@@ -4,6 +4,7 @@ import {
   ApiKeySourceType,
   AuthorizationType,
   AwsIntegration,
+  CognitoUserPoolsAuthorizer,
   EndpointType,
   IdentitySource,
   LogGroupLogDestination,
@@ -24,6 +25,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
+import type { IUserPool } from 'aws-cdk-lib/aws-cognito';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -71,6 +73,8 @@ export interface ApiStackProps extends StackProps {
   readonly alarmTopic: ITopic;
   /** SES identities (domains or addresses) the sending worker may send from (context `sesIdentities`). */
   readonly sesIdentities?: readonly string[];
+  /** The web app's user pool: its authorizer guards `user` routes; the console adds users to it. */
+  readonly userPool: IUserPool;
   /** The route table to build; the whole catalogue unless a test projects future routes. */
   readonly routes?: readonly RouteDef[];
 }
@@ -167,6 +171,14 @@ function stageThrottles(routes: readonly RouteDef[]): Record<string, MethodDeplo
  */
 export class ApiStack extends Stack {
   readonly api: RestApi;
+  /**
+   * The web app's API (`user` routes), apart from `api` because gateway responses are per API: here a missing
+   * or refused token is Cognito's 401 {"message":"Unauthorized"}, where the public API answers a missing key
+   * with 403 {"message":"Forbidden"}.
+   */
+  readonly appApi: RestApi;
+  /** Verifies the web app's Cognito ID tokens on every `user` route. */
+  readonly userAuthorizer: CognitoUserPoolsAuthorizer;
   readonly routeFunctions: ReadonlyMap<RouteDef, ServiceFunction>;
   readonly workerFunctions: Readonly<Record<QueueKey, ServiceFunction>>;
   /** The dead-letter consumer and the sweeper with its schedule, beside the workers. */
@@ -196,6 +208,7 @@ export class ApiStack extends Stack {
       directory: { bucket: props.directoryBucket, key: DIRECTORY_OBJECT_KEY },
       mailIdentities: props.sesIdentities ?? [],
       mailConfigurationSet: mailConfigurationSetName(prefix),
+      userPool: props.userPool,
     };
     const fnProps = { stage, serviceName: props.serviceName, ...(props.logLevel ? { logLevel: props.logLevel } : {}) };
 
@@ -234,7 +247,7 @@ export class ApiStack extends Stack {
         dataTraceEnabled: false,
         accessLogDestination: new LogGroupLogDestination(accessLogs),
         accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
-        methodOptions: stageThrottles(routes),
+        methodOptions: stageThrottles(routes.filter((r) => r.auth !== 'user')),
       },
     });
     Validations.of(this.api).acknowledge(
@@ -258,7 +271,37 @@ export class ApiStack extends Stack {
       reason: 'A WAF web ACL is a per-account edge and cost decision left to the deployment; API keys with usage-plan throttles and IAM already gate every route.',
     });
 
-    this.addGatewayResponses();
+    this.addGatewayResponses(this.api, 'api_key');
+    const appAccessLogs = new LogGroup(this, 'AppApiAccessLogs', { retention: RetentionDays.ONE_MONTH });
+    this.appApi = new RestApi(this, 'AppApi', {
+      restApiName: `${prefix}-app-api`,
+      description: 'The customer web app API (/api/app/v1/), authorised by Cognito ID tokens',
+      endpointTypes: [EndpointType.REGIONAL],
+      // The account-level logging role is the public API's (one per account and region).
+      cloudWatchRole: false,
+      deployOptions: {
+        stageName: stage,
+        tracingEnabled: true,
+        metricsEnabled: true,
+        loggingLevel: MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+        accessLogDestination: new LogGroupLogDestination(appAccessLogs),
+        accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
+        methodOptions: stageThrottles(routes.filter((r) => r.auth === 'user')),
+      },
+    });
+    // Its stage logs through the account-level role the public API sets up: created after that setting only.
+    this.appApi.deploymentStage.node.addDependency(this.api.node.findChild('Account'));
+    Validations.of(this.appApi).acknowledge({
+      id: 'AwsSolutions-APIG2',
+      reason: 'Every handler validates its input with zod and answers the SPEC.md error envelope; a gateway validator would answer in a different shape.',
+    });
+    Validations.of(this.appApi.deploymentStage).acknowledge({
+      id: 'AwsSolutions-APIG3',
+      reason: 'A WAF web ACL is a per-account edge and cost decision left to the deployment; every method requires a Cognito ID token.',
+    });
+    this.addGatewayResponses(this.appApi, 'user');
+    this.userAuthorizer = new CognitoUserPoolsAuthorizer(this, 'UserAuthorizer', { cognitoUserPools: [props.userPool], authorizerName: `${prefix}-users` });
     this.apiKeyAuthorizer = this.addApiKeyAuthorizer(contextStack(boundedContextOf(API_KEY_AUTHORIZER.module)), fnProps, props);
 
     const routeFunctions = new Map<RouteDef, ServiceFunction>();
@@ -279,15 +322,16 @@ export class ApiStack extends Stack {
       fn.alarmOnErrors(props.alarmTopic);
       // The invoke permission names the method and path with any stage: naming the stage would make the
       // function's stack depend on the stage, which depends (deployment → methods) on the function.
+      const routeApi = route.auth === 'user' ? this.appApi : this.api;
       fn.addPermission('ApiInvoke', {
         principal: new ServicePrincipal('apigateway.amazonaws.com'),
-        sourceArn: this.api.arnForExecuteApi(route.method, methodArnPath(route), '*'),
+        sourceArn: routeApi.arnForExecuteApi(route.method, methodArnPath(route), '*'),
       });
       routeFunctions.set(route, fn);
 
       // LambdaIntegration without its permission (added above): a proxy call to the function's invocation path.
       const integration = new AwsIntegration({ proxy: true, service: 'lambda', path: `2015-03-31/functions/${fn.functionArn}/invocations` });
-      const method = this.api.root.resourceForPath(resourcePath(route.path)).addMethod(route.method, integration, methodOptions(route, this.apiKeyAuthorizer.authorizer));
+      const method = routeApi.root.resourceForPath(resourcePath(route.path)).addMethod(route.method, integration, methodOptions(route, this.apiKeyAuthorizer.authorizer, this.userAuthorizer));
       acknowledgeMethodAuth(method, route);
       if (route.auth === 'api_key' && route.throttle) {
         throttles.push({ method, throttle: { rateLimit: ratePerSecond(route.throttle), burstLimit: route.throttle.burst } });
@@ -407,6 +451,7 @@ export class ApiStack extends Stack {
       reason: 'Operators may call every method and path of the console API of this stage, and no other API or path.',
     });
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the stage' });
+    new CfnOutput(this, 'AppApiUrl', { value: this.appApi.url, description: 'Base URL of the web app API stage' });
     new CfnOutput(this, 'ConsoleOperatorPolicyArn', { value: this.consoleOperatorPolicy.managedPolicyArn, description: 'Attach to an operator role to call the console API with SigV4' });
   }
 
@@ -443,21 +488,26 @@ export class ApiStack extends Stack {
    * The gateway's own errors in DESIGN.md §3's shapes, each with `X-Request-Id` like every handler response.
    * DEFAULT_4XX/5XX keep API Gateway's message and only add the header.
    */
-  private addGatewayResponses(): void {
+  private addGatewayResponses(api: RestApi, auth: 'api_key' | 'user'): void {
     const responseHeaders = { 'X-Request-Id': 'context.requestId', 'Content-Type': "'application/json'" };
+    const unauthorized =
+      auth === 'api_key'
+        ? // No x-api-key at all: API Gateway refuses without calling the authorizer, with 401 by default.
+          { id: 'Unauthorized', type: ResponseType.UNAUTHORIZED, statusCode: '403', body: '{"message":"Forbidden"}' }
+        : // A missing, invalid or expired ID token: one answer for all (Cognito's own says "The incoming token has expired").
+          { id: 'Unauthorized', type: ResponseType.UNAUTHORIZED, statusCode: '401', body: '{"message":"Unauthorized"}' };
     const responses: { id: string; type: ResponseType; statusCode: string; body: string }[] = [
       { id: 'MissingAuthenticationToken', type: ResponseType.MISSING_AUTHENTICATION_TOKEN, statusCode: '403', body: '{"message":"Missing Authentication Token"}' },
       { id: 'InvalidApiKey', type: ResponseType.INVALID_API_KEY, statusCode: '403', body: '{"message":"Forbidden"}' },
       // The authorizer's Deny (an unknown or revoked key).
       { id: 'AccessDenied', type: ResponseType.ACCESS_DENIED, statusCode: '403', body: '{"message":"Forbidden"}' },
-      // No x-api-key at all: API Gateway refuses without calling the authorizer, with 401 by default.
-      { id: 'Unauthorized', type: ResponseType.UNAUTHORIZED, statusCode: '403', body: '{"message":"Forbidden"}' },
+      unauthorized,
       { id: 'Throttled', type: ResponseType.THROTTLED, statusCode: '429', body: '{"message":"Too Many Requests"}' },
       { id: 'Default4xx', type: ResponseType.DEFAULT_4XX, statusCode: '', body: '{"message":$context.error.messageString}' },
       { id: 'Default5xx', type: ResponseType.DEFAULT_5XX, statusCode: '', body: '{"message":$context.error.messageString}' },
     ];
     for (const r of responses) {
-      this.api.addGatewayResponse(r.id, {
+      api.addGatewayResponse(r.id, {
         type: r.type,
         ...(r.statusCode ? { statusCode: r.statusCode } : {}),
         responseHeaders,
@@ -475,8 +525,10 @@ function routeBindings(route: RouteDef): Bindings {
   return { ...route.bindings, tables };
 }
 
-function methodOptions(route: RouteDef, apiKeyAuthorizer: RequestAuthorizer) {
+function methodOptions(route: RouteDef, apiKeyAuthorizer: RequestAuthorizer, userAuthorizer: CognitoUserPoolsAuthorizer) {
   switch (route.auth) {
+    case 'user':
+      return { authorizer: userAuthorizer, authorizationType: AuthorizationType.COGNITO };
     case 'api_key':
       return { apiKeyRequired: true, authorizer: apiKeyAuthorizer, authorizationType: AuthorizationType.CUSTOM };
     case 'admin':
@@ -492,10 +544,12 @@ const AUTH_REASON: Record<RouteDef['auth'], string> = {
   admin: 'Console API route authorised with IAM (SigV4) by the web console backend; there are no end-user identities to put in a Cognito pool.',
   handler_key: 'The handler checks the API key itself so it can answer 401 unauthorized as SPEC.md requires for test-email routes.',
   public: 'Deliberately unauthenticated (open-tracking pixel, one-click unsubscribe): mail clients cannot send credentials.',
+  user: 'Web app route authorised by the Cognito user-pool authorizer.',
 };
 
 function acknowledgeMethodAuth(method: Method, route: RouteDef): void {
   const reason = AUTH_REASON[route.auth];
+  if (route.auth === 'user') return;
   Validations.of(method).acknowledge({ id: 'AwsSolutions-COG4', reason });
   if (route.auth === 'handler_key' || route.auth === 'public') Validations.of(method).acknowledge({ id: 'AwsSolutions-APIG4', reason });
 }

@@ -56,6 +56,7 @@ export function createServiceStacks(app: App, opts: ServiceOptions): { stateful:
     testInboxAddress: opts.testInboxAddress,
     testEmailBanner: opts.testEmailBanner,
     alarmTopic: stateful.alarmTopic,
+    userPool: stateful.userPool,
     sesIdentities: opts.sesIdentities,
     routes: opts.routes,
     searchCollection: stateful.searchCollection,

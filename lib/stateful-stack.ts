@@ -8,6 +8,8 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aw
 import { ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
+import { AccountRecovery, StringAttribute, UserPool, type UserPoolClient } from 'aws-cdk-lib/aws-cognito';
+import { USER_POOL } from '../shared/catalog/user-pool.js';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { DirectoryImport } from './constructs/directory-import.js';
@@ -61,6 +63,10 @@ export class StatefulStack extends Stack {
   readonly mailEvents: MailEvents;
   /** The OpenSearch collection people search reads, with `-c searchEngine=opensearch` only. */
   readonly searchCollection?: SearchCollection;
+  /** The web app's users: added by operators (console POST accounts/{id}/users/), each tied to one account. */
+  readonly userPool: UserPool;
+  /** The web app's client of the pool: USER_PASSWORD_AUTH and SRP, no secret (a browser cannot keep one). */
+  readonly userPoolClient: UserPoolClient;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
     super(scope, id, props);
@@ -248,6 +254,37 @@ export class StatefulStack extends Stack {
       this.searchCollection = new SearchCollection(this, 'SearchCollection', { stage: props.stage ?? 'dev' });
       this.searchCollection.bindPublisher(directoryImport.fn);
     }
+
+    const { password } = USER_POOL;
+    this.userPool = new UserPool(this, 'Users', {
+      userPoolName: `${prefix}-users`,
+      selfSignUpEnabled: false,
+      signInAliases: { email: true },
+      autoVerify: { email: true },
+      passwordPolicy: { minLength: password.minLength, requireLowercase: password.lowercase, requireUppercase: password.uppercase, requireDigits: password.digits, requireSymbols: password.symbols },
+      customAttributes: { [USER_POOL.accountAttribute]: new StringAttribute({ mutable: false, minLen: 1, maxLen: 64 }) },
+      accountRecovery: AccountRecovery.EMAIL_ONLY,
+      deletionProtection: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    this.userPoolClient = this.userPool.addClient('WebApp', {
+      userPoolClientName: `${prefix}-web-app`,
+      authFlows: { userPassword: true, userSrp: true },
+      generateSecret: false,
+      preventUserExistenceErrors: true,
+    });
+    Validations.of(this.userPool).acknowledge(
+      {
+        id: 'AwsSolutions-COG2',
+        reason: 'MFA is a per-customer onboarding decision (operators add every user with a strong password); the pool leaves it off until customers enrol authenticator apps.',
+      },
+      {
+        id: 'AwsSolutions-COG8',
+        reason: 'Threat protection (advanced security) is a paid feature plan left to the deployment; self sign-up is off and operators create every user.',
+      },
+    );
+    new CfnOutput(this, 'UserPoolId', { value: this.userPool.userPoolId, description: 'The web app\'s user pool' });
+    new CfnOutput(this, 'UserPoolClientId', { value: this.userPoolClient.userPoolClientId, description: 'The web app\'s client of the user pool' });
   }
 }
 

@@ -11,6 +11,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { IUserPool } from 'aws-cdk-lib/aws-cognito';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
@@ -80,6 +81,8 @@ export interface BindingResources {
   readonly mailIdentities: readonly string[];
   /** The SES configuration set every send names (lib/constructs/mail-events.ts). */
   readonly mailConfigurationSet: string;
+  /** The web app's user pool (users of accounts). */
+  readonly userPool: IUserPool;
 }
 
 export interface DirectorySourceBinding {
@@ -386,6 +389,12 @@ export class ServiceFunction extends NodejsFunction {
     });
   }
 
+  /** Add users to the web app's pool with a permanent password; nothing else of Cognito. */
+  bindUserPool(pool: IUserPool): void {
+    this.addEnvironment('USER_POOL_ID', pool.userPoolId);
+    this.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword'], resources: [pool.userPoolArn] }));
+  }
+
   /** One alarm on any error of this function, to the operators' topic (1 resource per function). */
   alarmOnErrors(topic: ITopic): Alarm {
     const alarm = new Alarm(this, 'Errors', {
@@ -415,6 +424,7 @@ export class ServiceFunction extends NodejsFunction {
     if (bindings.mailboxProviders) fn.bindMailboxProviders(resources.mailboxProviders);
     if (bindings.apiKeys) fn.bindApiKeys(resources.apiKeys);
     if (bindings.directorySource) fn.bindDirectorySource(resources.directory);
+    if (bindings.userPool) fn.bindUserPool(resources.userPool);
   }
 
   /** `arn:…:scheduler:<region>:<account>:schedule/<group>/*`, also used to word the cdk-nag acknowledgement. */

@@ -17,6 +17,14 @@ export function generateApiKey(): string {
   return `pk_${randomBytes(32).toString('base64url')}`;
 }
 
+/**
+ * What a key list shows so a customer can tell keys apart: the first 7 random characters (42 of the key's
+ * 256 bits), never enough to use or guess it.
+ */
+export function apiKeyPrefix(raw: string): string {
+  return raw.slice(0, 'pk_'.length + 7);
+}
+
 /** 160 random bits in hex: API Gateway takes 20–128 alphanumeric characters as a key value. */
 export function newUsageIdentifier(): UsageIdentifier {
   return `uid${randomBytes(20).toString('hex')}` as UsageIdentifier;

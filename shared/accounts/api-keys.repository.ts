@@ -5,7 +5,7 @@ import { serviceClock, type Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { ConflictError, NotFoundError } from '../core/errors.js';
 import { apiKeyRegistry, type ApiKeyRegistry } from '../adapters/api-key-registry.js';
-import { generateApiKey, hashApiKey, newUsageIdentifier } from './api-key-values.js';
+import { apiKeyPrefix, generateApiKey, hashApiKey, newUsageIdentifier } from './api-key-values.js';
 import { accountsKeys as K } from './accounts.keys.js';
 import { isTransactionCanceled } from '../adapters/dynamodb-errors.js';
 import { requireAccount } from './accounts.repository.js';
@@ -32,7 +32,7 @@ export async function createApiKey(accountId: string, clock: Clock = serviceCloc
       new TransactWriteCommand({
         TransactItems: [
           { Put: { TableName: table, Item: { ...K.apiKeyLookup(hash), key_id: id, account_id: accountId, public_api: account.public_api, usage_identifier: usageIdentifier, created_at }, ConditionExpression: 'attribute_not_exists(pk)' } },
-          { Put: { TableName: table, Item: { ...K.apiKeyMeta(accountId, id), key_id: id, hash, created_at } } },
+          { Put: { TableName: table, Item: { ...K.apiKeyMeta(accountId, id), key_id: id, hash, prefix: apiKeyPrefix(key), created_at } } },
           {
             Update: {
               TableName: table,

@@ -8,17 +8,32 @@ import { timeZone } from './account-schemas.js';
  * the HTML sanitiser, which no other handler should bundle. `smtp` and `transport` apply to `smtp` accounts
  * only (checked against the stored type by the handler).
  */
+export const SENDING_ACCOUNT_PATCH_FIELDS = {
+  connected: z.boolean(),
+  sending_enabled: z.boolean(),
+  daily_limit: z.number().int().min(0).max(10_000),
+  health: z.string().trim().min(1).max(100),
+  timezone: timeZone,
+  // Bounded as supplied; what is stored is what the sanitiser keeps.
+  signature_html: z.string().max(10_000).transform(sanitizeEmailHtml),
+  smtp: SmtpSettingsPatchSchema,
+  transport: z.enum(SMTP_ACCOUNT_TRANSPORTS),
+};
+
 export const UpdateSendingAccountSchema = z
+  .strictObject(SENDING_ACCOUNT_PATCH_FIELDS)
+  .partial()
+  .refine((v) => Object.keys(v).length > 0, 'at least one field is required');
+
+/**
+ * The web app's PATCH: what a customer manages (pause/resume, daily limit, signature), with the console's
+ * own field rules. Connection state and health are the service's to set.
+ */
+export const AppSendingAccountPatchSchema = z
   .strictObject({
-    connected: z.boolean(),
-    sending_enabled: z.boolean(),
-    daily_limit: z.number().int().min(0).max(10_000),
-    health: z.string().trim().min(1).max(100),
-    timezone: timeZone,
-    // Bounded as supplied; what is stored is what the sanitiser keeps.
-    signature_html: z.string().max(10_000).transform(sanitizeEmailHtml),
-    smtp: SmtpSettingsPatchSchema,
-    transport: z.enum(SMTP_ACCOUNT_TRANSPORTS),
+    sending_enabled: SENDING_ACCOUNT_PATCH_FIELDS.sending_enabled,
+    daily_limit: SENDING_ACCOUNT_PATCH_FIELDS.daily_limit,
+    signature_html: SENDING_ACCOUNT_PATCH_FIELDS.signature_html,
   })
   .partial()
   .refine((v) => Object.keys(v).length > 0, 'at least one field is required');

@@ -21,7 +21,9 @@ export interface Bindings {
   secrets?: boolean;
   /** Read the OAuth client ids and secrets of the mailbox providers (Google, Microsoft). */
   mailboxProviders?: boolean;
-  /** Register API keys with API Gateway (console only). */
+  /** Create users in the web app's Cognito user pool (`USER_POOL_ID`). */
+  userPool?: boolean;
+  /** Register API keys with API Gateway (console and web app). */
   apiKeys?: boolean;
   /**
    * Read the directory from the import bucket (`DIRECTORY_BUCKET`): the JSONL (`DIRECTORY_KEY`) and each

@@ -12,8 +12,11 @@ import type { Bindings } from './bindings.js';
  *   (test-email routes, DESIGN.md §3).
  * - `admin`: the console API; IAM auth in AWS, `x-admin-token` locally.
  * - `public`: no credential (open-tracking pixel, one-click unsubscribe).
+ * - `user`: the customer web app's API (`/api/app/v1/`): `Authorization: Bearer <Cognito ID token>`, checked
+ *   at the edge by a Cognito user-pool authorizer in AWS and through the pool's JWKS by the local gateway
+ *   (401 {"message":"Unauthorized"}); the handler takes the account from the token's `custom:account_id`.
  */
-export type Auth = 'api_key' | 'handler_key' | 'admin' | 'public';
+export type Auth = 'api_key' | 'handler_key' | 'admin' | 'public' | 'user';
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 export interface Throttle {
@@ -29,7 +32,7 @@ export interface RouteDef {
   /** Handler module relative to the repo root; it exports `handler`. */
   module: string;
   auth: Auth;
-  /** Per caller: per key for `api_key` and `handler_key` routes, stage-wide for `admin` and `public` ones. */
+  /** Per caller: per key for `api_key` and `handler_key` routes, stage-wide for `admin`, `public` and `user` ones. */
   throttle?: Throttle;
   /**
    * `handler_key` routes only: the stage-wide method throttle at the gateway, a ceiling for all callers
@@ -43,9 +46,12 @@ export interface RouteDef {
 
 export const PUBLIC_BASE = '/api/public/v1/';
 export const CONSOLE_BASE = '/api/console/v1/';
+/** The customer web app's API; the public OpenAPI document leaves it out. */
+export const APP_BASE = '/api/app/v1/';
 
 const pub = (p: string) => `${PUBLIC_BASE}${p}`;
 const con = (p: string) => `${CONSOLE_BASE}${p}`;
+const app = (p: string) => `${APP_BASE}${p}`;
 
 const T = {
   read: { perMinute: 600, burst: 50 },
@@ -57,6 +63,9 @@ const T = {
   testEmails: { perMinute: 1, burst: 2 },
   // Every pilot key together: at most PILOT_ACCOUNT_LIMIT accounts, each held to 10 new tests an hour.
   testEmailsEdge: { perMinute: 60, burst: 10 },
+  // The web app's API: every signed-in user together (a Cognito authorizer gives the gateway no key to count by).
+  appRead: { perMinute: 600, burst: 50 },
+  appWrite: { perMinute: 120, burst: 20 },
 } satisfies Record<string, Throttle>;
 
 const accountsRead = { tables: { accounts: 'read' } } satisfies Bindings;
@@ -133,6 +142,22 @@ export const ROUTES: RouteDef[] = [
   { method: 'POST', path: con('accounts/{id}/sending-accounts/connect/'), module: 'functions/console/connect-sending-account.ts', auth: 'admin', bindings: { ...accountsWrite, secrets: true, mailboxProviders: true } },
   { method: 'GET', path: con('oauth/callback/'), module: 'functions/console/oauth-callback.ts', auth: 'admin', bindings: { ...accountsWrite, secrets: true, mailboxProviders: true } },
   { method: 'PATCH', path: con('sending-accounts/{ea_id}/'), module: 'functions/console/update-sending-account.ts', auth: 'admin', bindings: { ...emailsChange, secrets: true } },
+  // Users of an account sign in to the web app: a Cognito user carrying the account id.
+  { method: 'POST', path: con('accounts/{id}/users/'), module: 'functions/console/create-account-user.ts', auth: 'admin', bindings: { ...accountsRead, userPool: true } },
+
+  // The customer web app's API (DESIGN.md "customer web app"): the account is the signed-in user's, from the
+  // token; each handler calls the domain function its console twin calls.
+  { method: 'GET', path: app('account/'), module: 'functions/app/get-account.ts', auth: 'user', throttle: T.appRead, bindings: accountsRead },
+  { method: 'PATCH', path: app('account/'), module: 'functions/app/update-account.ts', auth: 'user', throttle: T.appWrite, bindings: accountsWrite },
+  { method: 'GET', path: app('api-keys/'), module: 'functions/app/list-api-keys.ts', auth: 'user', throttle: T.appRead, bindings: accountsRead },
+  { method: 'POST', path: app('api-keys/'), module: 'functions/app/create-api-key.ts', auth: 'user', throttle: T.appWrite, bindings: { ...accountsWrite, apiKeys: true } },
+  { method: 'DELETE', path: app('api-keys/{key_id}/'), module: 'functions/app/revoke-api-key.ts', auth: 'user', throttle: T.appWrite, bindings: { ...accountsWrite, apiKeys: true } },
+  { method: 'GET', path: app('webhook-secrets/'), module: 'functions/app/list-webhook-secrets.ts', auth: 'user', throttle: T.appRead, bindings: accountsRead },
+  { method: 'POST', path: app('webhook-secrets/'), module: 'functions/app/create-webhook-secret.ts', auth: 'user', throttle: T.appWrite, bindings: { ...accountsWrite, secrets: true } },
+  { method: 'DELETE', path: app('webhook-secrets/{secret_id}/'), module: 'functions/app/revoke-webhook-secret.ts', auth: 'user', throttle: T.appWrite, bindings: accountsWrite },
+  { method: 'GET', path: app('charges/'), module: 'functions/app/list-charges.ts', auth: 'user', throttle: T.appRead, bindings: accountsRead },
+  { method: 'GET', path: app('sending-accounts/'), module: 'functions/app/list-sending-accounts.ts', auth: 'user', throttle: T.appRead, bindings: accountsRead },
+  { method: 'PATCH', path: app('sending-accounts/{ea_id}/'), module: 'functions/app/update-sending-account.ts', auth: 'user', throttle: T.appWrite, bindings: emailsChange },
 ];
 
 /** Per-second rate for API Gateway usage-plan throttles (which take requests per second). */

@@ -13,6 +13,7 @@ import { recordRejectedCall } from '../accounts/ledger.repository.js';
 import { takeKeyToken } from '../accounts/key-throttle.repository.js';
 import type { RouteDef } from '../catalog/routes.js';
 import { isLocalMode } from '../core/env.js';
+import { USER_POOL } from '../catalog/user-pool.js';
 
 /**
  * The primary-adapter shell every HTTP handler uses: parse JSON, validate with zod, resolve the caller,
@@ -270,6 +271,37 @@ export function consoleRoute<S extends z.ZodType | undefined = undefined>(
   return wrap(async (event) => {
     if (!idsWellFormed(event)) throw new NotFoundError();
     return fn(baseContext(event, opts.body as S));
+  });
+}
+
+export interface UserContext<B, Q> extends RequestContext<B> {
+  /** The signed-in user's account: the ID token's `custom:account_id`, never a path or body id. */
+  accountId: string;
+  /** The Cognito user (`sub`). */
+  userSub: string;
+  /** The query parameters, validated by the route's `query` schema (400 with details). */
+  queryParams: Q;
+}
+
+/**
+ * A web-app route (`auth: 'user'`). The gateway has verified the Cognito ID token (a Cognito user-pool
+ * authorizer in AWS, the pool's JWKS locally) and hands over its claims in `requestContext.authorizer.claims`;
+ * a request without them is refused as the authorizer would (401 {"message":"Unauthorized"}). Every object the
+ * handler reads is looked up under `accountId`, so another account's id is a 404.
+ */
+export function userRoute<S extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined>(
+  opts: { body?: S; query?: Q },
+  fn: (ctx: UserContext<S extends z.ZodType ? z.output<S> : undefined, Q extends z.ZodType ? z.output<Q> : Record<string, string>>) => Promise<HttpResult>,
+): Handler {
+  return wrap(async (event) => {
+    const claims = (event.requestContext?.authorizer as { claims?: Record<string, unknown> } | null | undefined)?.claims;
+    const accountId = claims?.[USER_POOL.accountClaim];
+    const userSub = claims?.sub;
+    if (typeof accountId !== 'string' || accountId === '' || typeof userSub !== 'string') throw new GatewayError(401, 'Unauthorized');
+    if (!idsWellFormed(event)) throw new NotFoundError();
+    const base = baseContext(event, opts.body as S);
+    const queryParams = opts.query ? parseQueryParams(opts.query, base.query) : base.query;
+    return fn({ ...base, accountId, userSub, queryParams: queryParams as Q extends z.ZodType ? z.output<Q> : Record<string, string> });
   });
 }
 

@@ -10,6 +10,7 @@ import { TokenBuckets } from './token-bucket.js';
 import { lambdaContext } from './event-source-runner.js';
 import type { Handler } from '../http/handler.js';
 import { logger } from '../core/logger.js';
+import type { UserTokenVerifier } from './user-authorizer.js';
 
 /**
  * Plays API Gateway (REST) and the Lambda service locally: serves the route table exactly as the stack
@@ -32,6 +33,16 @@ export interface GatewayOptions {
   throttleMultiplier?: number;
   /** Local-only endpoints (healthz, dev controls) tried before the route table. */
   extra?: ExtraRoute;
+  /** Verifies the web app's ID tokens (`user` routes), as the stack's Cognito authorizer does. */
+  userTokens?: UserTokenVerifier;
+  /** Static files (the web app) tried before the route table; null when the path is not theirs. */
+  site?: (url: URL) => Promise<StaticAnswer | null>;
+}
+
+export interface StaticAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer | string;
 }
 
 const MAX_BODY = 10 * 1024 * 1024; // API Gateway's payload limit
@@ -68,10 +79,13 @@ const REFUSALS: Record<Extract<EdgeOutcome, { allowed: false }>['refusal'], { st
 
 const LOCAL_API_ARN = 'arn:aws:execute-api:us-east-1:000000000000:local';
 
-/** What the edge knows of the caller: the API key it counts by and the authorizer's principal and context. */
+/**
+ * What the edge knows of the caller: the API key it counts by, and the authorizer's answer (a Lambda
+ * authorizer's principal and context, or a Cognito authorizer's `claims`).
+ */
 interface EdgeIdentity {
   apiKey: string | null;
-  authorizer: { principalId: string; [name: string]: unknown } | null;
+  authorizer: Record<string, unknown> | null;
 }
 
 function toEvent(req: IncomingMessage, url: URL, route: RouteDef, params: Record<string, string>, body: string, requestId: string, edge: EdgeIdentity): APIGatewayProxyEvent {
@@ -105,7 +119,7 @@ function toEvent(req: IncomingMessage, url: URL, route: RouteDef, params: Record
     requestContext: {
       accountId: '000000000000',
       apiId: 'local',
-      authorizer: edge.authorizer,
+      authorizer: edge.authorizer as APIGatewayProxyEvent['requestContext']['authorizer'],
       protocol: 'HTTP/1.1',
       httpMethod: route.method,
       path: url.pathname,
@@ -182,6 +196,12 @@ export async function startGateway(opts: GatewayOptions): Promise<{ server: Serv
 
       const extra = await opts.extra?.(req, body, url);
       if (extra) return write(res, requestId, extra.status, JSON.stringify(extra.body));
+      const file = req.method === 'GET' || req.method === 'HEAD' ? await opts.site?.(url) : null;
+      if (file) {
+        res.writeHead(file.status, { ...file.headers, 'x-request-id': requestId });
+        res.end(req.method === 'HEAD' ? undefined : file.body);
+        return;
+      }
 
       const match = findRoute(req.method ?? 'GET', url.pathname);
       if (!match) return write(res, requestId, 403, JSON.stringify({ message: 'Missing Authentication Token' }));
@@ -201,6 +221,11 @@ export async function startGateway(opts: GatewayOptions): Promise<{ server: Serv
           return write(res, requestId, refusal.status, JSON.stringify({ message: refusal.message }));
         }
         edge = { apiKey: outcome.usageIdentifier, authorizer: { ...outcome.context, principalId: outcome.principalId } };
+      }
+      if (route.auth === 'user') {
+        const claims = await opts.userTokens?.claimsOf(req.headers.authorization);
+        if (!claims) return write(res, requestId, 401, JSON.stringify({ message: 'Unauthorized' }));
+        edge = { apiKey: null, authorizer: { claims } };
       }
 
       // As API Gateway: a usage plan counts per key (by the authorizer's usage identifier); a stage method

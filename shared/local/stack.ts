@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
@@ -25,6 +26,10 @@ import type { SqsHandler } from './event-source-runner.js';
 import { logger } from '../core/logger.js';
 import { startSesCapture, startSmtpSink, type CapturedSend } from './ses-capture.js';
 import { startSampleWeb, type SampleWeb } from './sample-web.js';
+import { startLocalUserPool, type LocalUserPool } from './cognito-local.js';
+import { userTokenVerifier } from './user-authorizer.js';
+import { APP_PATH, buildWebApp, webAppSite } from './web-app.js';
+import { APP_BASE } from '../catalog/routes.js';
 
 /**
  * The one-machine twin: DynamoDB Local, local-aws-sqs, aws-ses-v2-local and the Scheduler emulator on
@@ -56,6 +61,11 @@ export interface LocalStackOptions {
   gated?: boolean;
   /** Seconds between the twin's mailbox polls (default MAILBOX_POLL_SECONDS or 10); 0: only on settle, clock and dev/inbound. */
   mailboxPollSeconds?: number;
+  /**
+   * Run the web app's user pool (cognito-local), verify `user` routes' tokens through its JWKS, and build and
+   * serve the web app at /app/. `npm start` does; tests that drive the app or its API ask for it.
+   */
+  userPool?: boolean;
   env?: Record<string, string>;
 }
 
@@ -75,6 +85,10 @@ export interface LocalStack {
   /** The sample web the agentic page reader reads on loopback (pages generated from the directory). */
   sampleWeb: SampleWeb;
   runner: EventSourceRunner | null;
+  /** The web app's user pool, when started (`userPool`). */
+  userPool: LocalUserPool | null;
+  /** `http://localhost:<port>/app/` when the web app is served. */
+  appUrl: string;
   sqs: SQSClient;
   queueUrls: Record<string, string>;
   /** Resolves once no queue holds work, no batch is running and nothing is due. */
@@ -195,6 +209,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     });
     const sampleWeb = await startSampleWeb();
     started.push(sampleWeb);
+    const userPool = opts.userPool ? await startLocalUserPool({ root, dataDir }) : null;
+    if (userPool) started.push(userPool);
 
     const endpoints = {
       dynamodb: dynamo.endpoint,
@@ -224,6 +240,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       SES_CONFIGURATION_SET: `${LOCAL_PREFIX}-mail`,
       MAILBOX_PROVIDERS: JSON.stringify({ google: emulated('google', ''), microsoft: emulated('microsoft', 'microsoft/graph') }),
       SAMPLE_WEB_PORT: String(sampleWeb.port),
+      ...(userPool ? { USER_POOL_ID: userPool.userPoolId, AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: userPool.endpoint } : {}),
       ...opts.env,
     });
     for (const def of TABLE_LIST) process.env[def.env] = `${LOCAL_PREFIX}-${def.key}`;
@@ -359,6 +376,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       scheduler,
       sampleWeb,
       runner,
+      userPool,
+      appUrl: '',
       sqs,
       queueUrls,
       settle,
@@ -374,17 +393,30 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       const throttleMultiplier = opts.throttleMultiplier ?? Number(process.env.LOCAL_THROTTLE_MULTIPLIER ?? 1);
       // Handlers that throttle per key themselves (handler_key routes) read the same multiplier.
       process.env.LOCAL_THROTTLE_MULTIPLIER = String(throttleMultiplier);
+      // The app's config names the API by path: the page and the API share this origin.
+      const appDir = userPool ? (dataDir ? join(dataDir, 'web-app') : mkdtempSync(join(tmpdir(), 'web-app-'))) : null;
+      if (appDir && userPool) {
+        await buildWebApp(root, appDir);
+        if (!dataDir) started.push({ stop: async () => rmSync(appDir, { recursive: true, force: true }) });
+      }
       const gateway = await startGateway({
         port: opts.port ?? 3000,
         root,
         adminToken,
         throttleMultiplier,
         extra: devControls({ stack, clockFile, adminToken, inbound: devInbound(mailProviders) }),
+        ...(userPool && appDir
+          ? {
+              userTokens: await userTokenVerifier(userPool),
+              site: webAppSite(appDir, { apiBase: APP_BASE, cognito: { endpoint: userPool.endpoint, region: userPool.region, userPoolId: userPool.userPoolId, clientId: userPool.clientId } }),
+            }
+          : {}),
       });
       started.push(gateway);
       stack.port = gateway.port;
       stack.baseUrl = `http://localhost:${gateway.port}/api/public/v1/`;
       stack.consoleUrl = `http://localhost:${gateway.port}/api/console/v1/`;
+      if (userPool) stack.appUrl = `http://localhost:${gateway.port}${APP_PATH}`;
       // Links written into emails (unsubscribe, open pixel) point back at this gateway.
       process.env.PUBLIC_BASE_URL = `http://localhost:${gateway.port}`;
     }

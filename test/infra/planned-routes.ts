@@ -4,14 +4,6 @@ import type { RouteDef } from '../../shared/catalog/routes.js';
 export const PLANNED: RouteDef[] = (
   [
     ['GET', '/api/public/v1/openapi.json', 'functions/openapi/get.ts'],
-    ['DELETE', '/api/app/v1/webhook-secrets/{secret_id}/', 'functions/app/revoke-webhook-secret.ts'],
-    ['GET', '/api/app/v1/account/', 'functions/app/get-account.ts'],
-    ['GET', '/api/app/v1/api-keys/', 'functions/app/list-api-keys.ts'],
-    ['POST', '/api/app/v1/api-keys/', 'functions/app/create-api-key.ts'],
-    ['DELETE', '/api/app/v1/api-keys/{key_id}/', 'functions/app/revoke-api-key.ts'],
-    ['POST', '/api/app/v1/webhook-secrets/', 'functions/app/create-webhook-secret.ts'],
-    ['GET', '/api/app/v1/charges/', 'functions/app/list-charges.ts'],
-    ['GET', '/api/app/v1/sending-accounts/', 'functions/app/list-sending-accounts.ts'],
   ] as const
 ).map(([method, path, module]) => ({
   method,

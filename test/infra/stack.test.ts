@@ -186,6 +186,7 @@ describe('functions', () => {
         ...(bindings.apiKeys ? ['USAGE_PLAN_NAME'] : []),
         ...(bindings.directorySource ? ['DIRECTORY_BUCKET', 'DIRECTORY_KEY'] : []),
         ...(bindings.mail ? ['SES_CONFIGURATION_SET'] : []),
+        ...(bindings.userPool ? ['USER_POOL_ID'] : []),
         ...(name === 'worker sending' ? ['PUBLIC_BASE_URL'] : []),
       ];
       const base = ['POWERTOOLS_SERVICE_NAME', 'LOG_LEVEL', 'SERVICE_STAGE'];
@@ -245,8 +246,9 @@ describe('REST API', () => {
     const stageThrottle = (route: RouteDef) => (route.auth === 'handler_key' ? route.edgeThrottle! : route.throttle!);
     expect(unkeyed.map((r) => r.path)).toEqual(expect.arrayContaining(['/api/public/v1/o/{token}/', '/api/public/v1/u/{token}/']));
     expect(ROUTES.filter((r) => r.auth === 'public' && !r.throttle)).toEqual([]);
-    const settings: Json[] = ofType(apiResources, 'AWS::ApiGateway::Stage')[0]![1].Properties.MethodSettings;
+    const stageOf = (restApi: Json) => ofType(apiResources, 'AWS::ApiGateway::Stage').find(([, st]) => st.Properties.RestApiId.Ref === api.getLogicalId(restApi as never))![1];
     for (const route of unkeyed) {
+      const settings: Json[] = stageOf((route.auth === 'user' ? api.appApi : api.api).node.defaultChild as Json).Properties.MethodSettings;
       const escaped = `/${resourcePath(route.path).replace(/\//g, '~1')}`;
       expect(settings).toContainEqual({
         ResourcePath: escaped,
@@ -274,8 +276,9 @@ describe('REST API', () => {
     apiT.hasOutput('ConsoleOperatorPolicyArn', { Value: { Ref: policyId } });
   });
 
-  test('api_key routes require an API key and the API-key authorizer, admin routes use IAM, handler_key and public routes (o/, u/) neither', () => {
+  test('api_key routes require an API key and the API-key authorizer, admin routes use IAM, user routes the Cognito authorizer, handler_key and public routes (o/, u/) neither', () => {
     const authorizerRef = { Ref: api.getLogicalId(api.apiKeyAuthorizer.authorizer.node.defaultChild as never) };
+    const userAuthorizerRef = { Ref: api.getLogicalId(api.userAuthorizer.node.defaultChild as never) };
     const seen = new Set<string>();
     for (const route of ROUTES) {
       const method = methodOf(route);
@@ -285,6 +288,7 @@ describe('REST API', () => {
         admin: { ApiKeyRequired: undefined, AuthorizationType: 'AWS_IAM', AuthorizerId: undefined },
         handler_key: { ApiKeyRequired: undefined, AuthorizationType: 'NONE', AuthorizerId: undefined },
         public: { ApiKeyRequired: undefined, AuthorizationType: 'NONE', AuthorizerId: undefined },
+        user: { ApiKeyRequired: undefined, AuthorizationType: 'COGNITO_USER_POOLS', AuthorizerId: userAuthorizerRef },
       }[route.auth];
       expect([route.path, method.ApiKeyRequired, method.AuthorizationType, method.AuthorizerId]).toEqual([
         route.path,
@@ -295,6 +299,7 @@ describe('REST API', () => {
     }
     expect(seen).toContain('api_key');
     expect(seen).toContain('admin');
+    expect(seen).toContain('user');
     const tracking = ROUTES.filter((r) => /\/(o|u)\/\{token\}\/$/.test(r.path));
     expect(tracking).toHaveLength(3);
     for (const route of tracking) expect(methodOf(route).AuthorizerId).toBeUndefined();
@@ -352,7 +357,8 @@ describe('API-key authorizer', () => {
   const authorizerId = api.getLogicalId(api.apiKeyAuthorizer.authorizer.node.defaultChild as never);
 
   test('one REQUEST authorizer on the x-api-key header, results cached 300 s, invoking the authorizer function', () => {
-    const authorizers = ofType(apiResources, 'AWS::ApiGateway::Authorizer');
+    // The public API's only authorizer; the web app's Cognito authorizer is on its own API (asserted below).
+    const authorizers = ofType(apiResources, 'AWS::ApiGateway::Authorizer').filter(([, a]) => a.Properties.RestApiId.Ref === api.getLogicalId(api.api.node.defaultChild as never));
     expect(authorizers.map(([id]) => id)).toEqual([authorizerId]);
     const props = authorizers[0]![1].Properties;
     expect(props).toMatchObject({ Type: 'REQUEST', IdentitySource: 'method.request.header.x-api-key', AuthorizerResultTtlInSeconds: 300 });
@@ -1110,12 +1116,59 @@ describe('data-side workers', () => {
   });
 });
 
+describe('the customer web app: user pool, app client, Cognito authorizer', () => {
+  const poolId = () => stateful.getLogicalId(stateful.userPool.node.defaultChild as never);
+  const userRoutes = ROUTES.filter((r) => r.auth === 'user');
+
+  test('operators add users (no self sign-up), with a strong password policy and an immutable account attribute', () => {
+    statefulT.hasResourceProperties('AWS::Cognito::UserPool', {
+      AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+      Policies: { PasswordPolicy: Match.objectLike({ MinimumLength: 12, RequireLowercase: true, RequireUppercase: true, RequireNumbers: true, RequireSymbols: true }) },
+      Schema: Match.arrayWith([Match.objectLike({ Name: 'account_id', AttributeDataType: 'String', Mutable: false })]),
+      UsernameAttributes: ['email'],
+      DeletionProtection: 'ACTIVE',
+    });
+  });
+
+  test('the app client signs in with USER_PASSWORD_AUTH or SRP and has no secret', () => {
+    statefulT.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+      UserPoolId: { Ref: poolId() },
+      ExplicitAuthFlows: Match.arrayEquals(['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_USER_SRP_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH']),
+      GenerateSecret: false,
+      PreventUserExistenceErrors: 'ENABLED',
+    });
+  });
+
+  test('user routes live on their own REST API, behind a Cognito authorizer of that pool, and a refused token is 401 {"message":"Unauthorized"}', () => {
+    expect(userRoutes.length).toBeGreaterThanOrEqual(11);
+    for (const r of userRoutes) expect(r.path.startsWith('/api/app/v1/')).toBe(true);
+    const appApiId = api.getLogicalId(api.appApi.node.defaultChild as never);
+    const authorizer = apiResources[api.getLogicalId(api.userAuthorizer.node.defaultChild as never)]!.Properties;
+    expect(authorizer).toMatchObject({ Type: 'COGNITO_USER_POOLS', RestApiId: { Ref: appApiId }, IdentitySource: 'method.request.header.Authorization' });
+    expect(JSON.stringify(authorizer.ProviderARNs)).toMatch(/ExportsOutputFnGetAttUsers[0-9A-F]{8}Arn/);
+    const responses = ofType(apiResources, 'AWS::ApiGateway::GatewayResponse').map(([, r]) => r.Properties);
+    expect(responses.find((r) => r.RestApiId.Ref === appApiId && r.ResponseType === 'UNAUTHORIZED')).toMatchObject({ StatusCode: '401', ResponseTemplates: { 'application/json': '{"message":"Unauthorized"}' } });
+    expect(responses.find((r) => r.RestApiId.Ref !== appApiId && r.ResponseType === 'UNAUTHORIZED')).toMatchObject({ StatusCode: '403' });
+  });
+
+  test('only the console route that adds users may touch the pool: AdminCreateUser and AdminSetUserPassword on that pool', () => {
+    for (const { name, fn, bindings } of allFunctions) {
+      const cognito = statementsOf(fn).filter((st) => asArray<string>(st.Action).some((a) => a.startsWith('cognito-idp:')));
+      expect([name, cognito.length]).toEqual([name, bindings.userPool ? 1 : 0]);
+      if (!bindings.userPool) continue;
+      expect(asArray<string>(cognito[0]!.Action).sort()).toEqual(['cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword']);
+      expect(JSON.stringify(cognito[0]!.Resource)).toMatch(/ExportsOutputFnGetAttUsers[0-9A-F]{8}Arn/);
+    }
+    expect(allFunctions.filter((f) => f.bindings.userPool).map((f) => f.name)).toEqual(['POST /api/console/v1/accounts/{id}/users/']);
+  });
+});
+
 describe('room to grow (CloudFormation: 500 resources per stack, nested stacks included)', () => {
   const LIMIT = 500;
   const HEADROOM = 0.6;
 
   test(`${PLANNED.length} planned routes are all new`, () => {
-    expect(PLANNED).toHaveLength(9);
+    expect(PLANNED).toHaveLength(1);
     for (const p of PLANNED) expect(ROUTES.some((r) => r.method === p.method && r.path === p.path)).toBe(false);
   });
 

@@ -1,0 +1,7 @@
+import { userRoute } from '../../shared/http/handler.js';
+import { consoleSendingAccountView, listSendingAccounts } from '../../shared/accounts/sending-accounts.repository.js';
+
+export const handler = userRoute({}, async ({ accountId }) => ({
+  status: 200,
+  body: { results: (await listSendingAccounts(accountId)).map((a) => ({ ...consoleSendingAccountView(a), signature_html: a.signature_html })) },
+}));

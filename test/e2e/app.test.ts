@@ -1,0 +1,265 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { LocalStack } from '../../shared/local/stack.js';
+import { Client, ROOT, startTestStack } from '../support/local.js';
+import { AppClient, newAppTenant, USER_PASSWORD } from '../support/app-users.js';
+
+/**
+ * The customer web app against one local stack: its API with tokens from the local user pool (cognito-local),
+ * verified by the gateway through the pool's JWKS, the account always the token's; then the app itself in
+ * headless Chromium. Screenshots of every page go to test-artifacts/app/.
+ */
+let stack: LocalStack;
+beforeAll(async () => {
+  stack = await startTestStack({ userPool: true, throttleMultiplier: 100 });
+}, 120_000);
+afterAll(async () => {
+  await stack?.stop();
+});
+
+test('no token, a malformed one, a forged one and a non-Bearer one are the authorizer\'s 401 {"message":"Unauthorized"}', async () => {
+  const first = await newAppTenant(stack, 'first.api@tenant.test');
+  const [header, payload] = first.token.split('.');
+  const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
+  const forged = `${header}.${Buffer.from(JSON.stringify({ ...claims, 'custom:account_id': 'acct_01jzzzzzzzzzzzzzzzzzzzzzzz' })).toString('base64url')}.${first.token.split('.')[2]}`;
+  for (const token of [null, 'not-a-jwt', forged]) {
+    const r = await new AppClient(stack, token).route('GET', 'api-keys/');
+    expect([token?.slice(0, 10), r.status, r.body]).toEqual([token?.slice(0, 10), 401, { message: 'Unauthorized' }]);
+  }
+  const basic = await first.app.call('GET', `http://localhost:${stack.port}/api/app/v1/account/`, undefined, { authorization: `Basic ${first.token}` });
+  expect(basic.status).toBe(401);
+}, 60_000);
+
+test('the account is the token\'s: keys, secrets and charges of another account are never seen, and its ids are 404', async () => {
+  const first = await newAppTenant(stack, 'first.owner@tenant.test', { name: 'First' });
+  const second = await newAppTenant(stack, 'second.owner@tenant.test', { name: 'Second' });
+
+  const account = await first.app.route('GET', 'account/');
+  expect(account.status).toBe(200);
+  expect(account.body).toMatchObject({ id: first.accountId, name: 'First', balance: 1250, auto_recharge: false });
+  expect(account.body.credits_per_day).toHaveLength(30);
+
+  const created = await first.app.route('POST', 'api-keys/');
+  expect(created.status).toBe(201);
+  expect(created.body.key).toMatch(/^pk_/);
+  expect(created.body.prefix).toBe(created.body.key.slice(0, 10));
+  const listed = await first.app.route('GET', 'api-keys/');
+  expect(listed.body.results.map((k: { id: string }) => k.id).sort()).toEqual([first.keyId, created.body.id].sort());
+  expect(JSON.stringify(listed.body)).not.toContain(created.body.key);
+
+  const theirs = await second.app.route('GET', 'api-keys/');
+  expect(theirs.body.results.map((k: { id: string }) => k.id)).toEqual([second.keyId]);
+  expect((await second.app.route('DELETE', `api-keys/${created.body.id}/`)).status).toBe(404);
+  expect((await new Client(stack, created.body.key).api('GET', 'email/accounts/')).status).toBe(200);
+
+  const secret = await first.app.route('POST', 'webhook-secrets/');
+  expect(secret.body.secret).toMatch(/^whsec_/);
+  expect((await second.app.route('DELETE', `webhook-secrets/${secret.body.id}/`)).status).toBe(404);
+  expect((await second.app.route('GET', 'webhook-secrets/')).body.results).toEqual([]);
+  expect((await first.app.route('GET', 'webhook-secrets/')).body.results).toEqual([{ id: secret.body.id, created_at: expect.any(String), revoked_at: null }]);
+
+  // A body naming another account changes nothing of it: the PATCH takes auto_recharge only.
+  expect((await second.app.route('PATCH', 'account/', { auto_recharge: true, id: first.accountId })).status).toBe(400);
+  expect((await second.app.route('PATCH', 'account/', { auto_recharge: true })).body).toMatchObject({ id: second.accountId, auto_recharge: true });
+  expect((await first.app.route('GET', 'account/')).body.auto_recharge).toBe(false);
+}, 60_000);
+
+test('revoking a key in the app makes the public API refuse it; a rotated secret overlaps until the old one is revoked', async () => {
+  const tenant = await newAppTenant(stack, 'rotation@tenant.test');
+  const key = (await tenant.app.route('POST', 'api-keys/')).body;
+  const withKey = new Client(stack, key.key);
+  expect((await withKey.api('GET', 'email/accounts/')).status).toBe(200);
+  expect((await tenant.app.route('DELETE', `api-keys/${key.id}/`)).status).toBe(204);
+  const refused = await withKey.api('GET', 'email/accounts/');
+  expect([refused.status, refused.body]).toEqual([403, { message: 'Forbidden' }]);
+  const listed = (await tenant.app.route('GET', 'api-keys/')).body.results.find((k: { id: string }) => k.id === key.id);
+  expect(listed.revoked_at).toEqual(expect.any(String));
+
+  const old = (await tenant.app.route('POST', 'webhook-secrets/')).body;
+  const next = (await tenant.app.route('POST', 'webhook-secrets/')).body;
+  const active = async () => (await tenant.app.route('GET', 'webhook-secrets/')).body.results.filter((s: { revoked_at: string | null }) => !s.revoked_at).map((s: { id: string }) => s.id).sort();
+  expect(await active()).toEqual([old.id, next.id].sort());
+  expect((await tenant.app.route('DELETE', `webhook-secrets/${old.id}/`)).status).toBe(204);
+  expect(await active()).toEqual([next.id]);
+}, 60_000);
+
+test('the ledger filters by operation, status and date, and pages with a cursor', async () => {
+  const tenant = await newAppTenant(stack, 'ledger@tenant.test', {}, { sender: { email: 'rep@ledger.test', type: 'google' } });
+  const email = (i: number) => ({ to: { email: `lead${i}@prospect.test`, first_name: 'Lee', company_name: 'Acme' }, instructions: 'Introduce our warehouse robots and ask for a short call.' });
+  expect((await tenant.client.api('POST', 'emails/', email(1))).status).toBe(202);
+  // Calls rejected as invalid leave released audit records at once.
+  for (let i = 0; i < 3; i++) expect((await tenant.client.api('POST', 'emails/', { to: { email: `not-an-email-${i}` } })).status).toBe(400);
+  expect(await stack.settle()).toBe(true);
+
+  const all = await tenant.app.route('GET', 'charges/');
+  expect(all.body.results).toHaveLength(4);
+  const charged = await tenant.app.route('GET', 'charges/?operation=outreach_email&status=charged');
+  expect(charged.body.results.map((c: { charged: number }) => c.charged)).toEqual([2]);
+  expect((await tenant.app.route('GET', 'charges/?status=released')).body.results).toHaveLength(3);
+  const page1 = await tenant.app.route('GET', 'charges/?limit=2');
+  const page2 = await tenant.app.route('GET', `charges/?limit=2&cursor=${page1.body.next_cursor}`);
+  expect([...page1.body.results, ...page2.body.results].map((c: { id: string }) => c.id)).toEqual(all.body.results.map((c: { id: string }) => c.id));
+  const today = new Date().toISOString().slice(0, 10);
+  expect((await tenant.app.route('GET', `charges/?from=${today}&to=${today}`)).body.results).toHaveLength(4);
+  expect((await tenant.app.route('GET', 'charges/?to=2020-01-01')).body.results).toEqual([]);
+  expect((await tenant.app.route('GET', 'charges/?status=bogus')).status).toBe(400);
+  const overview = (await tenant.app.route('GET', 'account/')).body;
+  expect(overview.credits_per_day.at(-1)).toEqual({ day: today, credits: 2 });
+  expect(overview.balance).toBe(1250 - 2);
+  expect(overview.recent_charges).toHaveLength(4);
+}, 60_000);
+
+test('sending accounts: listed for their owner, paused and limited with the console\'s rules, another account\'s is 404', async () => {
+  const sender = { email: 'rep@owner.test', type: 'google' };
+  const owner = await newAppTenant(stack, 'sender.owner@tenant.test', {}, { sender });
+  const other = await newAppTenant(stack, 'sender.other@tenant.test');
+  const [ea] = (await owner.app.route('GET', 'sending-accounts/')).body.results;
+  expect(ea).toMatchObject({ email: 'rep@owner.test', sending_enabled: true, daily_limit: 50, health: 'healthy', signature_html: '' });
+  expect((await other.app.route('GET', 'sending-accounts/')).body.results).toEqual([]);
+  expect((await other.app.route('PATCH', `sending-accounts/${ea.id}/`, { sending_enabled: false })).status).toBe(404);
+  const patched = await owner.app.route('PATCH', `sending-accounts/${ea.id}/`, { sending_enabled: false, daily_limit: 20, signature_html: '<p>Rep<script>x()</script></p>' });
+  expect(patched.body).toMatchObject({ sending_enabled: false, daily_limit: 20, signature_html: '<p>Rep</p>' });
+  expect((await owner.app.route('PATCH', `sending-accounts/${ea.id}/`, { daily_limit: -1 })).status).toBe(400);
+  expect((await owner.app.route('PATCH', `sending-accounts/${ea.id}/`, { health: 'healthy' })).status).toBe(400);
+}, 60_000);
+
+test('the console adds users to an account only: unknown account 404, weak password 400, taken email 409', async () => {
+  const tenant = await newAppTenant(stack, 'taken@tenant.test');
+  expect((await tenant.admin.console('POST', 'accounts/acct_01jzzzzzzzzzzzzzzzzzzzzzzz/users/', { email: 'x@tenant.test', password: USER_PASSWORD })).status).toBe(404);
+  expect((await tenant.admin.console('POST', `accounts/${tenant.accountId}/users/`, { email: 'weak@tenant.test', password: 'short' })).status).toBe(400);
+  expect((await tenant.admin.console('POST', `accounts/${tenant.accountId}/users/`, { email: 'taken@tenant.test', password: USER_PASSWORD })).status).toBe(409);
+}, 60_000);
+
+describe('in Chromium', () => {
+  const SHOTS = join(ROOT, 'test-artifacts/app');
+  let profile: string;
+  let context: BrowserContext;
+  const blocked: string[] = [];
+  const consoleErrors: string[] = [];
+
+  /** A fresh profile whose requests may only reach loopback. */
+  async function browserContext(width = 1280): Promise<BrowserContext> {
+    const ctx = await chromium.launchPersistentContext(mkdtempSync(join(profile, 'profile-')), {
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      viewport: { width, height: 900 },
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    await ctx.route('**/*', (route) => {
+      const host = new URL(route.request().url()).hostname;
+      if (host === 'localhost' || host === '127.0.0.1' || host === '[::1]') return route.continue();
+      blocked.push(route.request().url());
+      return route.abort();
+    });
+    ctx.on('page', (page) => page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text())));
+    return ctx;
+  }
+
+  async function signIn(page: Page, email: string): Promise<void> {
+    await page.goto(stack.appUrl);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(USER_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: /^Overview/ }).waitFor();
+  }
+
+  beforeAll(async () => {
+    profile = mkdtempSync(join(tmpdir(), 'app-chromium-'));
+    mkdirSync(SHOTS, { recursive: true });
+    context = await browserContext();
+  }, 60_000);
+  afterAll(async () => {
+    await context?.close();
+    rmSync(profile, { recursive: true, force: true });
+  });
+
+  test('sign in, create a key and use it, see its charge in the ledger, revoke it and see the API refuse it, create a signing secret', async () => {
+    const tenant = await newAppTenant(stack, 'browser@tenant.test', { name: 'Browser Co' }, { sender: { email: 'rep@browser.test', type: 'google' } });
+    const page = context.pages()[0] ?? (await context.newPage());
+    const answer = await page.goto(stack.appUrl);
+    const headers = answer!.headers();
+    expect(headers['content-security-policy']).toMatch(/script-src 'self';/);
+    expect(headers['content-security-policy']).toMatch(/frame-ancestors 'none'/);
+    expect(headers['content-security-policy']).not.toContain('unsafe-inline');
+    expect([headers['x-content-type-options'], headers['referrer-policy']]).toEqual(['nosniff', 'no-referrer']);
+    await page.screenshot({ path: join(SHOTS, 'sign-in.png') });
+    await signIn(page, 'browser@tenant.test');
+    await expect(page.getByTestId('balance').textContent()).resolves.toBe('1,250');
+    await page.screenshot({ path: join(SHOTS, 'overview.png'), fullPage: true });
+
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    const key = (await page.getByTestId('shown-once').textContent())!;
+    expect(key).toMatch(/^pk_/);
+    await page.screenshot({ path: join(SHOTS, 'api-keys.png'), fullPage: true });
+    const withKey = new Client(stack, key);
+    const draft = { to: { email: 'lead@prospect.test', first_name: 'Lee', company_name: 'Acme' }, instructions: 'Introduce our warehouse robots and ask for a short call.' };
+    expect((await withKey.api('POST', 'emails/', draft)).status).toBe(202);
+    expect(await stack.settle()).toBe(true);
+
+    await page.getByRole('button', { name: 'Done' }).click();
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: `Revoke key ${key.slice(0, 10)}` }).click();
+    await page.getByText(`Key ${key.slice(0, 10)}… revoked.`).waitFor();
+    const refused = await withKey.api('GET', 'email/accounts/');
+    expect([refused.status, refused.body]).toEqual([403, { message: 'Forbidden' }]);
+
+    await page.getByRole('link', { name: 'Signing secrets' }).click();
+    await page.getByRole('button', { name: 'Create signing secret' }).click();
+    await expect(page.getByTestId('shown-once').textContent()).resolves.toMatch(/^whsec_/);
+    await page.screenshot({ path: join(SHOTS, 'webhook-secrets.png'), fullPage: true });
+    expect((await tenant.app.route('GET', 'webhook-secrets/')).body.results).toHaveLength(1);
+
+    await page.getByRole('link', { name: 'Credits' }).click();
+    const ledger = page.getByTestId('ledger');
+    await ledger.getByRole('cell', { name: 'outreach_email' }).first().waitFor();
+    await expect(ledger.getByRole('row').filter({ hasText: 'outreach_email' }).filter({ hasText: 'charged' }).count()).resolves.toBe(1);
+    await page.getByLabel('Status').selectOption('released');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await ledger.getByText('No charges match.').waitFor();
+    await page.getByRole('switch', { name: 'Auto-recharge' }).click();
+    await page.getByText('Auto-recharge turned on.').waitFor();
+    await page.screenshot({ path: join(SHOTS, 'credits.png'), fullPage: true });
+    expect((await tenant.app.route('GET', 'account/')).body.auto_recharge).toBe(true);
+
+    await page.getByRole('link', { name: 'Sending accounts' }).click();
+    await page.getByRole('button', { name: 'Pause sending' }).click();
+    await page.getByText('rep@browser.test paused.').waitFor();
+    await page.screenshot({ path: join(SHOTS, 'sending-accounts.png'), fullPage: true });
+    expect((await tenant.app.route('GET', 'sending-accounts/')).body.results[0].sending_enabled).toBe(false);
+
+    expect(consoleErrors).toEqual([]);
+    expect(blocked).toEqual([]);
+  }, 90_000);
+
+  test('a second user sees only their own account; the app works at 375 px and from the keyboard', async () => {
+    await newAppTenant(stack, 'narrow@tenant.test', { name: 'Narrow Ltd' });
+    const narrow = await browserContext(375);
+    try {
+      const page = narrow.pages()[0] ?? (await narrow.newPage());
+      await signIn(page, 'narrow@tenant.test');
+      await expect(page.getByRole('heading', { name: /^Overview/ }).textContent()).resolves.toContain('Narrow Ltd');
+      await page.getByRole('link', { name: 'API keys' }).click();
+      await page.locator('tr[data-key-id]').first().waitFor();
+      await expect(page.locator('tr[data-key-id]').count()).resolves.toBe(1);
+      await expect(page.getByText('browser@tenant.test').count()).resolves.toBe(0);
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+      await page.screenshot({ path: join(SHOTS, 'api-keys-375px.png'), fullPage: true });
+      // Keyboard only: a link opens its page and moves focus to its content; Tab reaches the control, Space works it.
+      await page.getByRole('link', { name: 'Credits' }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('switch', { name: 'Auto-recharge' }).waitFor();
+      await page.keyboard.press('Tab');
+      await expect(page.evaluate("document.activeElement?.getAttribute('role')")).resolves.toBe('switch');
+      await page.keyboard.press('Space');
+      await page.getByText('Auto-recharge turned on.').waitFor();
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    } finally {
+      await narrow.close();
+    }
+    expect(blocked).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,90 @@
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { html } from './ui.js';
+import { idToken, signedInEmail, signIn, signOut } from './session.js';
+import { OverviewPage } from './pages/overview.js';
+import { ApiKeysPage } from './pages/api-keys.js';
+import { WebhookSecretsPage } from './pages/webhook-secrets.js';
+import { CreditsPage } from './pages/credits.js';
+import { SendingAccountsPage } from './pages/sending-accounts.js';
+
+/**
+ * The pages, in navigation order: `#/<path>` shows `page`. A new page is one module under pages/ and one row
+ * here.
+ */
+const PAGES: { path: string; title: string; page: () => unknown }[] = [
+  { path: 'overview', title: 'Overview', page: OverviewPage },
+  { path: 'api-keys', title: 'API keys', page: ApiKeysPage },
+  { path: 'webhook-secrets', title: 'Signing secrets', page: WebhookSecretsPage },
+  { path: 'credits', title: 'Credits', page: CreditsPage },
+  { path: 'sending-accounts', title: 'Sending accounts', page: SendingAccountsPage },
+];
+
+const currentPath = () => location.hash.replace(/^#\/?/, '') || PAGES[0]!.path;
+
+function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const form = new FormData(e.target as HTMLFormElement);
+    setBusy(true);
+    setError(null);
+    try {
+      await signIn(String(form.get('email')), String(form.get('password')));
+      onSignedIn();
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return html`<main class="signin">
+    <h1>Sign in</h1>
+    <form onSubmit=${submit}>
+      <div class="field"><label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required /></div>
+      <div class="field"><label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required /></div>
+      <button type="submit" disabled=${busy}>Sign in</button>
+      ${error && html`<p class="error" role="alert">${error}</p>`}
+    </form>
+  </main>`;
+}
+
+function App() {
+  const [signedIn, setSignedIn] = useState(idToken() !== null);
+  const [path, setPath] = useState(currentPath());
+  useEffect(() => {
+    const onHash = () => setPath(currentPath());
+    const onSignedOut = () => setSignedIn(false);
+    window.addEventListener('hashchange', onHash);
+    window.addEventListener('app:signed-out', onSignedOut);
+    return () => {
+      window.removeEventListener('hashchange', onHash);
+      window.removeEventListener('app:signed-out', onSignedOut);
+    };
+  }, []);
+  useEffect(() => {
+    const page = PAGES.find((p) => p.path === path);
+    document.title = `${page?.title ?? 'Not found'} — your account`;
+    document.getElementById('main')?.focus();
+  }, [path]);
+  if (!signedIn) return html`<${SignIn} onSignedIn=${() => setSignedIn(true)} />`;
+  const page = PAGES.find((p) => p.path === path);
+  return html`<a class="skip" href="#main" onClick=${(e: Event) => (e.preventDefault(), document.getElementById('main')?.focus())}>Skip to content</a>
+    <header class="top">
+      <h1>Your account</h1>
+      <nav aria-label="Pages"><ul>
+        ${PAGES.map((p) => html`<li><a href=${`#/${p.path}`} aria-current=${p.path === path ? 'page' : undefined}>${p.title}</a></li>`)}
+      </ul></nav>
+      <div class="row">
+        <span class="muted">${signedInEmail()}</span>
+        <button type="button" class="secondary" onClick=${() => (signOut(), setSignedIn(false))}>Sign out</button>
+      </div>
+    </header>
+    <main id="main" tabindex="-1">${page ? html`<${page.page} key=${path} />` : html`<p>No such page.</p>`}</main>`;
+}
+
+const root = document.getElementById('root')!;
+// The page's static "Loading…" is replaced, not diffed: Preact appends to a container it did not render.
+root.replaceChildren();
+render(html`<${App} />`, root);
