@@ -85,7 +85,7 @@ try {
   const importPeople = Number(values['import-people']);
   await writeDirectoryFile(file, { people: importPeople, seed: 42 });
   let t = performance.now();
-  await importDirectory(readDirectoryFile(file), { concurrency: 8 });
+  await importDirectory(readDirectoryFile(file), { version: '0000000000000bec', concurrency: 8 });
   const importMs = performance.now() - t;
   results.import = { people: importPeople, ms: Math.round(importMs), people_per_s: Math.round(importPeople / (importMs / 1000)) };
   log(`import: ${JSON.stringify(results.import)}`);

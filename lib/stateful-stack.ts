@@ -26,8 +26,11 @@ export interface StatefulStackProps extends StackProps {
   readonly inboundRecipients?: string[];
 }
 
-/** The import bucket's object holding the directory JSONL. */
-export const DIRECTORY_OBJECT_KEY = 'directory/directory.jsonl.gz';
+/**
+ * The import bucket's object holding the directory JSONL. Plain, not gzipped: the import reads it in byte
+ * ranges, and a gzip stream cannot be entered in the middle.
+ */
+export const DIRECTORY_OBJECT_KEY = 'directory/directory.jsonl';
 
 /**
  * Everything that holds data and must outlive a redeploy of the functions: tables, queues, the secret-box
@@ -234,6 +237,8 @@ export class StatefulStack extends Stack {
       bucket: this.directoryImportBucket,
       key: DIRECTORY_OBJECT_KEY,
       table: this.tables.directory,
+      chunkQueue: queues['directory-import'],
+      finalizeQueue: queues['directory-finalize'],
       stage: props.stage ?? 'dev',
       serviceName: props.serviceName ?? 'people-outreach',
     });

@@ -336,6 +336,24 @@ export class ServiceFunction extends NodejsFunction {
   }
 
   /**
+   * A directory import's access to the import bucket: any version of the directory object (chunks read one
+   * version by range); with `readwrite` also the search index artifacts under `index/`. Nothing else.
+   */
+  bindDirectoryImport({ bucket, key }: DirectorySourceBinding, mode: 'read' | 'readwrite'): void {
+    this.addEnvironment('DIRECTORY_BUCKET', bucket.bucketName);
+    this.addEnvironment('DIRECTORY_KEY', key);
+    this.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['s3:GetObject', 's3:GetObjectVersion'], resources: [bucket.arnForObjects(key)] }));
+    if (mode === 'readwrite') {
+      const artifacts = bucket.arnForObjects('index/*');
+      this.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['s3:PutObject'], resources: [artifacts] }));
+      Validations.of(this).acknowledge({
+        id: nagFinding(this, 'AwsSolutions-IAM5', 'Resource', artifacts),
+        reason: 'Search index artifacts are named by the directory version an import computes at run time; the grant is PutObject under index/ only.',
+      });
+    }
+  }
+
+  /**
    * Create and delete API keys and find the usage plan by name (GetUsagePlans reads the plan collection; no
    * finer resource exists for a lookup by name). Adding a key to the plan is granted by id in ApiStack.
    */
@@ -380,6 +398,7 @@ export class ServiceFunction extends NodejsFunction {
     if (bindings.mailboxProviders) fn.bindMailboxProviders(resources.mailboxProviders);
     if (bindings.apiKeys) fn.bindApiKeys(resources.apiKeys);
     if (bindings.directorySource) fn.bindDirectorySource(resources.directory);
+    if (bindings.directoryImport) fn.bindDirectoryImport(resources.directory, bindings.directoryImport);
   }
 
   /** `arn:…:scheduler:<region>:<account>:schedule/<group>/*`, also used to word the cdk-nag acknowledgement. */

@@ -25,4 +25,9 @@ export interface Bindings {
   apiKeys?: boolean;
   /** Read the directory JSONL from the import bucket (`DIRECTORY_BUCKET`, `DIRECTORY_KEY`) to build the search index. */
   directorySource?: boolean;
+  /**
+   * A directory import's access to the import bucket (`DIRECTORY_BUCKET`, `DIRECTORY_KEY`): `read` any
+   * version of the directory object; `readwrite` also put the search index artifacts under `index/`.
+   */
+  directoryImport?: 'read' | 'readwrite';
 }
