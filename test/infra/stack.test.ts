@@ -1125,3 +1125,41 @@ describe('room to grow (CloudFormation: 500 resources per stack, nested stacks i
     expect(ofType(Template.fromStack(projected.api).toJSON().Resources, 'AWS::Lambda::Function')).toEqual([]);
   });
 });
+
+describe('directory import', () => {
+  const s3Statements = (fn: ServiceFunction) =>
+    statementsOf(fn)
+      .filter((s) => asArray<string>(s.Action).some((a) => a.startsWith('s3:')))
+      .map((s) => ({ actions: asArray<string>(s.Action).sort(), resource: JSON.stringify(s.Resource) }));
+  const tablesTouched = (fn: ServiceFunction) => TABLE_LIST.map((t) => t.key).filter((key) => statementsOf(fn).some((s) => asArray(s.Resource).some((r) => refersToTable(r, key))));
+  const queuesSentTo = (fn: ServiceFunction) =>
+    statementsOf(fn)
+      .filter((s) => asArray<string>(s.Action).includes('sqs:SendMessage'))
+      .flatMap((s) => [...JSON.stringify(s.Resource).matchAll(/(Search|Webhooks|Sending|Drafting|Timers|MailEvents|DirectoryImport|DirectoryFinalize)Queue/g)].map((m) => m[1]))
+      .sort();
+  const planner = stateful.node.findChild('DirectoryImport').node.findChild('Fn') as ServiceFunction;
+
+  test('the chunk worker writes only the directory table, reads only the directory object (any version), and queues only its own messages and the finalize step', () => {
+    const fn = api.workerFunctions['directory-import'];
+    expect(tablesTouched(fn)).toEqual(['directory']);
+    expect(s3Statements(fn)).toEqual([{ actions: ['s3:GetObject', 's3:GetObjectVersion'], resource: expect.stringMatching(/\/directory\/directory\.jsonl"/) }]);
+    expect(queuesSentTo(fn)).toEqual(['DirectoryFinalize', 'DirectoryImport']);
+  });
+
+  test('the finalize worker (10 GB) also puts search index artifacts, under index/ only', () => {
+    const fn = api.workerFunctions['directory-finalize'];
+    expect(tablesTouched(fn)).toEqual(['directory']);
+    expect(s3Statements(fn)).toEqual([
+      { actions: ['s3:GetObject', 's3:GetObjectVersion'], resource: expect.stringMatching(/\/directory\/directory\.jsonl"/) },
+      { actions: ['s3:PutObject'], resource: expect.stringMatching(/\/index\/\*"/) },
+    ]);
+    expect(templateOf(fn).toJSON().Resources[logicalId(fn)].Properties.MemorySize).toBe(10240);
+  });
+
+  test('the S3-triggered planner reads the directory object, writes the status item and queues chunks', () => {
+    const tablesInStack = TABLE_LIST.map((t) => t.key).filter((key) => new RegExp(`"${pascal(key)}Table[0-9A-F]{8}"`).test(JSON.stringify(statementsOf(planner))));
+    expect(tablesInStack).toEqual(['directory']);
+    expect(s3Statements(planner)).toEqual([{ actions: ['s3:GetObject', 's3:GetObjectVersion'], resource: expect.stringMatching(/\/directory\/directory\.jsonl"/) }]);
+    expect(queuesSentTo(planner)).toEqual(['DirectoryFinalize', 'DirectoryImport']);
+  });
+});
