@@ -32,9 +32,12 @@ export const ASSUMPTIONS = {
   tableWruPerSecond: 40_000,
   /** One partition serves at most 1,000 WRU/s; keys are profile URLs, so writes spread evenly. */
   partitionWruPerSecond: 1_000,
+  /** What a new on-demand table sustains before it has scaled (without warm throughput set); it then doubles every 30 min. */
+  coldTableWruPerSecond: 4_000,
   /** Chunk workers in parallel (the event source's maximumConcurrency). */
   concurrency: 50,
   /** What one chunk worker (1 GB, 8 BatchWriteItem of 25 in flight, ≈ 30 ms each) writes per second. */
+  workerMemoryGb: 1,
   workerPeoplePerSecond: 2_000,
   chunkBytes: DEFAULT_CHUNK_BYTES,
   versionLength: 16,
@@ -102,6 +105,7 @@ export interface ImportPlanRow {
   limited_by: string;
   partitions_needed: number;
   wall_minutes: number;
+  wall_minutes_cold_table: number;
   import_table_cost_usd: number;
 }
 
@@ -120,8 +124,15 @@ export function importPlan(people: number, shapes = itemShapes()): ImportPlanRow
   const tableBound = a.tableWruPerSecond / Math.max(shapes.baseWruPerPerson, shapes.gsiWruPerPerson / TABLES.directory.gsis.length);
   const rate = Math.min(workers, tableBound);
   const seconds = people / rate;
-  const lambdaSeconds = (people / a.workerPeoplePerSecond) * 1; // 1 GB workers
-  const lambdaCost = lambdaSeconds * PRICES.lambdaGbSecond;
+  const lambdaCost = (people / a.workerPeoplePerSecond) * a.workerMemoryGb * PRICES.lambdaGbSecond;
+  // Without warm throughput the table starts at coldTableWruPerSecond and doubles every 30 minutes.
+  let coldSeconds = 0;
+  for (let left = people, limit = a.coldTableWruPerSecond; left > 0; limit = Math.min(a.tableWruPerSecond, limit * 2)) {
+    const perSecond = Math.min(workers, limit / shapes.baseWruPerPerson);
+    const step = Math.min(1800, left / perSecond);
+    coldSeconds += step;
+    left -= step * perSecond;
+  }
   const writeCost = (writeWru * PRICES.wruPerMillion) / 1e6;
   return {
     people,
@@ -138,6 +149,7 @@ export function importPlan(people: number, shapes = itemShapes()): ImportPlanRow
     limited_by: rate === workers ? `${a.concurrency} workers × ${a.workerPeoplePerSecond} people/s` : `table quota ${a.tableWruPerSecond} WRU/s`,
     partitions_needed: Math.ceil((rate * shapes.baseWruPerPerson) / a.partitionWruPerSecond),
     wall_minutes: Number((seconds / 60).toFixed(1)),
+    wall_minutes_cold_table: Number((coldSeconds / 60).toFixed(1)),
     import_table_cost_usd: Number(((fileBytes / 1e9) * PRICES.importTablePerGb).toFixed(2)),
   };
 }
