@@ -13,7 +13,7 @@ import type { Construct } from 'constructs';
 import { DirectoryImport } from './constructs/directory-import.js';
 import { InboundMail } from './constructs/inbound-mail.js';
 import { MailEvents } from './constructs/mail-events.js';
-import { nagFinding } from './constructs/service-function.js';
+import { directoryBucketArnExport, nagFinding } from './constructs/service-function.js';
 import { QUEUE_LIST, queueName, type QueueKey } from '../shared/catalog/queues.js';
 import { TABLE_LIST, type TableKey } from '../shared/catalog/tables.js';
 
@@ -207,6 +207,8 @@ export class StatefulStack extends Stack {
       serverAccessLogsPrefix: 'directory-import/',
       removalPolicy: RemovalPolicy.RETAIN,
     });
+
+    this.exportValue(this.directoryImportBucket.bucketArn, { name: directoryBucketArnExport(prefix) });
 
     // The S3 notification singleton CDK adds for the import trigger runs with the basic execution role.
     Validations.of(this).acknowledge({

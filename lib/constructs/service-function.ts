@@ -86,7 +86,15 @@ export interface DirectorySourceBinding {
   readonly bucket: IBucket;
   /** The object the search index is built from (the same JSONL the import loads). */
   readonly key: string;
+  /**
+   * The bucket's ARN as an import of a named export (`directoryBucketArnExport`), for the one wildcard grant
+   * (artifacts under `index/`): a named import is a value the cdk-nag acknowledgement can spell at construction.
+   */
+  readonly importedBucketArn?: string;
 }
+
+/** Name of the stateful stack's export of the import bucket's ARN. */
+export const directoryBucketArnExport = (prefix: string) => `${prefix}-directory-bucket-arn`;
 
 /**
  * Packages the service imports only with `import()`, on a path cold start does not take (X-Ray: the first AWS
@@ -339,12 +347,13 @@ export class ServiceFunction extends NodejsFunction {
    * A directory import's access to the import bucket: any version of the directory object (chunks read one
    * version by range); with `readwrite` also the search index artifacts under `index/`. Nothing else.
    */
-  bindDirectoryImport({ bucket, key }: DirectorySourceBinding, mode: 'read' | 'readwrite'): void {
+  bindDirectoryImport({ bucket, key, importedBucketArn }: DirectorySourceBinding, mode: 'read' | 'readwrite'): void {
     this.addEnvironment('DIRECTORY_BUCKET', bucket.bucketName);
     this.addEnvironment('DIRECTORY_KEY', key);
     this.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['s3:GetObject', 's3:GetObjectVersion'], resources: [bucket.arnForObjects(key)] }));
     if (mode === 'readwrite') {
-      const artifacts = bucket.arnForObjects('index/*');
+      if (!importedBucketArn) throw new Error('writing directory artifacts needs the bucket ARN export');
+      const artifacts = `${importedBucketArn}/index/*`;
       this.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['s3:PutObject'], resources: [artifacts] }));
       Validations.of(this).acknowledge({
         id: nagFinding(this, 'AwsSolutions-IAM5', 'Resource', artifacts),
@@ -445,6 +454,7 @@ function flattenCfn(node: unknown): string {
       return items.map(flattenCfn).join(delimiter);
     }
     if ('Ref' in o) return `<${flattenCfn(o['Ref'])}>`;
+    if ('Fn::ImportValue' in o) return flattenCfn(o['Fn::ImportValue']);
     if ('Fn::GetAtt' in o) {
       const [res, attr] = o['Fn::GetAtt'] as [unknown, unknown];
       return `<${flattenCfn(res)}.${flattenCfn(attr)}>`;
