@@ -107,10 +107,18 @@ try {
   const importPeople = Number(values['import-people']);
   await writeDirectoryFile(file, { people: importPeople, seed: 42 });
   let t = performance.now();
-  await importDirectory(readDirectoryFile(file), { concurrency: 8 });
+  await importDirectory(readDirectoryFile(file), { version: '0000000000000bec', concurrency: 8 });
   const importMs = performance.now() - t;
   results.import = { people: importPeople, ms: Math.round(importMs), people_per_s: Math.round(importPeople / (importMs / 1000)) };
   log(`import: ${JSON.stringify(results.import)}`);
+  // The versioned, chunked import (issue 16): the simulated AWS plan, and on this stack the chunked import
+  // through the real queues and workers beside raw BatchWriteItem into the same DynamoDB Local.
+  const { importPlan, itemShapes, measureLocalImport } = await import('./bench-import-plan.js');
+  const shapes = itemShapes();
+  results.import_plan = { shapes, rows: [importPlan(1_000_000, shapes), importPlan(100_000_000, shapes)] };
+  log(`import plan: ${JSON.stringify(results.import_plan)}`);
+  results.import_chunked = await measureLocalImport(file, importPeople);
+  log(`chunked import vs raw BatchWriteItem: ${JSON.stringify(results.import_chunked)}`);
   await startServices({ root, stack, dataDir: null, directory: { file, people: importPeople, seed: 42 } });
 
   const people: Person[] = [];

@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, NestedStack, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Fn, NestedStack, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
   ApiKeySourceType,
@@ -38,7 +38,7 @@ import { TABLES, type TableKey } from '../shared/catalog/tables.js';
 import { Housekeeping } from './constructs/housekeeping.js';
 import { mailConfigurationSetName } from './constructs/mail-events.js';
 import { MailboxPoll } from './constructs/mailbox-poll.js';
-import { ServiceFunction, nagFinding, type BindingResources } from './constructs/service-function.js';
+import { ServiceFunction, directoryBucketArnExport, nagFinding, type BindingResources } from './constructs/service-function.js';
 import type { SearchCollection } from './constructs/search-collection.js';
 import { DIRECTORY_OBJECT_KEY, pascal } from './stateful-stack.js';
 
@@ -205,7 +205,7 @@ export class ApiStack extends Stack {
       secretBox: props.secretBoxKey,
       mailboxProviders: props.mailboxProviders,
       apiKeys: { usagePlanName: usagePlanName(prefix) },
-      directory: { bucket: props.directoryBucket, key: DIRECTORY_OBJECT_KEY },
+      directory: { bucket: props.directoryBucket, key: DIRECTORY_OBJECT_KEY, importedBucketArn: Fn.importValue(directoryBucketArnExport(prefix)) },
       mailIdentities: props.sesIdentities ?? [],
       mailConfigurationSet: mailConfigurationSetName(prefix),
       userPool: props.userPool,

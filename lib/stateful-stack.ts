@@ -16,7 +16,7 @@ import { DirectoryImport } from './constructs/directory-import.js';
 import { SearchCollection } from './constructs/search-collection.js';
 import { InboundMail } from './constructs/inbound-mail.js';
 import { MailEvents } from './constructs/mail-events.js';
-import { nagFinding } from './constructs/service-function.js';
+import { directoryBucketArnExport, nagFinding } from './constructs/service-function.js';
 import { QUEUE_LIST, queueName, type QueueKey } from '../shared/catalog/queues.js';
 import { TABLE_LIST, type TableKey } from '../shared/catalog/tables.js';
 
@@ -31,8 +31,11 @@ export interface StatefulStackProps extends StackProps {
   readonly searchEngine?: 'memory' | 'opensearch';
 }
 
-/** The import bucket's object holding the directory JSONL. */
-export const DIRECTORY_OBJECT_KEY = 'directory/directory.jsonl.gz';
+/**
+ * The import bucket's object holding the directory JSONL. Plain, not gzipped: the import reads it in byte
+ * ranges, and a gzip stream cannot be entered in the middle.
+ */
+export const DIRECTORY_OBJECT_KEY = 'directory/directory.jsonl';
 
 /**
  * Everything that holds data and must outlive a redeploy of the functions: tables, queues, the secret-box
@@ -216,6 +219,8 @@ export class StatefulStack extends Stack {
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
+    this.exportValue(this.directoryImportBucket.bucketArn, { name: directoryBucketArnExport(prefix) });
+
     // The S3 notification singleton CDK adds for the import trigger runs with the basic execution role.
     Validations.of(this).acknowledge({
       id: nagFinding(this, 'AwsSolutions-IAM4', 'Policy', ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole').managedPolicyArn),
@@ -245,6 +250,8 @@ export class StatefulStack extends Stack {
       bucket: this.directoryImportBucket,
       key: DIRECTORY_OBJECT_KEY,
       table: this.tables.directory,
+      chunkQueue: queues['directory-import'],
+      finalizeQueue: queues['directory-finalize'],
       stage: props.stage ?? 'dev',
       serviceName: props.serviceName ?? 'people-outreach',
     });

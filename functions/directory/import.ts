@@ -1,17 +1,20 @@
 import type { S3Event } from 'aws-lambda';
-import { importDirectory, recordImport } from '../../shared/directory/directory.repository.js';
-import { readDirectory } from '../../shared/search/index-source.js';
+import { serviceClock } from '../../shared/core/clock.js';
 import { logger } from '../../shared/core/logger.js';
+import { planImport, s3ImportVersion } from '../../shared/directory/import/plan-import.js';
 
 /**
- * S3 object-created → load the directory JSONL (`DIRECTORY_BUCKET`/`DIRECTORY_KEY`) into the directory
- * table, the same import the local stack runs on first start. Re-running it is harmless: items are keyed
- * by profile URL and simply overwritten.
+ * S3 object-created on the directory object → plan a versioned, chunked import of that object version
+ * (shared/directory/import/plan-import.ts); the directory-import queue's worker writes the chunks and the
+ * finalize worker switches lookups to it. A redelivered event finds its import planned and resumes it.
  */
 export const handler = async (event: S3Event): Promise<void> => {
-  const t0 = Date.now();
-  const r = await importDirectory(await readDirectory(), { concurrency: 16, onProgress: (n) => logger.info('directory import progress', { people: n }) });
-  const version = event.Records.map((x) => `${x.s3.object.key}:${x.s3.object.eTag}`).join(',');
-  await recordImport({ version, people: r.people, imported_at: new Date().toISOString() });
-  logger.info('directory imported', { people: r.people, companies: r.companies, ms: Date.now() - t0 });
+  for (const r of event.Records) {
+    const bucket = r.s3.bucket.name;
+    const key = decodeURIComponent(r.s3.object.key.replace(/\+/g, ' '));
+    const versionId = r.s3.object.versionId ?? null;
+    const version = s3ImportVersion(bucket, key, versionId, r.s3.object.eTag);
+    const status = await planImport({ kind: 's3', bucket, key, version_id: versionId }, version, { now: serviceClock.now() });
+    logger.info('directory import under way', { version, state: status.state, chunks: status.chunks_total, done: status.chunks_done });
+  }
 };

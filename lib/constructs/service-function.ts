@@ -89,7 +89,15 @@ export interface DirectorySourceBinding {
   readonly bucket: IBucket;
   /** The object the search index is built from (the same JSONL the import loads). */
   readonly key: string;
+  /**
+   * The bucket's ARN as an import of a named export (`directoryBucketArnExport`), for the one wildcard grant
+   * (artifacts under `index/`): a named import is a value the cdk-nag acknowledgement can spell at construction.
+   */
+  readonly importedBucketArn?: string;
 }
+
+/** Name of the stateful stack's export of the import bucket's ARN. */
+export const directoryBucketArnExport = (prefix: string) => `${prefix}-directory-bucket-arn`;
 
 /**
  * Packages the service imports only with `import()`, on a path cold start does not take (X-Ray: the first AWS
@@ -374,6 +382,25 @@ export class ServiceFunction extends NodejsFunction {
   }
 
   /**
+   * A directory import's access to the import bucket: any version of the directory object (chunks read one
+   * version by range); with `readwrite` also the search index artifacts under `index/`. Nothing else.
+   */
+  bindDirectoryImport({ bucket, key, importedBucketArn }: DirectorySourceBinding, mode: 'read' | 'readwrite'): void {
+    this.addEnvironment('DIRECTORY_BUCKET', bucket.bucketName);
+    this.addEnvironment('DIRECTORY_KEY', key);
+    this.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['s3:GetObject', 's3:GetObjectVersion'], resources: [bucket.arnForObjects(key)] }));
+    if (mode === 'readwrite') {
+      if (!importedBucketArn) throw new Error('writing directory artifacts needs the bucket ARN export');
+      const artifacts = `${importedBucketArn}/index/*`;
+      this.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['s3:PutObject'], resources: [artifacts] }));
+      Validations.of(this).acknowledge({
+        id: nagFinding(this, 'AwsSolutions-IAM5', 'Resource', artifacts),
+        reason: 'Search index artifacts are named by the directory version an import computes at run time; the grant is PutObject under index/ only.',
+      });
+    }
+  }
+
+  /**
    * Create and delete API keys and find the usage plan by name (GetUsagePlans reads the plan collection; no
    * finer resource exists for a lookup by name). Adding a key to the plan is granted by id in ApiStack.
    */
@@ -425,6 +452,7 @@ export class ServiceFunction extends NodejsFunction {
     if (bindings.apiKeys) fn.bindApiKeys(resources.apiKeys);
     if (bindings.directorySource) fn.bindDirectorySource(resources.directory);
     if (bindings.userPool) fn.bindUserPool(resources.userPool);
+    if (bindings.directoryImport) fn.bindDirectoryImport(resources.directory, bindings.directoryImport);
   }
 
   /** `arn:…:scheduler:<region>:<account>:schedule/<group>/*`, also used to word the cdk-nag acknowledgement. */

@@ -30,6 +30,11 @@ export interface Bindings {
    * version's search index artifact under INDEX_ARTIFACT_PREFIX.
    */
   directorySource?: boolean;
+  /**
+   * A directory import's access to the import bucket (`DIRECTORY_BUCKET`, `DIRECTORY_KEY`): `read` any
+   * version of the directory object; `readwrite` also put the search index artifacts under `index/`.
+   */
+  directoryImport?: 'read' | 'readwrite';
 }
 
 /** Where in the directory bucket the import writes each version's search index artifact. */

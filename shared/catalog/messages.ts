@@ -31,6 +31,20 @@ const ReviewExpired = z.strictObject({ kind: z.literal('review_expired'), accoun
 const TestEmailTimeout = z.strictObject({ kind: z.literal('test_email_timeout'), account_id: accountId, test_email_id: testEmailId });
 // What the EventBridge rule's input transformer makes of an SES event: `{"kind":"ses_event","event":<the event>}`.
 const SesEventMessage = z.strictObject({ kind: z.literal('ses_event'), event: SesEventSchema });
+/** A directory version: 16 hex characters in AWS (import/plan-import.ts), a file's sha256 on the twin. */
+const directoryVersion = z.string().regex(/^[0-9a-f]{16,64}$/, 'must be a directory version');
+/** Write one line-aligned byte range of an import's source (its plan is on the import's status item). */
+const DirectoryChunk = z.strictObject({ kind: z.literal('directory_chunk'), version: directoryVersion, chunk: z.number().int().min(0).max(1_000_000) });
+/** Delete a version lookups no longer read: one segment of a parallel scan, resumed from `start_key`. */
+const DirectoryCleanup = z.strictObject({
+  kind: z.literal('directory_cleanup'),
+  version: directoryVersion,
+  segment: z.number().int().min(0),
+  segments: z.number().int().min(1).max(1000),
+  start_key: z.strictObject({ pk: z.string(), sk: z.string() }).optional(),
+});
+/** Every chunk is written: verify, build the search artifact, switch the pointer, schedule the cleanup. */
+const DirectoryFinalize = z.strictObject({ kind: z.literal('directory_finalize'), version: directoryVersion });
 
 export const QUEUE_MESSAGES = {
   search: z.discriminatedUnion('kind', [PeopleSearch, PhoneEnrich, DeepSearch, AgenticStep]),
@@ -39,6 +53,8 @@ export const QUEUE_MESSAGES = {
   webhooks: z.discriminatedUnion('kind', [DeliverJobEvent]),
   timers: z.discriminatedUnion('kind', [WebhookRetry, SendDue, ReviewExpired, TestEmailTimeout]),
   'mail-events': z.discriminatedUnion('kind', [SesEventMessage]),
+  'directory-import': z.discriminatedUnion('kind', [DirectoryChunk, DirectoryCleanup]),
+  'directory-finalize': z.discriminatedUnion('kind', [DirectoryFinalize]),
 } satisfies Record<QueueKey, z.ZodType<{ kind: string }>>;
 
 export type MessageOf<Q extends QueueKey> = z.output<(typeof QUEUE_MESSAGES)[Q]>;
@@ -66,6 +82,15 @@ export const messages = {
   sendTestEmail: (accountId: string, testEmailId: string): MessageOf<'sending'> => ({ kind: 'send_test_email', account_id: accountId, test_email_id: testEmailId }),
   testEmailTimeout: (accountId: string, testEmailId: string): TimerMessage => ({ kind: 'test_email_timeout', account_id: accountId, test_email_id: testEmailId }),
   sesEvent: (event: SesEvent): MessageOf<'mail-events'> => ({ kind: 'ses_event', event }),
+  directoryChunk: (version: string, chunk: number): MessageOf<'directory-import'> => ({ kind: 'directory_chunk', version, chunk }),
+  directoryCleanup: (version: string, segment: number, segments: number, startKey?: { pk: string; sk: string }): MessageOf<'directory-import'> => ({
+    kind: 'directory_cleanup',
+    version,
+    segment,
+    segments,
+    ...(startKey ? { start_key: startKey } : {}),
+  }),
+  directoryFinalize: (version: string): MessageOf<'directory-finalize'> => ({ kind: 'directory_finalize', version }),
 };
 
 /** Why a queue body is not a message of its queue: the kind it claimed (if any) and zod's first issues. */

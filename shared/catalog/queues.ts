@@ -4,7 +4,7 @@ import type { Bindings } from './bindings.js';
  * The queue catalogue: every SQS queue, its DLQ policy and the worker that consumes it. Read by the CDK
  * stack (queues, DLQs, event source mappings) and by the local event-source runner.
  */
-export type QueueKey = 'search' | 'drafting' | 'sending' | 'webhooks' | 'timers' | 'mail-events';
+export type QueueKey = 'search' | 'drafting' | 'sending' | 'webhooks' | 'timers' | 'mail-events' | 'directory-import' | 'directory-finalize';
 
 export interface QueueDef {
   key: QueueKey;
@@ -125,6 +125,42 @@ export const QUEUES: Record<QueueKey, QueueDef> = {
       bindings: { tables: { outreach: 'readwrite' }, scheduler: true },
     },
   },
+  // A directory import (issue 16): one message per line-aligned byte range of the uploaded file, planned by
+  // the S3-triggered planner (functions/directory/import.ts); the same queue carries the deletion of a
+  // version lookups no longer read, one parallel-scan segment per message. Writes only the directory table,
+  // reads only the import bucket's directory object.
+  'directory-import': {
+    key: 'directory-import',
+    urlEnv: 'DIRECTORY_IMPORT_QUEUE_URL',
+    arnEnv: 'DIRECTORY_IMPORT_QUEUE_ARN',
+    visibilityTimeoutSeconds: 1800,
+    maxReceiveCount: 5,
+    worker: {
+      module: 'functions/workers/directory-import.worker.ts',
+      // One chunk (32 MiB, about 27,000 people) per invocation: a retry redoes one chunk, not five.
+      batchSize: 1,
+      timeoutSeconds: 300,
+      // The last chunk queues the finalize step; a cleanup segment queues its own continuation.
+      bindings: { tables: { directory: 'readwrite' }, queues: { 'directory-import': 'send', 'directory-finalize': 'send' }, directoryImport: 'read' },
+      memoryMb: 1024,
+    },
+  },
+  // The finalize step reads the whole file once more to build the search index artifact, so it runs in its
+  // own function with Lambda's largest memory (the in-memory index of 1M people needs about 3.2 GB).
+  'directory-finalize': {
+    key: 'directory-finalize',
+    urlEnv: 'DIRECTORY_FINALIZE_QUEUE_URL',
+    arnEnv: 'DIRECTORY_FINALIZE_QUEUE_ARN',
+    visibilityTimeoutSeconds: 5400,
+    maxReceiveCount: 3,
+    worker: {
+      module: 'functions/workers/directory-finalize.worker.ts',
+      batchSize: 1,
+      timeoutSeconds: 900,
+      bindings: { tables: { directory: 'readwrite' }, queues: { 'directory-import': 'send' }, directoryImport: 'readwrite' },
+      memoryMb: 10240,
+    },
+  },
 };
 
 export const QUEUE_LIST: QueueDef[] = Object.values(QUEUES);
@@ -151,7 +187,8 @@ export const DEAD_LETTERS: HousekeepingDef & { batchSize: number } = {
   batchSize: 10,
   timeoutSeconds: 60,
   bindings: {
-    tables: { accounts: 'readwrite', jobs: 'readwrite', outreach: 'readwrite' },
+    // directory: a directory import's chunk or finalize step that gave up marks its import failed.
+    tables: { accounts: 'readwrite', jobs: 'readwrite', outreach: 'readwrite', directory: 'readwrite' },
     queues: { webhooks: 'send' },
     scheduler: true,
   },

@@ -76,7 +76,7 @@ export async function prepareDirectory(opts: { file: string; people: number; see
   if (marker?.version !== directory.version) {
     const t0 = Date.now();
     log('importing the directory into the directory table…');
-    const r = await importDirectory(readDirectoryFile(opts.file), { concurrency: 8 });
+    const r = await importDirectory(readDirectoryFile(opts.file), { version: directory.version!, concurrency: 8 });
     await recordImport({ version: directory.version!, people: r.people, imported_at: new Date().toISOString() });
     log(`  imported ${r.people.toLocaleString('en-US')} people in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   }

@@ -20,7 +20,7 @@ import { PeopleIndex, SNAPSHOT_FORMAT } from './search-engine.js';
  * so a restart loads it instead of rebuilding, a moved or copied data directory still finds it (the key
  * is the content, not the path or mtime), and a changed file is rebuilt.
  */
-async function* jsonl(stream: NodeJS.ReadableStream): AsyncIterable<DirectoryRecord> {
+export async function* jsonl(stream: NodeJS.ReadableStream): AsyncIterable<DirectoryRecord> {
   const rl = createInterface({ input: stream, crlfDelay: Infinity });
   for await (const line of rl) {
     if (line.trim()) yield DirectoryRecordSchema.parse(JSON.parse(line));
@@ -69,7 +69,7 @@ export function snapshotPath(file: string, version: string): string {
   return join(dirname(file), 'index', `people-v${SNAPSHOT_FORMAT}-${version}.v8`);
 }
 
-async function buildFrom(records: AsyncIterable<DirectoryRecord> | Iterable<DirectoryRecord>): Promise<{ index: PeopleIndex; lookups: LookupTable }> {
+export async function buildFrom(records: AsyncIterable<DirectoryRecord> | Iterable<DirectoryRecord>): Promise<{ index: PeopleIndex; lookups: LookupTable }> {
   const all: DirectoryRecord[] = [];
   for await (const r of records) all.push(r);
   const index = PeopleIndex.build(all);
@@ -86,12 +86,18 @@ export function indexFromSnapshotFile(file: Buffer): PeopleIndex {
   return PeopleIndex.fromSnapshot(readSnapshotFile(file).index);
 }
 
+/** The snapshot's bytes (what `loadDirectoryFile` reads back), and the index part of it. */
+export function serializeIndex(built: { index: PeopleIndex; lookups: LookupTable }): { indexBuffer: Buffer; bytes: Buffer } {
+  const indexBuffer = built.index.toSnapshot();
+  return { indexBuffer, bytes: serialize({ index: indexBuffer, lookups: built.lookups.toSnapshot() }) };
+}
+
 /** Writes the snapshot under a temporary name first, so a crash never leaves a half-written one behind. */
 async function persist(path: string, built: { index: PeopleIndex; lookups: LookupTable }): Promise<Buffer> {
-  const indexBuffer = built.index.toSnapshot();
+  const { indexBuffer, bytes } = serializeIndex(built);
   await mkdir(dirname(path), { recursive: true });
   const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, serialize({ index: indexBuffer, lookups: built.lookups.toSnapshot() }));
+  await writeFile(tmp, bytes);
   await rename(tmp, path);
   for (const name of await readdir(dirname(path))) {
     if (name.startsWith('people-') && join(dirname(path), name) !== path) await rm(join(dirname(path), name), { force: true });

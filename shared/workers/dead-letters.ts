@@ -18,6 +18,7 @@ import { handleRecord, type MessageHandlers } from './dispatch.js';
 import { failRun } from '../agentic/research-step.js';
 import { timerHandlers } from './timers.handlers.js';
 import { mailEventHandlers } from './mail-events.handlers.js';
+import { deadDirectoryFinalizeHandlers, deadDirectoryImportHandlers } from './directory-import.handlers.js';
 
 /**
  * The dead-letter consumer: one function with an event source on every DLQ. A message that gave up (its
@@ -29,7 +30,8 @@ import { mailEventHandlers } from './mail-events.handlers.js';
  *   yet claimed: `failed` (a sequence step's enrollment with it); a claimed one: judged after its lease;
  * - a test email's send: `failed` if not yet claimed, `unknown` if claimed (it may have been sent);
  * - a webhook delivery: the attempt logged as failed, the next one planned on the retry ladder;
- * - a timer or an SES event: run once more (each is idempotent).
+ * - a timer or an SES event: run once more (each is idempotent);
+ * - a directory import's chunk or finalize step: the import marked `failed` with the reason.
  * A message it cannot act on yet (a send inside its lease) stays in the DLQ and comes back; a malformed one
  * is logged and dropped, since nothing can ever run it.
  */
@@ -69,6 +71,8 @@ const DEAD: { [Q in QueueKey]: MessageHandlers<Q> } = {
   },
   timers: timerHandlers,
   'mail-events': mailEventHandlers,
+  'directory-import': deadDirectoryImportHandlers,
+  'directory-finalize': deadDirectoryFinalizeHandlers,
 };
 
 async function failLostJob(jobId: string): Promise<void> {

@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dynamoDbDirectory, importDirectory } from '../../shared/directory/directory-dynamodb.repository.js';
+import { dynamoDbDirectory, importDirectory, recordImport } from '../../shared/directory/directory-dynamodb.repository.js';
 import { memoryDirectory } from '../../shared/directory/directory-memory.js';
 import type { DirectoryStore } from '../../shared/directory/directory-store.js';
 import { readDirectoryFile, writeDirectoryFile } from '../../shared/directory/file.js';
@@ -19,6 +19,7 @@ import { startTestStack } from '../support/local.js';
 let stack: LocalStack;
 let dir: string;
 const people: Person[] = [];
+const CONTRACT_VERSION = '00000000000c0de1';
 const companies = new Map<string, Company>();
 
 beforeAll(async () => {
@@ -30,7 +31,8 @@ beforeAll(async () => {
     if (r.type === 'company') companies.set(r.id, r);
     else people.push(r);
   }
-  await importDirectory(readDirectoryFile(file));
+  await importDirectory(readDirectoryFile(file), { version: CONTRACT_VERSION });
+  await recordImport({ version: CONTRACT_VERSION, people: people.length, imported_at: new Date().toISOString() });
   useLoadedDirectory(await loadDirectoryFile(file));
 }, 120_000);
 

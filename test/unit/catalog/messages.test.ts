@@ -20,6 +20,10 @@ describe('queue message catalogue', () => {
       ['timers', messages.reviewExpired(ACCT, EMAIL)],
       ['sending', messages.sendTestEmail(ACCT, TEST_EMAIL)],
       ['timers', messages.testEmailTimeout(ACCT, TEST_EMAIL)],
+      ['directory-import', messages.directoryChunk('0123456789abcdef', 12)],
+      ['directory-import', messages.directoryCleanup('0123456789abcdef', 3, 16)],
+      ['directory-import', messages.directoryCleanup('0123456789abcdef', 3, 16, { pk: 'V#0123456789abcdef#url#linkedin.com/in/a', sk: 'P' })],
+      ['directory-finalize', messages.directoryFinalize('0123456789abcdef')],
     ] as const;
     for (const [queue, m] of built) expect(parseMessage(queue, JSON.stringify(m))).toEqual(m);
   });
@@ -43,8 +47,9 @@ describe('queue message catalogue', () => {
     ['null', 'null'],
     ['agentic step without its step', JSON.stringify({ kind: 'agentic_step', job_id: JOB })],
     ['negative agentic step', JSON.stringify({ kind: 'agentic_step', job_id: JOB, step: -1 })],
+    ['directory version not hex', JSON.stringify({ kind: 'directory_chunk', version: 'V#x', chunk: 0 })],
   ])('refuses a malformed body: %s', (_what, body) => {
-    const queue = body.includes('deliver_job_event') ? 'webhooks' : 'search';
+    const queue = body.includes('deliver_job_event') ? 'webhooks' : body.includes('directory_chunk') ? 'directory-import' : 'search';
     expect(() => parseMessage(queue, body)).toThrow(MalformedMessageError);
   });
 
@@ -54,7 +59,7 @@ describe('queue message catalogue', () => {
     expect(isSearchJobKind('agentic_search')).toBe(false);
     // An agentic search runs as a chain of steps, never as one job message.
     expect(isSearchJobKind('agentic_step')).toBe(false);
-    expect(Object.keys(QUEUE_MESSAGES).sort()).toEqual(['drafting', 'mail-events', 'search', 'sending', 'timers', 'webhooks']);
+    expect(Object.keys(QUEUE_MESSAGES).sort()).toEqual(['directory-finalize', 'directory-import', 'drafting', 'mail-events', 'search', 'sending', 'timers', 'webhooks']);
   });
 });
 

@@ -1,0 +1,73 @@
+import { sendMessage } from '../../adapters/queue.js';
+import { messages } from '../../catalog/messages.js';
+import { logger } from '../../core/logger.js';
+import { companiesById, companyItem, personItem, writeAll, type BatchWriter, type WriteRequest } from '../directory-dynamodb.repository.js';
+import { getImport, markChunkDone, updateImport, type ImportStatus } from '../import-status.repository.js';
+import { DirectoryRecordSchema, type Company, type Person } from '../types.js';
+import { emitImportMetrics } from './import-metrics.js';
+import { sourceReader } from './import-source.js';
+import { queueChunks } from './plan-import.js';
+
+/**
+ * Write one chunk of a directory import.
+ *
+ * Input: the import's version and the chunk's number (its byte range is on the status item).
+ * 1. Nothing to do for an import that is complete or superseded, or for a chunk already counted (a
+ *    redelivery): go to 4, which is idempotent.
+ * 2. Read the range and parse its lines. A company chunk stages its companies; a people chunk reads its
+ *    people's companies (consistent BatchGetItem) and writes each person under the version.
+ *    BatchWriteItem of 25, 8 in flight, unprocessed items retried with backoff. Writing the same chunk
+ *    again writes the same keys with the same values, so a chunk interrupted midway is simply redone.
+ * 3. Mark the chunk done: counted once (a number set on the status item), with the people and companies
+ *    it wrote.
+ * 4. The chunk that completes the companies queues the people chunks; the one that completes every chunk
+ *    queues the finalize step. A crash between 3 and 4 is healed by the redelivery, which finds the chunk
+ *    counted and repeats 4 (a duplicate message finds its chunk done too).
+ */
+export async function importChunk(version: string, chunk: number, opts: { now: () => Date; writer?: BatchWriter }): Promise<void> {
+  const status = await getImport(version);
+  if (!status) throw new Error(`directory import ${version}: no status item for chunk ${chunk}`);
+  if (status.state === 'complete' || status.state === 'superseded') return;
+  if (chunk >= status.chunks_total) throw new Error(`directory import ${version}: chunk ${chunk} is not in the plan (${status.chunks_total} chunks)`);
+  if (status.done_chunks?.has(chunk)) return advance(status, opts.now());
+
+  const started = performance.now();
+  const lines = (await sourceReader(status.source).range(status.cuts[chunk]!, status.cuts[chunk + 1]!)).toString('utf8').split('\n');
+  const records = lines.filter((l) => l.trim()).map((l) => DirectoryRecordSchema.parse(JSON.parse(l)));
+  const written = { people: 0, companies: 0 };
+  let requests: WriteRequest[];
+  if (chunk < status.company_chunks) {
+    const companies = records.filter((r): r is Company => r.type === 'company');
+    if (companies.length !== records.length) throw new Error(`directory import ${version}: a person line in company chunk ${chunk}`);
+    requests = companies.map((c) => ({ PutRequest: { Item: companyItem(version, c) } }));
+    written.companies = companies.length;
+  } else {
+    const people = records.filter((r): r is Person => r.type === 'person');
+    if (people.length !== records.length) throw new Error(`directory import ${version}: a company line in people chunk ${chunk}; companies must come first`);
+    const companies = await companiesById(version, people.map((p) => p.company_id));
+    requests = people.map((p) => {
+      const company = companies.get(p.company_id);
+      if (!company) throw new Error(`directory import ${version}: person ${p.id} names unknown company ${p.company_id}`);
+      return { PutRequest: { Item: personItem(version, p, company) } };
+    });
+    written.people = people.length;
+  }
+  await writeAll(requests, { concurrency: 8, writer: opts.writer });
+  const after = await markChunkDone(version, chunk, written, opts.now());
+  emitImportMetrics(version, { ChunksDone: after ? 1 : 0, PeopleWritten: written.people, CompaniesWritten: written.companies });
+  logger.info('directory chunk written', { version, chunk, ...written, ms: Math.round(performance.now() - started), counted: after !== null });
+  await advance(after ?? (await getImport(version))!, opts.now());
+}
+
+async function advance(status: ImportStatus, now: Date): Promise<void> {
+  if (!status.people_queued && status.chunks_done >= status.company_chunks) {
+    const done = status.done_chunks ?? new Set<number>();
+    const people = Array.from({ length: status.chunks_total - status.company_chunks }, (_, i) => status.company_chunks + i).filter((c) => !done.has(c));
+    await queueChunks(status.version, people);
+    await updateImport(status.version, { people_queued: true }, now);
+  }
+  if (!status.finalize_queued && status.chunks_done === status.chunks_total) {
+    await sendMessage('directory-finalize', messages.directoryFinalize(status.version));
+    await updateImport(status.version, { finalize_queued: true }, now, ['running', 'failed']);
+  }
+}
