@@ -1,9 +1,9 @@
+import { artifactKey } from '../../search/index-artifact.js';
 import { sendMessage } from '../../adapters/queue.js';
 import { messages } from '../../catalog/messages.js';
 import { optionalEnv } from '../../core/env.js';
 import { logger } from '../../core/logger.js';
 import { buildFrom, jsonl, serializeIndex } from '../../search/index-source.js';
-import { SNAPSHOT_FORMAT } from '../../search/search-engine.js';
 import { switchDirectoryVersion } from '../directory-version.repository.js';
 import { getImport, recordImportFailure, updateImport } from '../import-status.repository.js';
 import { emitImportMetrics } from './import-metrics.js';
@@ -19,7 +19,8 @@ export const ARTIFACT_MAX_PEOPLE = 2_000_000;
 export const CLEANUP_SEGMENTS = 16;
 
 /** The import bucket's key (or, on the twin, the path under the data directory) of a version's search index. */
-export const indexArtifactName = (version: string) => `index/people-v${SNAPSHOT_FORMAT}-${version}.v8`;
+/** Where the search worker looks for a version's index. */
+export const indexArtifactName = artifactKey;
 
 /**
  * How long a replaced version stays readable after the switch: containers cache the pointer for 30 s, and
