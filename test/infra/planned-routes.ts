@@ -3,7 +3,6 @@ import type { RouteDef } from '../../shared/catalog/routes.js';
 /** SPEC.md and DESIGN.md routes not in the route table yet, with the bindings they will most likely need. */
 export const PLANNED: RouteDef[] = (
   [
-    ['GET', '/api/public/v1/openapi.json', 'functions/openapi/get.ts'],
     ['DELETE', '/api/app/v1/webhook-secrets/{secret_id}/', 'functions/app/revoke-webhook-secret.ts'],
     ['GET', '/api/app/v1/account/', 'functions/app/get-account.ts'],
     ['GET', '/api/app/v1/api-keys/', 'functions/app/list-api-keys.ts'],

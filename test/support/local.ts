@@ -1,6 +1,7 @@
 import { resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../shared/local/stack.js';
+import { assertResponseMatchesContract } from './contract.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -34,6 +35,8 @@ export class Client {
     } catch {
       /* not JSON: keep text */
     }
+    // Every answer the e2e suites receive from a documented route is checked against the published contract.
+    assertResponseMatchesContract(method, new URL(url).pathname, res.status, res.headers.get('content-type'), parsed);
     return { status: res.status, headers: res.headers, body: parsed as T };
   }
 
