@@ -58,7 +58,7 @@ function responseRef(schema: z.ZodType): Json {
 }
 
 function content(answer: Answer, extra?: z.ZodType): Json | undefined {
-  if (answer.mediaType) return { [answer.mediaType]: { schema: { type: 'string' } } };
+  if (answer.mediaType) return { [answer.mediaType]: { schema: { type: answer.mediaType === 'application/json' ? 'object' : 'string' } } };
   const schemas = [answer.schema, extra].filter((s): s is z.ZodType => s !== undefined);
   if (schemas.length === 0) return undefined;
   const schema = schemas.length === 1 ? responseRef(schemas[0]!) : { anyOf: schemas.map(responseRef) };
