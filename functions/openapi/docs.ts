@@ -23,7 +23,7 @@ const PAGE = `<!doctype html>
     <div id="app"></div>
     <script src="scalar.js"></script>
     <script>
-      Scalar.createApiReference('#app', { url: '../api/public/v1/openapi.json', hideClientButton: true, telemetry: false });
+      Scalar.createApiReference('#app', { url: '../api/public/v1/openapi.json', withDefaultFonts: false, defaultOpenAllTags: true, hideClientButton: true, telemetry: false });
     </script>
   </body>
 </html>
