@@ -63,7 +63,7 @@ describe('/docs/ in headless Chromium', () => {
       return route.abort();
     });
     await page.goto(`${origin}/docs/`);
-    await page.getByRole('heading', { name: summaries[0], exact: true }).first().waitFor({ timeout: 60_000 });
+    await page.getByRole('heading', { name: doc.info.title, exact: true }).first().waitFor({ timeout: 60_000 });
     const headings = new Set<string>();
     for (let still = 0, lastY = -1; still < 5 && !summaries.every((s) => headings.has(s)); ) {
       for (const h of await page.getByRole('heading').allInnerTexts()) headings.add(h.trim());
