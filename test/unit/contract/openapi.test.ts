@@ -46,7 +46,7 @@ describe('the published OpenAPI document', () => {
     expect(doc.components.securitySchemes.ApiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-api-key' });
   });
 
-  test('the committed openapi.json and openapi.d.ts are what `npm run openapi` writes now', async () => {
+  test('the committed openapi.json and public-api.d.ts are what `npm run openapi` writes now', async () => {
     const rendered = await renderArtifacts();
     expect(readFileSync(join(ROOT, ARTIFACTS.document), 'utf8')).toBe(rendered.document);
     expect(readFileSync(join(ROOT, ARTIFACTS.types), 'utf8')).toBe(rendered.types);
