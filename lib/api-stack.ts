@@ -317,6 +317,7 @@ export class ApiStack extends Stack {
         module: route.module,
         description: `${route.method} ${route.path}`,
         ...(route.timeoutSeconds ? { timeout: Duration.seconds(route.timeoutSeconds) } : {}),
+        ...(route.assets ? { assets: route.assets } : {}),
       });
       ServiceFunction.applyBindings(fn, routeBindings(route), resources);
       fn.alarmOnErrors(props.alarmTopic);

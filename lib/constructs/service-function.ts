@@ -1,5 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Annotations, ArnFormat, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
@@ -37,6 +37,8 @@ export interface ServiceFunctionProps {
   readonly description?: string;
   /** Packages copied unbundled into the asset's node_modules (they read data files beside their code). */
   readonly runtimePackages?: string[];
+  /** Repo-relative files the handler reads at run time, copied to the same relative path in the asset. */
+  readonly assets?: string[];
 }
 
 export interface SchedulerBinding {
@@ -236,6 +238,7 @@ export class ServiceFunction extends NodejsFunction {
             ...lazyPackageCommands(out),
             // Offline and Docker-free: copy the installed packages rather than `npm install` them.
             ...(props.runtimePackages ?? []).map((p) => `mkdir -p "${out}/node_modules" && cp -r "${join(REPO_ROOT, 'node_modules', p)}" "${out}/node_modules/"`),
+            ...(props.assets ?? []).map((file) => `mkdir -p "${dirname(join(out, file))}" && cp "${join(REPO_ROOT, file)}" "${join(out, file)}"`),
           ],
         },
       },

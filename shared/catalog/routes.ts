@@ -42,7 +42,12 @@ export interface RouteDef {
   edgeThrottle?: Throttle;
   bindings: Bindings;
   timeoutSeconds?: number;
+  /** Files (repo-relative) the handler reads at run time, copied into its bundle at the same relative path. */
+  assets?: string[];
 }
+
+/** Scalar's standalone reference renderer, served to the browser from our own origin (no CDN). */
+export const SCALAR_BUNDLE = 'node_modules/@scalar/api-reference/dist/browser/standalone.js';
 
 export const PUBLIC_BASE = '/api/public/v1/';
 export const CONSOLE_BASE = '/api/console/v1/';
@@ -125,6 +130,11 @@ export const ROUTES: RouteDef[] = [
   // the catch-all throttle of SPEC.md "Limits". The accounts table is read only (pilot flag, sender snapshot).
   { method: 'POST', path: pub('test-emails/'), module: 'functions/test-emails/create.ts', auth: 'handler_key', throttle: T.testEmails, edgeThrottle: T.testEmailsEdge, bindings: { tables: { accounts: 'read', outreach: 'readwrite' }, queues: { sending: 'send' }, keyThrottle: true } },
   { method: 'GET', path: pub('test-emails/{id}/'), module: 'functions/test-emails/get.ts', auth: 'handler_key', throttle: T.testEmails, edgeThrottle: T.testEmailsEdge, bindings: { tables: { accounts: 'read', outreach: 'read' }, keyThrottle: true } },
+
+  // The published contract (DESIGN.md §3): the OpenAPI document and the reference page rendering it, no credential.
+  { method: 'GET', path: pub('openapi.json'), module: 'functions/openapi/get.ts', auth: 'public', throttle: T.read, bindings: {} },
+  { method: 'GET', path: '/docs/', module: 'functions/openapi/docs.ts', auth: 'public', throttle: T.read, bindings: {} },
+  { method: 'GET', path: '/docs/scalar.js', module: 'functions/openapi/docs.ts', auth: 'public', throttle: T.read, bindings: {}, assets: [SCALAR_BUNDLE] },
 
   // Console API (DESIGN.md §2).
   { method: 'POST', path: con('accounts/'), module: 'functions/console/create-account.ts', auth: 'admin', bindings: accountsWrite },

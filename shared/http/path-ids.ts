@@ -25,6 +25,13 @@ const ID_IN: Record<string, RegExp> = {
   'test-emails': UUID_V4,
 };
 
+/** The shape of path parameter `name` of `resource`, when it has one (for the published contract). */
+export function pathParameterShape(resource: string, name: string): RegExp | undefined {
+  if (name !== 'id') return BY_NAME[name];
+  const segments = resource.split('/');
+  return ID_IN[segments[segments.indexOf('{id}') - 1] ?? ''];
+}
+
 /** True when every path parameter of `resource` (a route path with `{param}` segments) has its shape. */
 export function pathIdsWellFormed(resource: string, params: Record<string, string | undefined>): boolean {
   const segments = resource.split('/');

@@ -36,7 +36,7 @@ export interface AcceptJobInput {
   extra?: Partial<Job>;
 }
 
-const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{1,128}$/;
+export const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export function parseIdempotencyKey(headers: Record<string, string>): string | undefined {
   const key = headers['idempotency-key'];

@@ -1,6 +1,8 @@
 import { resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../shared/local/stack.js';
+import { assertResponseMatchesContract } from './contract.js';
+import { publicApiClient, type PublicApiClient } from '../../shared/contract/client.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -34,7 +36,22 @@ export class Client {
     } catch {
       /* not JSON: keep text */
     }
+    // Every answer the e2e suites receive from a documented route is checked against the published contract.
+    assertResponseMatchesContract(method, new URL(url).pathname, res.status, res.headers.get('content-type'), parsed);
     return { status: res.status, headers: res.headers, body: parsed as T };
+  }
+
+  /** The generated typed client (openapi-fetch) with this client's key; its answers are contract-checked too. */
+  get typed(): PublicApiClient {
+    const checked: typeof fetch = async (input, init) => {
+      const request = new Request(input, init);
+      const res = await fetch(request);
+      const text = await res.clone().text();
+      const contentType = res.headers.get('content-type');
+      assertResponseMatchesContract(request.method, new URL(request.url).pathname, res.status, contentType, text && contentType?.includes('json') ? JSON.parse(text) : text);
+      return res;
+    };
+    return publicApiClient(new URL(this.stack.baseUrl).origin, this.apiKey ?? '', checked);
   }
 
   api<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>) {

@@ -1,0 +1,249 @@
+import type * as z from 'zod';
+import { AgenticSearchSchema } from '../agentic/model.js';
+import { EmailEnrichSchema, PhoneEnrichSchema, ProfessionalUrlEnrichSchema, ProfileEnrichSchema } from '../enrichment/enrichment.js';
+import { ApproveEmailSchema, CreateEmailSchema, ListEmailsQuerySchema, PatchEmailSchema } from '../outreach/model.js';
+import { DeepSearchSchema } from '../search/deep-search-accept.js';
+import { PeopleSearchSchema } from '../search/people-search.js';
+import { AddContactsSchema, CreateSequenceSchema, ListSequencesQuerySchema } from '../sequences/model.js';
+import { CreateTestEmailSchema } from '../test-emails/test-email.schema.js';
+import * as R from './responses.js';
+
+/**
+ * What the route table does not say about each public operation: its request schemas (the very objects
+ * the handlers validate with), its answers per status, and the walk-through's example request. The
+ * errors every route of an auth kind shares are added by openapi.ts.
+ */
+export interface Answer {
+  description: string;
+  schema?: z.ZodType;
+  /** A non-JSON answer (the tracking pixel, the unsubscribe page). */
+  mediaType?: string;
+}
+
+export interface Operation {
+  summary: string;
+  tag: string;
+  description?: string;
+  body?: z.ZodType;
+  query?: z.ZodObject;
+  idempotency?: 'optional' | 'required';
+  /** Price in credits, as stated in SPEC.md "Billing model" (also shown by the MCP tools). */
+  price?: string;
+  example?: unknown;
+  answers: Record<number, Answer>;
+}
+
+const HOOK = 'https://hooks.example.com/people';
+const err = (description: string): Answer => ({ description, schema: R.ErrorEnvelope });
+const invalid = err('`invalid_request`: invalid or missing fields (with `details`).');
+const notFound = err('`not_found`: unknown id, or an id of another account.');
+const conflictState = err('`conflict`: wrong state for this action.');
+const noCredits = err('`insufficient_credits`: the balance cannot cover the charge or reservation.');
+const contention = err('`contention`: a reservation lost after bounded retries; retry after `Retry-After`.');
+const noSecret = err('`conflict`: no active webhook signing secret; or the `Idempotency-Key` was reused with a different body.');
+const upstream = err('`upstream_error`: the lookup failed upstream; not charged.');
+const accepted = (what: string): Answer => ({ description: `Accepted: ${what}.`, schema: R.JobAcceptance });
+const poll = (schema: z.ZodType): Answer => ({ description: 'The polling envelope (free).', schema });
+
+export const OPERATIONS: Record<string, Operation> = {
+  'GET email/accounts/': {
+    summary: 'List sending accounts',
+    tag: 'Sending accounts',
+    answers: { 200: { description: 'The caller\'s connected mailboxes (read-only).', schema: R.SendingAccountList } },
+  },
+  'POST search/': {
+    summary: 'Start a people search',
+    tag: 'Search',
+    description: 'Asynchronous: results by webhook (`search.completed`) and by polling. Continue with `search_id` for the next non-overlapping page.',
+    body: PeopleSearchSchema,
+    idempotency: 'optional',
+    price: '1 credit per lead returned (max_results reserved; zero leads cost nothing)',
+    example: { query: 'VP of Sales at fintech companies in the US', max_results: 25, webhook_url: HOOK },
+    answers: { 202: accepted('a people search job'), 400: invalid, 402: noCredits, 404: err('`not_found`: `search_id` names none of your people searches.'), 409: noSecret, 503: contention },
+  },
+  'GET search/{job_id}/': { summary: 'Poll a people search', tag: 'Search', answers: { 200: poll(R.PeopleSearchJob), 404: notFound } },
+  'POST deep-search/': {
+    summary: 'Start a deep search',
+    tag: 'Search',
+    description: 'A researched shortlist with fit scores: `standard` up to 25 people, `extended` up to 100. Charged in full on success, even with no one found.',
+    body: DeepSearchSchema,
+    idempotency: 'optional',
+    price: '200 credits (standard) or 400 credits (extended) per successful run',
+    example: { query: 'VP of Sales at fintech companies in San Francisco', mode: 'standard', webhook_url: HOOK },
+    answers: { 202: accepted('a deep search job'), 400: invalid, 402: noCredits, 409: noSecret, 503: contention },
+  },
+  'GET deep-search/{job_id}/': { summary: 'Poll a deep search', tag: 'Search', answers: { 200: poll(R.DeepSearchJob), 404: notFound } },
+  'POST enrich/phone/': {
+    summary: 'Start a phone enrichment',
+    tag: 'Enrichment',
+    description: 'Asynchronous; `phone` is null on a miss (a clean completion).',
+    body: PhoneEnrichSchema,
+    idempotency: 'optional',
+    price: '50 credits on a hit, 0 on a miss',
+    example: { email: 'jane.doe@example.com', webhook_url: HOOK },
+    answers: { 202: accepted('a phone enrichment job'), 400: invalid, 402: noCredits, 409: noSecret, 503: contention },
+  },
+  'GET enrich/phone/{job_id}/': { summary: 'Poll a phone enrichment', tag: 'Enrichment', answers: { 200: poll(R.PhoneEnrichJob), 404: notFound } },
+  'POST agentic-search/': {
+    summary: 'Start an agentic search',
+    tag: 'Search',
+    description: 'Detailed persona with evidence, credit-capped: `max_credits` is reserved; 100 credits once paid work starts plus 10 per lead, never above the cap. Enabled per account (404 otherwise); at most 2 running jobs per key and 3 per account (429).',
+    body: AgenticSearchSchema,
+    idempotency: 'optional',
+    price: 'variable, never above max_credits (100 once work starts + 10 per lead)',
+    example: {
+      query: 'VP of Engineering at software companies that raised a Series B in the last year and are hiring data engineers. Ideally they use Snowflake or spoke at a conference.',
+      target_results: 10,
+      max_credits: 500,
+      webhook_url: HOOK,
+    },
+    answers: {
+      202: accepted('an agentic search job'),
+      400: invalid,
+      402: noCredits,
+      404: err('`not_found`: agentic search is not enabled for the account.'),
+      409: noSecret,
+      429: { description: 'Concurrency limit (an application error) or the gateway\'s throttle.', schema: R.ErrorEnvelope },
+      500: err('Internal admission or dispatch failure; the reservation is released.'),
+      503: contention,
+    },
+  },
+  'GET agentic-search/{job_id}/': { summary: 'Poll an agentic search', tag: 'Search', answers: { 200: poll(R.AgenticSearchJob), 404: notFound } },
+  'POST agentic-search/{job_id}/cancel/': {
+    summary: 'Cancel an agentic search',
+    tag: 'Search',
+    description: 'Idempotent. Pending → cancelled (all released); running → completed with `partial` and `user_cancelled` (work done stays billable); terminal → unchanged.',
+    answers: { 202: { description: 'The job\'s current `id`, `status`, `created_at`.', schema: R.JobAcceptance }, 404: notFound },
+  },
+  'POST enrich/email/': {
+    summary: 'Find a work email',
+    tag: 'Enrichment',
+    body: EmailEnrichSchema,
+    price: '5 credits per completed call, a no-match included',
+    example: { professional_url: 'linkedin.com/in/jane-doe' },
+    answers: { 200: { description: 'Found.', schema: R.EmailFound }, 400: invalid, 402: noCredits, 404: err('`not_found`: no match (charged).'), 502: upstream, 503: contention },
+  },
+  'POST enrich/professional-url/': {
+    summary: 'Find a professional profile URL',
+    tag: 'Enrichment',
+    body: ProfessionalUrlEnrichSchema,
+    price: '3 credits per completed call, a no-match included',
+    example: { email: 'jane.doe@example.com' },
+    answers: { 200: { description: 'Found, in bare-host form.', schema: R.ProfessionalUrlFound }, 400: invalid, 402: noCredits, 404: err('`not_found`: no match (charged).'), 502: upstream, 503: contention },
+  },
+  'POST enrich/professional-profile/': {
+    summary: 'Get a professional profile',
+    tag: 'Enrichment',
+    body: ProfileEnrichSchema,
+    price: '2 credits per completed call, a no-match included',
+    example: { professional_url: 'https://www.linkedin.com/in/jane-doe/' },
+    answers: { 200: { description: 'The profile.', schema: R.ProfessionalProfile }, 400: invalid, 402: noCredits, 404: err('`not_found`: no profile (charged).'), 502: upstream, 503: contention },
+  },
+  'POST emails/': {
+    summary: 'Draft an outreach email',
+    tag: 'Outreach emails',
+    description: 'Drafting takes 10–60 s; poll the email until `pending_review` (or `queued` with review `none`).',
+    body: CreateEmailSchema,
+    price: '2 credits per successfully drafted email',
+    example: {
+      to: { email: 'jane@prospect.example', first_name: 'Jane', company_name: 'Acme', context: 'Opened a Berlin office' },
+      instructions: 'Short and friendly: introduce our warehouse automation platform, ask for a 15-minute call.',
+    },
+    answers: { 202: { description: 'Accepted, drafting.', schema: R.EmailAcceptance }, 400: invalid, 402: noCredits, 409: err('`conflict`: no usable sending account.'), 503: contention },
+  },
+  'GET emails/': { summary: 'List outreach emails', tag: 'Outreach emails', query: ListEmailsQuerySchema, answers: { 200: { description: 'Newest first; only emails created through the API.', schema: R.EmailPage }, 400: invalid } },
+  'GET emails/{id}/': { summary: 'Get an outreach email', tag: 'Outreach emails', answers: { 200: { description: 'The email.', schema: R.OutreachEmail }, 404: notFound } },
+  'PATCH emails/{id}/': {
+    summary: 'Edit an outreach email',
+    tag: 'Outreach emails',
+    description: 'While `pending_review` or `queued`; `subject` and/or exactly one of `body_plain` / `body_html`. Editing in review extends the window.',
+    body: PatchEmailSchema,
+    example: { subject: 'Quick question' },
+    answers: { 200: { description: 'The updated email.', schema: R.OutreachEmail }, 400: invalid, 404: notFound, 409: conflictState },
+  },
+  'POST emails/{id}/approve/': {
+    summary: 'Approve an outreach email',
+    tag: 'Outreach emails',
+    body: ApproveEmailSchema,
+    example: { schedule: 'now' },
+    answers: { 200: { description: 'The updated email.', schema: R.OutreachEmail }, 400: invalid, 404: notFound, 409: conflictState },
+  },
+  'POST emails/{id}/cancel/': {
+    summary: 'Cancel an outreach email',
+    tag: 'Outreach emails',
+    answers: { 200: { description: 'The cancelled email.', schema: R.OutreachEmail }, 404: notFound, 409: conflictState },
+  },
+  'POST sequences/': {
+    summary: 'Create a sequence',
+    tag: 'Sequences',
+    description: 'Needs a connected `google` or `microsoft` sending account (409 otherwise). Ineligible contacts are listed in `contacts_rejected`.',
+    body: CreateSequenceSchema,
+    price: '2 credits per drafted email (contacts × steps), reserved at create',
+    example: {
+      contacts: [{ email: 'jane@prospect.example', first_name: 'Jane', company_name: 'Acme', context: 'Opened a Berlin office' }],
+      instructions: 'Introduce our warehouse automation platform; follow up briefly.',
+      name: 'Warehouse leads',
+      steps: 3,
+    },
+    answers: { 202: { description: 'Accepted, drafting.', schema: R.SequenceAcceptance }, 400: invalid, 402: noCredits, 409: err('`conflict`: no `google`/`microsoft` sending account.'), 503: contention },
+  },
+  'GET sequences/': { summary: 'List sequences', tag: 'Sequences', query: ListSequencesQuerySchema, answers: { 200: { description: 'Newest first, without enrollments.', schema: R.SequencePage }, 400: invalid } },
+  'GET sequences/{id}/': { summary: 'Get a sequence', tag: 'Sequences', answers: { 200: { description: 'The sequence with its enrollments and their steps.', schema: R.Sequence }, 404: notFound } },
+  'POST sequences/{id}/contacts/': {
+    summary: 'Add contacts to a sequence',
+    tag: 'Sequences',
+    body: AddContactsSchema,
+    price: '2 credits per drafted email',
+    example: { contacts: [{ email: 'sam@prospect.example', first_name: 'Sam', company_name: 'Acme' }] },
+    answers: { 202: { description: 'Accepted, drafting the new enrollments.', schema: R.ContactsAdded }, 400: invalid, 402: noCredits, 404: notFound, 409: err('`conflict`: a drafting pass runs, or the sequence is cancelled or failed.'), 503: contention },
+  },
+  'POST sequences/{id}/approve/': {
+    summary: 'Approve a sequence',
+    tag: 'Sequences',
+    answers: { 200: { description: 'The sequence with its enrollments.', schema: R.Sequence }, 404: notFound, 409: err('`conflict`: still drafting.') },
+  },
+  'POST sequences/{id}/cancel/': {
+    summary: 'Cancel a sequence',
+    tag: 'Sequences',
+    answers: { 200: { description: 'The sequence with its enrollments.', schema: R.Sequence }, 404: notFound, 409: conflictState },
+  },
+  'GET sequences/{id}/replies/': { summary: 'List replies to a sequence', tag: 'Sequences', answers: { 200: { description: 'Replies, bounces and auto-replies.', schema: R.Replies }, 404: notFound } },
+  'GET o/{token}/': {
+    summary: 'Open-tracking pixel',
+    tag: 'Recipient links',
+    description: 'Called by the recipient\'s mail client; no credential.',
+    answers: { 200: { description: 'A 1×1 GIF.', mediaType: 'image/gif' } },
+  },
+  'GET u/{token}/': {
+    summary: 'Unsubscribe confirmation page',
+    tag: 'Recipient links',
+    answers: { 200: { description: 'A page whose button POSTs the one-click unsubscribe.', mediaType: 'text/html' }, 404: { description: 'Unknown link.', mediaType: 'text/html' } },
+  },
+  'POST u/{token}/': {
+    summary: 'One-click unsubscribe (RFC 8058)',
+    tag: 'Recipient links',
+    answers: { 200: { description: 'Suppressed.', mediaType: 'text/html' }, 404: { description: 'Unknown link.', mediaType: 'text/html' } },
+  },
+  'POST test-emails/': {
+    summary: 'Send a test email (pilot)',
+    tag: 'Test emails',
+    description: 'Finished copy to the fixed shared test inbox, at once. Pilot accounts only (403 otherwise). At most 10 new tests an hour and 50 a day.',
+    body: CreateTestEmailSchema,
+    idempotency: 'required',
+    price: 'free',
+    example: { from_account: 'ea_01jabcdefghjkmnpqrstvwxyz0', subject: 'Preview', body_plain: 'Hello from the pilot.' },
+    answers: {
+      200: { description: 'Same-key replay of a record that has an outcome.', schema: R.TestEmail },
+      202: { description: 'New record, or same-key replay while `queued` or `sending`.', schema: R.TestEmail },
+      400: invalid,
+      409: err('`conflict`: same key with different content, or the sender is unusable.'),
+    },
+  },
+  'GET openapi.json': {
+    summary: 'This document',
+    tag: 'Contract',
+    description: 'The OpenAPI 3.1 document of the public API; no key needed. Rendered at `/docs/`.',
+    answers: { 200: { description: 'The document.', mediaType: 'application/json' } },
+  },
+  'GET test-emails/{id}/': { summary: 'Get a test email', tag: 'Test emails', answers: { 200: { description: 'The record.', schema: R.TestEmail }, 404: notFound } },
+};

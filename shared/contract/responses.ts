@@ -1,0 +1,207 @@
+import * as z from 'zod';
+import { EMAIL_STATUSES } from '../outreach/model.js';
+import { ENROLLMENT_STATUSES, SEQUENCE_STATUSES } from '../sequences/model.js';
+import { TEST_EMAIL_STATUSES } from '../test-emails/model.js';
+import { ATTACHMENT_TYPES } from '../test-emails/test-email.schema.js';
+import {
+  agenticSearchCompletedSchema,
+  agenticSearchFailedSchema,
+  deepSearchCompletedSchema,
+  deepSearchFailedSchema,
+  phoneEnrichCompletedSchema,
+  phoneEnrichFailedSchema,
+  searchCompletedSchema,
+  searchFailedSchema,
+} from '../webhooks/events.js';
+
+/**
+ * Response bodies of the public API (SPEC.md "Resources", "Endpoints", "Errors"; DESIGN.md §3 for what
+ * SPEC.md leaves open). Objects are closed (`z.object` → `additionalProperties: false` in the document), so
+ * a field the service sends but the contract does not name fails the e2e response checks; the two fields
+ * DESIGN.md lets the polling envelope add are named here.
+ */
+
+const timestamp = z.string().meta({ format: 'date-time' });
+const nullableTimestamp = timestamp.nullable();
+
+export const ErrorEnvelope = z
+  .object({
+    error: z.object({
+      code: z.string(),
+      message: z.string(),
+      details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    }),
+  })
+  .meta({ id: 'Error', description: 'The application error envelope; `details` only for validation errors.' });
+
+/** API Gateway's own answers (missing/unknown key, throttled, unregistered path). */
+export const GatewayMessage = z.object({ message: z.string() }).meta({ id: 'GatewayMessage', description: '`{"message":"Forbidden"}`, `{"message":"Too Many Requests"}` or `{"message":"Missing Authentication Token"}`.' });
+
+export const JobAcceptance = z
+  .object({ id: z.string().regex(/^dj_[0-9a-z]{26}$/), status: z.enum(['pending', 'running', 'completed', 'failed', 'cancelled']), created_at: timestamp })
+  .meta({ id: 'JobAcceptance', description: 'Exactly `id`, `status`, `created_at`.' });
+
+const jobError = z.object({ code: z.string(), message: z.string() });
+const withoutEnvelope = <S extends z.ZodObject>(s: S) => s.omit({ id: true, event_type: true });
+
+function pollingEnvelope<T extends string>(tier: T, result: z.ZodType, id: string, extra: Record<string, z.ZodType> = {}) {
+  return z
+    .object({
+      id: z.string().regex(/^dj_[0-9a-z]{26}$/),
+      status: z.enum(['pending', 'running', 'completed', 'failed', 'cancelled']),
+      tier: z.literal(tier),
+      created_at: timestamp,
+      updated_at: timestamp,
+      completed_at: nullableTimestamp,
+      leads_returned: z.number().int().nonnegative().nullable(),
+      result: result.nullable(),
+      error: jobError.nullable(),
+      ...extra,
+    })
+    .meta({ id, description: `The polling envelope of a ${tier} job; \`result\` is the webhook body without \`id\` and \`event_type\` once the job has finished.` });
+}
+
+const parsedQuery = { parsed_query: z.record(z.string(), z.unknown()).optional().describe('The constraints understood from the query; clients must ignore fields they do not know.') };
+
+export const PeopleSearchJob = pollingEnvelope('people_search', z.union([withoutEnvelope(searchCompletedSchema), withoutEnvelope(searchFailedSchema)]), 'PeopleSearchJob', parsedQuery);
+export const DeepSearchJob = pollingEnvelope('deep_search', z.union([withoutEnvelope(deepSearchCompletedSchema), withoutEnvelope(deepSearchFailedSchema)]), 'DeepSearchJob', {
+  ...parsedQuery,
+  score_breakdown: z.record(z.string(), z.unknown()).optional().describe('Each result\'s fit parts and the weights that made its score.'),
+});
+export const AgenticSearchJob = pollingEnvelope('agentic_search', z.union([withoutEnvelope(agenticSearchCompletedSchema), withoutEnvelope(agenticSearchFailedSchema)]), 'AgenticSearchJob');
+export const PhoneEnrichJob = pollingEnvelope('phone_enrich', z.union([withoutEnvelope(phoneEnrichCompletedSchema), withoutEnvelope(phoneEnrichFailedSchema)]), 'PhoneEnrichJob');
+
+export const EmailFound = z.object({ email: z.string() }).meta({ id: 'EmailFound' });
+export const ProfessionalUrlFound = z.object({ professional_url: z.string().describe('Bare-host form.') }).meta({ id: 'ProfessionalUrlFound' });
+
+const yearMonth = z.string().regex(/^\d{4}-\d{2}$/).nullable();
+const text = z.string().nullable();
+export const ProfessionalProfile = z
+  .object({
+    first_name: text,
+    last_name: text,
+    full_name: text,
+    headline: text,
+    location: z.object({ city: text, country: text, country_code: text }),
+    current_position: z.object({ title: text, company_name: text, company_industry: text }).nullable(),
+    experience: z.array(z.object({ title: text, company_name: text, start: yearMonth, end: yearMonth })),
+    education: z.array(z.object({ school_name: text, degree: text, field_of_study: text, start: yearMonth, end: yearMonth })),
+  })
+  .meta({ id: 'ProfessionalProfile' });
+
+export const SendingAccount = z
+  .object({
+    id: z.string().regex(/^ea_[0-9a-z]{26}$/),
+    email: z.string(),
+    type: z.enum(['google', 'microsoft', 'smtp']),
+    connected: z.boolean(),
+    sending_enabled: z.boolean(),
+    daily_limit: z.number().int(),
+    sent_today: z.number().int(),
+    health: z.string(),
+  })
+  .meta({ id: 'SendingAccount' });
+export const SendingAccountList = z.object({ accounts: z.array(SendingAccount) }).meta({ id: 'SendingAccountList' });
+
+export const OutreachEmail = z
+  .object({
+    id: z.string().regex(/^em_[0-9a-z]{26}$/),
+    status: z.enum(EMAIL_STATUSES),
+    to: z.object({ email: z.string(), name: z.string() }),
+    from_email: z.string(),
+    subject: z.string(),
+    body_plain: z.string(),
+    body_html: z.string(),
+    instructions: z.string(),
+    created_at: timestamp,
+    scheduled_for: nullableTimestamp,
+    sent_at: nullableTimestamp,
+    opened_at: nullableTimestamp,
+    replied_at: nullableTimestamp,
+    open_count: z.number().int().nonnegative(),
+    review_expires_at: nullableTimestamp.describe('End of the 7-day review window while `pending_review`.'),
+    error: jobError.nullable(),
+    step: z.number().int().nonnegative().optional().describe('Sequence steps only; 0 is the intro.'),
+  })
+  .meta({ id: 'OutreachEmail' });
+
+export const EmailAcceptance = z.object({ id: z.string().regex(/^em_[0-9a-z]{26}$/), status: z.literal('drafting'), created_at: timestamp }).meta({ id: 'EmailAcceptance' });
+
+const page = { count: z.number().int().nonnegative(), page: z.number().int().min(1), page_size: z.number().int().min(1), total_pages: z.number().int().nonnegative() };
+export const EmailPage = z.object({ ...page, results: z.array(OutreachEmail) }).meta({ id: 'EmailPage' });
+
+const sequenceId = z.string().regex(/^sq_[0-9a-z]{26}$/);
+const rejectedContact = z.object({ contact: z.unknown(), reason: z.enum(['invalid_contact', 'already_in_automation', 'recently_contacted', 'not_enriched', 'already_enrolled']) });
+const sequenceName = z.string().nullable();
+
+export const SequenceAcceptance = z
+  .object({
+    id: sequenceId,
+    name: sequenceName,
+    status: z.literal('drafting'),
+    created_at: timestamp,
+    contacts_accepted: z.number().int(),
+    contacts_rejected: z.array(rejectedContact),
+    total_emails: z.number().int(),
+    drafted: z.number().int(),
+  })
+  .meta({ id: 'SequenceAcceptance' });
+
+export const ContactsAdded = z
+  .object({ id: sequenceId, name: sequenceName, status: z.literal('drafting'), contacts_accepted: z.number().int(), contacts_rejected: z.array(rejectedContact), emails_added: z.number().int() })
+  .meta({ id: 'ContactsAdded' });
+
+const sequenceSummary = {
+  id: sequenceId,
+  name: sequenceName,
+  status: z.enum(SEQUENCE_STATUSES),
+  created_at: timestamp,
+  instructions: z.string(),
+  total_emails: z.number().int(),
+  drafted: z.number().int(),
+};
+export const SequenceSummary = z.object(sequenceSummary).meta({ id: 'SequenceSummary' });
+export const Sequence = z
+  .object({
+    ...sequenceSummary,
+    failed: z.number().int(),
+    enrollments: z.array(z.object({ contact: z.object({ email: z.string(), name: z.string() }), status: z.enum(ENROLLMENT_STATUSES), emails: z.array(OutreachEmail) })),
+  })
+  .meta({ id: 'Sequence' });
+export const SequencePage = z.object({ ...page, results: z.array(SequenceSummary) }).meta({ id: 'SequencePage' });
+
+export const Replies = z
+  .object({
+    replies: z.array(
+      z.object({
+        email_id: z.string(),
+        from_email: z.string(),
+        from_name: z.string().nullable(),
+        subject: z.string(),
+        body_plain: z.string(),
+        classification: z.enum(['reply', 'bounce', 'auto_reply']),
+        received_at: timestamp,
+      }),
+    ),
+  })
+  .meta({ id: 'Replies' });
+
+const attachmentTypes = Object.keys(ATTACHMENT_TYPES) as [keyof typeof ATTACHMENT_TYPES, ...(keyof typeof ATTACHMENT_TYPES)[]];
+export const TestEmail = z
+  .object({
+    id: z.uuid(),
+    status: z.enum(TEST_EMAIL_STATUSES),
+    to: z.string(),
+    from_account: z.string(),
+    from_email: z.string(),
+    subject: z.string(),
+    body_html: z.string(),
+    signature_html: z.string(),
+    attachments: z.array(z.object({ filename: z.string(), content_type: z.enum(attachmentTypes), size_bytes: z.number().int() })),
+    created_at: timestamp,
+    sent_at: nullableTimestamp,
+    message_id: z.string().nullable(),
+    internet_message_id: z.string().nullable(),
+    error: jobError.nullable(),
+  })
+  .meta({ id: 'TestEmail' });

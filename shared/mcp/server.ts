@@ -1,0 +1,211 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod';
+import { AgenticSearchSchema } from '../agentic/model.js';
+import { PRICES } from '../accounts/prices.js';
+import { publicApiClient, type PublicApiClient } from '../contract/client.js';
+import { OPERATIONS } from '../contract/operations.js';
+import { EmailEnrichSchema, PhoneEnrichSchema, ProfessionalUrlEnrichSchema, ProfileEnrichSchema } from '../enrichment/enrichment.js';
+import { ApproveEmailSchema, CreateEmailSchema, PatchEmailSchema } from '../outreach/model.js';
+import { DeepSearchSchema } from '../search/deep-search-accept.js';
+import { PeopleSearchSchema } from '../search/people-search.js';
+import { CreateSequenceSchema } from '../sequences/model.js';
+
+/**
+ * The MCP server over the public API, with the caller's own API key: every tool calls the typed client, so
+ * it sees exactly what any other caller sees (edge checks, throttles, charges). Tool inputs are the request
+ * schemas the handlers validate with. Paid tools state their price and return `credits_charged`; the costly
+ * ones (deep and agentic search, sequences) need `confirm: true` or an explicit `max_credits`. Job tools
+ * wait for the job with progress notifications up to `waitSeconds`, then return the job id to poll.
+ */
+export interface McpOptions {
+  /** Service origin, e.g. http://localhost:3000. */
+  origin: string;
+  apiKey: string;
+  /** How long an async tool waits for its job before returning the id (seconds). */
+  waitSeconds?: number;
+  pollIntervalMs?: number;
+}
+
+type Tier = 'people_search' | 'deep_search' | 'agentic_search' | 'phone_enrich';
+type Json = Record<string, any>;
+type Extra = { _meta?: { progressToken?: string | number }; sendNotification: (n: any) => Promise<void>; signal: AbortSignal };
+
+const price = (key: string) => OPERATIONS[key]!.price!;
+const JOB_ID = z.string().regex(/^dj_[0-9a-z]{26}$/).describe('A dj_<id> job id');
+const EMAIL_ID = z.string().regex(/^em_[0-9a-z]{26}$/).describe('An em_<id> outreach email id');
+const CONFIRM = z.literal(true).describe('Must be true: this call spends credits beyond the confirmation threshold.');
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+
+const POLL_PATH = {
+  people_search: '/api/public/v1/search/{job_id}/',
+  deep_search: '/api/public/v1/deep-search/{job_id}/',
+  agentic_search: '/api/public/v1/agentic-search/{job_id}/',
+  phone_enrich: '/api/public/v1/enrich/phone/{job_id}/',
+} as const;
+
+/** What a finished job cost, from the price list and its result (SPEC.md "Billing model"). */
+export function creditsCharged(tier: Tier, job: Json, request: Json = {}): number {
+  if (job.status !== 'completed') return 0;
+  const result = (job.result ?? {}) as Json;
+  switch (tier) {
+    case 'people_search':
+      return (result.total_returned ?? 0) * PRICES.people_search_per_lead;
+    case 'deep_search':
+      return PRICES.deep_search[(request.mode ?? 'standard') as 'standard' | 'extended'];
+    case 'phone_enrich':
+      return result.phone ? PRICES.phone_enrich : 0;
+    case 'agentic_search':
+      return Math.min(request.max_credits ?? Infinity, PRICES.agentic_search.base + PRICES.agentic_search.per_lead * (result.total_returned ?? 0));
+  }
+}
+
+function reply(value: Json, isError = false): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value, ...(isError ? { isError: true } : {}) };
+}
+
+/** An API answer as a tool result: errors are tool errors carrying the HTTP status and the API's body. */
+function answer(res: { data?: unknown; error?: unknown; response: Response }, extra: Json = {}): CallToolResult {
+  const status = res.response.status;
+  if (res.error !== undefined || status >= 400) return reply({ http_status: status, error: res.error ?? null, ...extra }, true);
+  return reply({ http_status: status, ...(res.data as Json), ...extra });
+}
+
+export function createMcpServer(opts: McpOptions): McpServer {
+  const api: PublicApiClient = publicApiClient(opts.origin, opts.apiKey);
+  const waitMs = (opts.waitSeconds ?? 120) * 1000;
+  const pollMs = opts.pollIntervalMs ?? 2000;
+  const server = new McpServer({ name: 'people-outreach', version: '1.0.0' });
+
+  async function poll(tier: Tier, jobId: string) {
+    return api.GET(POLL_PATH[tier], { params: { path: { job_id: jobId } } } as never) as Promise<{ data?: Json; error?: unknown; response: Response }>;
+  }
+
+  /** Wait for a job with progress notifications, up to the bound; then the job as it stands. */
+  async function waitForJob(tier: Tier, jobId: string, request: Json, extra: Extra): Promise<CallToolResult> {
+    const deadline = Date.now() + waitMs;
+    const token = extra._meta?.progressToken;
+    for (let round = 1; ; round++) {
+      const res = await poll(tier, jobId);
+      if (res.error !== undefined || !res.data) return answer(res as never, { job_id: jobId });
+      const job = res.data;
+      if (TERMINAL.has(job.status)) return reply({ ...job, credits_charged: creditsCharged(tier, job, request) });
+      if (Date.now() + pollMs > deadline || extra.signal.aborted) {
+        return reply({ job_id: jobId, status: job.status, still_running: true, note: `Not finished within ${Math.round(waitMs / 1000)} s; call job_status with this id.`, credits_charged: 0 });
+      }
+      if (token !== undefined) {
+        await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: round, message: `${tier} ${jobId}: ${job.status}, ${job.leads_returned ?? 0} leads so far` } });
+      }
+      await new Promise((r) => setTimeout(r, pollMs));
+    }
+  }
+
+  async function startJob(tier: Tier, path: string, body: Json, idempotencyKey: string | undefined, extra: Extra): Promise<CallToolResult> {
+    const res = (await api.POST(path as never, { body, params: { header: idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {} } } as never)) as { data?: Json; error?: unknown; response: Response };
+    if (res.error !== undefined || !res.data) return answer(res as never, { credits_charged: 0 });
+    return waitForJob(tier, res.data.id, body, extra);
+  }
+
+  const idempotency = { idempotency_key: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/).optional().describe('Optional Idempotency-Key: the same key returns the same job.') };
+
+  server.registerTool(
+    'people_search',
+    { description: `Find people from a plain-language description (25–100 leads). Price: ${price('POST search/')}. Waits for the results.`, inputSchema: PeopleSearchSchema },
+    async (args, extra) => startJob('people_search', '/api/public/v1/search/', args, undefined, extra as Extra),
+  );
+  server.registerTool(
+    'deep_search',
+    {
+      description: `A researched shortlist with fit scores. Price: ${price('POST deep-search/')}; requires confirm: true. Takes minutes: returns the job id if not done in time.`,
+      inputSchema: DeepSearchSchema.extend({ confirm: CONFIRM, ...idempotency }),
+    },
+    async ({ confirm: _confirm, idempotency_key, ...body }, extra) => startJob('deep_search', '/api/public/v1/deep-search/', body, idempotency_key, extra as Extra),
+  );
+  server.registerTool(
+    'agentic_search',
+    {
+      description: `Detailed persona search with evidence. Price: ${price('POST agentic-search/')}; max_credits is required and is the most it can cost.`,
+      inputSchema: AgenticSearchSchema.extend({ max_credits: AgenticSearchSchema.shape.max_credits.unwrap(), ...idempotency }),
+    },
+    async ({ idempotency_key, ...body }, extra) => startJob('agentic_search', '/api/public/v1/agentic-search/', body, idempotency_key, extra as Extra),
+  );
+  server.registerTool(
+    'cancel_agentic_search',
+    { description: 'Cancel an agentic search (free). Work already done stays billable.', inputSchema: z.object({ job_id: JOB_ID }) },
+    async ({ job_id }) => answer((await api.POST('/api/public/v1/agentic-search/{job_id}/cancel/', { params: { path: { job_id } } })) as never),
+  );
+  server.registerTool(
+    'enrich_phone',
+    { description: `Find a phone number. Price: ${price('POST enrich/phone/')}. Waits for the lookup.`, inputSchema: PhoneEnrichSchema.safeExtend(idempotency) },
+    async ({ idempotency_key, ...body }, extra) => startJob('phone_enrich', '/api/public/v1/enrich/phone/', body, idempotency_key, extra as Extra),
+  );
+  server.registerTool(
+    'job_status',
+    { description: 'The current state of a search or phone job (free).', inputSchema: z.object({ job_id: JOB_ID, kind: z.enum(['people_search', 'deep_search', 'agentic_search', 'phone_enrich']) }) },
+    async ({ job_id, kind }) => {
+      const res = await poll(kind, job_id);
+      return res.data ? reply({ ...res.data, credits_charged: creditsCharged(kind, res.data) }) : answer(res as never);
+    },
+  );
+
+  const syncEnrichment = [
+    ['enrich_email', 'Find a work email', 'POST enrich/email/', '/api/public/v1/enrich/email/', EmailEnrichSchema, PRICES.email_enrich],
+    ['enrich_professional_url', 'Find a professional profile URL', 'POST enrich/professional-url/', '/api/public/v1/enrich/professional-url/', ProfessionalUrlEnrichSchema, PRICES.professional_url_enrich],
+    ['enrich_professional_profile', 'Get a structured professional profile', 'POST enrich/professional-profile/', '/api/public/v1/enrich/professional-profile/', ProfileEnrichSchema, PRICES.professional_profile_enrich],
+  ] as const;
+  for (const [name, what, key, path, schema, cost] of syncEnrichment) {
+    server.registerTool(name, { description: `${what}. Price: ${price(key)}.`, inputSchema: schema as z.ZodType<Json> }, async (args: Json) => {
+      const res = (await api.POST(path as never, { body: args } as never)) as { data?: Json; error?: unknown; response: Response };
+      // Found (200) and no match (404) are both completed calls at full price; anything else is free.
+      const status = res.response.status;
+      return answer(res as never, { credits_charged: status === 200 || status === 404 ? cost : 0 });
+    });
+  }
+
+  server.registerTool('list_sending_accounts', { description: 'The connected mailboxes emails are sent from (free).', inputSchema: z.object({}) }, async () =>
+    answer((await api.GET('/api/public/v1/email/accounts/')) as never),
+  );
+
+  server.registerTool(
+    'create_email',
+    { description: `Draft a personalized outreach email for review. Price: ${price('POST emails/')}. Waits for the draft.`, inputSchema: CreateEmailSchema },
+    async (args, extra) => {
+      const created = await api.POST('/api/public/v1/emails/', { body: args });
+      if (!created.data) return answer(created as never, { credits_charged: 0 });
+      const deadline = Date.now() + waitMs;
+      for (;;) {
+        const res = await api.GET('/api/public/v1/emails/{id}/', { params: { path: { id: created.data.id } } });
+        if (!res.data) return answer(res as never);
+        const drafted = res.data.status !== 'drafting';
+        if (drafted || Date.now() + pollMs > deadline || (extra as Extra).signal.aborted) {
+          const charged = drafted && res.data.status !== 'failed' && res.data.status !== 'cancelled' ? PRICES.outreach_email : 0;
+          return reply({ ...res.data, credits_charged: charged, ...(drafted ? {} : { still_drafting: true }) });
+        }
+        await new Promise((r) => setTimeout(r, pollMs));
+      }
+    },
+  );
+  server.registerTool('get_email', { description: 'Read an outreach email (free).', inputSchema: z.object({ id: EMAIL_ID }) }, async ({ id }) =>
+    answer((await api.GET('/api/public/v1/emails/{id}/', { params: { path: { id } } })) as never),
+  );
+  server.registerTool('edit_email', { description: 'Edit the subject and/or body of an email in review or queued (free).', inputSchema: PatchEmailSchema.safeExtend({ id: EMAIL_ID }) }, async ({ id, ...body }) =>
+    answer((await api.PATCH('/api/public/v1/emails/{id}/', { params: { path: { id } }, body })) as never),
+  );
+  server.registerTool(
+    'approve_email',
+    { description: 'Approve an email in review for sending: best_time (default), now, or at send_at (free).', inputSchema: ApproveEmailSchema.safeExtend({ id: EMAIL_ID }) },
+    async ({ id, ...body }) => answer((await api.POST('/api/public/v1/emails/{id}/approve/', { params: { path: { id } }, body })) as never),
+  );
+  server.registerTool('cancel_email', { description: 'Cancel an email that is drafting, in review or queued (free; no refund).', inputSchema: z.object({ id: EMAIL_ID }) }, async ({ id }) =>
+    answer((await api.POST('/api/public/v1/emails/{id}/cancel/', { params: { path: { id } } })) as never),
+  );
+  server.registerTool(
+    'create_sequence',
+    { description: `A multi-step sequence with automatic follow-ups. Price: ${price('POST sequences/')}; requires confirm: true.`, inputSchema: CreateSequenceSchema.extend({ confirm: CONFIRM }) },
+    async ({ confirm: _confirm, ...body }) => {
+      const res = await api.POST('/api/public/v1/sequences/', { body: body as never });
+      return answer(res as never, { credits_reserved: res.data ? res.data.total_emails * PRICES.sequence_per_draft : 0 });
+    },
+  );
+  return server;
+}

@@ -1,0 +1,142 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { LocalStack } from '../../shared/local/stack.js';
+import { startServices } from '../../shared/local/services.js';
+import { readDirectoryFile } from '../../shared/directory/file.js';
+import type { Person } from '../../shared/directory/types.js';
+import { Client, ROOT, newTenant, startTestStack } from '../support/local.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
+
+/** The published contract from outside: the document over HTTP, the reference page in Chromium, the MCP server over stdio. */
+let stack: LocalStack;
+let receiver: WebhookReceiver;
+let origin: string;
+const people: Person[] = [];
+const dir = mkdtempSync(join(tmpdir(), 'contract-'));
+
+beforeAll(async () => {
+  stack = await startTestStack({ throttleMultiplier: 1000 });
+  const file = join(dir, 'directory.jsonl');
+  await startServices({ root: ROOT, stack, dataDir: null, directory: { file, people: 1000, seed: 11 } });
+  for await (const r of readDirectoryFile(file)) if (r.type === 'person') people.push(r);
+  receiver = await new WebhookReceiver([]).start();
+  origin = new URL(stack.baseUrl).origin;
+}, 120_000);
+afterAll(async () => {
+  await receiver?.stop();
+  await stack?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('GET /api/public/v1/openapi.json needs no key and is the OpenAPI 3.1 document', async () => {
+  const r = await new Client(stack).typed.GET('/api/public/v1/openapi.json');
+  expect(r.response.status).toBe(200);
+  expect(r.response.headers.get('content-type')).toContain('application/json');
+  expect(r.data).toMatchObject({ openapi: '3.1.0', components: { securitySchemes: { ApiKey: { name: 'x-api-key' } } } });
+});
+
+describe('/docs/ in headless Chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  }, 60_000);
+  afterAll(async () => browser?.close());
+
+  test('renders every route of the document, loading nothing from outside loopback', async () => {
+    const doc = (await new Client(stack).api('GET', 'openapi.json')).body;
+    const summaries = Object.values(doc.paths as Record<string, Record<string, { summary: string }>>).flatMap((ops) => Object.values(ops).map((o) => o.summary));
+    // A tall window: Scalar renders operations as they scroll into view, so fewer scrolls reach them all.
+    const page = await browser.newPage({ viewport: { width: 1280, height: 6000 } });
+    const outside: string[] = [];
+    await page.route('**/*', (route) => {
+      const host = new URL(route.request().url()).hostname;
+      if (host === 'localhost' || host === '127.0.0.1' || host === '[::1]') return route.continue();
+      outside.push(route.request().url());
+      return route.abort();
+    });
+    await page.goto(`${origin}/docs/`);
+    await page.getByRole('heading', { name: doc.info.title, exact: true }).first().waitFor({ timeout: 60_000 });
+    const headings = new Set<string>();
+    for (let still = 0, lastY = -1; still < 5 && !summaries.every((s) => headings.has(s)); ) {
+      for (const h of await page.getByRole('heading').allInnerTexts()) headings.add(h.trim());
+      const y = await page.evaluate(() => {
+        const w = globalThis as unknown as { scrollBy(x: number, y: number): void; innerHeight: number; scrollY: number };
+        w.scrollBy(0, w.innerHeight);
+        return w.scrollY;
+      });
+      still = y === lastY ? still + 1 : 0;
+      lastY = y;
+      await page.waitForTimeout(150);
+    }
+    expect({ missing: summaries.filter((s) => !headings.has(s)), outside }).toEqual({ missing: [], outside: [] });
+    expect(summaries.length).toBeGreaterThan(25);
+  }, 120_000);
+});
+
+describe('the MCP server over stdio', () => {
+  let mcp: McpClient;
+  let tenant: Awaited<ReturnType<typeof newTenant>>;
+  beforeAll(async () => {
+    tenant = await newTenant(stack, {}, { webhookSecret: true });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', join(ROOT, 'bin/mcp.ts')],
+      cwd: ROOT,
+      env: { ...(process.env as Record<string, string>), PEOPLE_API_URL: origin, PEOPLE_API_KEY: tenant.apiKey, MCP_WAIT_SECONDS: '90', MCP_POLL_MS: '500' },
+      stderr: 'pipe',
+    });
+    mcp = new McpClient({ name: 'contract-test', version: '1.0.0' });
+    await mcp.connect(transport);
+  }, 120_000);
+  afterAll(async () => mcp?.close());
+
+  const balance = async () => (await tenant.admin.console('GET', `accounts/${tenant.accountId}/`)).body.balance as number;
+
+  test('lists the tools, with the price in each paid tool and a confirmation on the costly ones', async () => {
+    const { tools } = await mcp.listTools();
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    expect([...byName.keys()]).toEqual(
+      expect.arrayContaining(['people_search', 'deep_search', 'agentic_search', 'cancel_agentic_search', 'enrich_email', 'enrich_phone', 'enrich_professional_url', 'enrich_professional_profile', 'job_status', 'list_sending_accounts', 'create_email', 'get_email', 'edit_email', 'approve_email', 'cancel_email', 'create_sequence']),
+    );
+    expect(byName.get('enrich_email')!.description).toContain('5 credits');
+    expect(byName.get('deep_search')!.inputSchema.required).toEqual(expect.arrayContaining(['confirm', 'query', 'webhook_url']));
+    expect(byName.get('agentic_search')!.inputSchema.required).toContain('max_credits');
+  }, 60_000);
+
+  test('runs a people search to completion and an email enrichment, and reports what each charged', async () => {
+    const before = await balance();
+    const progress: unknown[] = [];
+    const search = await mcp.callTool(
+      { name: 'people_search', arguments: { query: 'software engineers', max_results: 25, webhook_url: receiver.url } },
+      undefined,
+      { onprogress: (p) => progress.push(p), timeout: 110_000 },
+    );
+    const found = search.structuredContent as { status: string; result: { total_returned: number }; credits_charged: number };
+    expect(search.isError).toBeFalsy();
+    expect(found.status).toBe('completed');
+    expect(found.credits_charged).toBe(found.result.total_returned);
+    expect(found.credits_charged).toBeGreaterThan(0);
+
+    const person = people.find((p) => p.professional_url)!;
+    const enriched = await mcp.callTool({ name: 'enrich_email', arguments: { professional_url: person.professional_url } });
+    expect(enriched.isError).toBeFalsy();
+    expect(enriched.structuredContent).toMatchObject({ http_status: 200, email: expect.stringContaining('@'), credits_charged: 5 });
+
+    expect(await balance()).toBe(before - found.credits_charged - 5);
+  }, 120_000);
+
+  test('a costly tool without confirm: true is refused before any call', async () => {
+    const before = await balance();
+    const r = await mcp.callTool({ name: 'deep_search', arguments: { query: 'VP of Sales', webhook_url: receiver.url } });
+    expect(r.isError).toBe(true);
+    expect(await balance()).toBe(before);
+  }, 60_000);
+});

@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { ROUTES, PUBLIC_BASE } from '../../../shared/catalog/routes.js';
+import { buildOpenApiDocument, publishedRoutes } from '../../../shared/contract/openapi.js';
+import { ARTIFACTS, renderArtifacts } from '../../../shared/contract/artifacts.js';
+import { checkResponse } from '../../support/contract.js';
+import { ROOT } from '../../support/local.js';
+
+const doc = buildOpenApiDocument() as Record<string, any>;
+
+describe('the published OpenAPI document', () => {
+  test('validates as OpenAPI 3.1', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc));
+    expect({ version: validator.version, valid: result.valid, errors: result.errors }).toEqual({ version: '3.1', valid: true, errors: undefined });
+  });
+
+  test('describes every public route of the route table, and nothing else', () => {
+    const expected = ROUTES.filter((r) => r.path.startsWith(PUBLIC_BASE) && r.auth !== 'admin').map((r) => `${r.method} ${r.path}`);
+    const described = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    expect(described.sort()).toEqual(expected.sort());
+    expect(expected.length).toBeGreaterThan(25);
+  });
+
+  test('a route added to the table without a contract entry stops the build', () => {
+    const extra = { method: 'GET' as const, path: `${PUBLIC_BASE}nowhere/`, module: 'functions/nowhere.ts', auth: 'api_key' as const, bindings: {} };
+    expect(() => buildOpenApiDocument([...ROUTES, extra])).toThrow('GET nowhere/ is in the route table but not in shared/contract/operations.ts');
+  });
+
+  test('leaves out routes under other bases (console, customer app)', () => {
+    const app = { method: 'GET' as const, path: '/api/app/v1/account/', module: 'functions/app/get-account.ts', auth: 'api_key' as const, bindings: {} };
+    expect(publishedRoutes([...ROUTES, app]).some((r) => r.path.startsWith('/api/app/'))).toBe(false);
+  });
+
+  test('carries the key scheme, Idempotency-Key where accepted, throttles and webhook events', () => {
+    const search = doc.paths[`${PUBLIC_BASE}search/`].post;
+    expect(search.security).toEqual([{ ApiKey: [] }]);
+    expect(search['x-throttle']).toEqual({ per_minute: 6, burst: 2, scope: 'key' });
+    expect(search.parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }));
+    expect(doc.paths[`${PUBLIC_BASE}test-emails/`].post.parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', required: true }));
+    expect(doc.paths[`${PUBLIC_BASE}openapi.json`].get.security).toEqual([]);
+    expect(Object.keys(doc.webhooks).sort()).toEqual(
+      ['agentic_search.completed', 'agentic_search.failed', 'deep_search.completed', 'deep_search.failed', 'phone_enrich.completed', 'phone_enrich.failed', 'search.completed', 'search.failed'].sort(),
+    );
+    expect(doc.components.securitySchemes.ApiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-api-key' });
+  });
+
+  test('the committed openapi.json and public-api.d.ts are what `npm run openapi` writes now', async () => {
+    const rendered = await renderArtifacts();
+    expect(readFileSync(join(ROOT, ARTIFACTS.document), 'utf8')).toBe(rendered.document);
+    expect(readFileSync(join(ROOT, ARTIFACTS.types), 'utf8')).toBe(rendered.types);
+  });
+});
+
+describe('the response checker', () => {
+  const template = `${PUBLIC_BASE}enrich/email/`;
+
+  test('accepts an answer the document describes', () => {
+    expect(checkResponse('POST', template, 200, 'application/json', { email: 'jane@acme.example' })).toEqual({ ok: true });
+    expect(checkResponse('POST', template, 403, 'application/json', { message: 'Forbidden' })).toEqual({ ok: true });
+  });
+
+  test('fails a body that contradicts the document, an unknown field and an undocumented status', () => {
+    expect(checkResponse('POST', template, 200, 'application/json', { email: 42 })).toMatchObject({ ok: false, problem: expect.stringContaining('/email must be string') });
+    expect(checkResponse('POST', template, 200, 'application/json', { email: 'a@b.example', phone: '+1' })).toMatchObject({ ok: false, problem: expect.stringContaining('(phone)') });
+    expect(checkResponse('POST', template, 418, 'application/json', {})).toMatchObject({ ok: false, problem: expect.stringContaining('418') });
+  });
+
+  test('fails on a deliberately wrong document', () => {
+    const wrong = structuredClone(doc);
+    wrong.components.schemas.EmailFound.properties.email = { type: 'integer' };
+    expect(checkResponse('POST', template, 200, 'application/json', { email: 'jane@acme.example' }, wrong)).toMatchObject({ ok: false });
+  });
+});
