@@ -102,7 +102,8 @@ export async function receiveRawInbound(raw: Buffer, clock: Clock = serviceClock
       from: text(m.from) || 'unknown@unknown.invalid',
       to: text(m.to) || 'unknown@unknown.invalid',
       subject: m.subject ?? '',
-      text: (m.text ?? '').slice(0, 200_000),
+      // The line break that ends the last line of a MIME body is not part of what the sender wrote.
+      text: (m.text ?? '').replace(/\s+$/, '').slice(0, 200_000),
       in_reply_to: m.inReplyTo ?? null,
       headers,
     }),
