@@ -59,9 +59,9 @@ export interface BundleMeasure {
   reference: { wall_ms: number; cpu_ms: number };
 }
 
-/** Only DynamoDB: no queue, scheduler, mail, secret, API key or S3 binding (the tighter init target). */
+/** Only DynamoDB: a table, and no queue, scheduler, mail, secret, API key or S3 binding (the tighter init target). */
 function dynamodbOnly(b: Bindings): boolean {
-  return !b.queues && !b.scheduler && !b.mail && !b.secrets && !b.apiKeys && !b.directorySource && !b.userPool;
+  return !!b.tables && !b.queues && !b.scheduler && !b.mail && !b.secrets && !b.apiKeys && !b.directorySource && !b.userPool;
 }
 
 export type FunctionToMeasure = Pick<BundleMeasure, 'module' | 'kind' | 'dynamodb_only'>;

@@ -48,7 +48,7 @@ async function completedJob(accountId: string, keyId: string, status: Job['statu
     updated_at: now,
     completed_at: now,
     leads_returned: 0,
-    result: { leads: [] },
+    result: { results: [], total_returned: 0 },
     error: null,
     request: {},
     charge_id: 'ch_none',
@@ -65,7 +65,7 @@ describe('one DynamoDB round trip per authenticated read', () => {
     expect(first.calls).toEqual([AUTHORIZER_READ, 'BatchGetItemCommand']);
     const poll = await callsOf(() => t.client.api('GET', `search/${jobId}/`));
     expect(poll.value.status).toBe(200);
-    expect(poll.value.body).toMatchObject({ id: jobId, status: 'completed', tier: 'people_search', result: { leads: [] } });
+    expect(poll.value.body).toMatchObject({ id: jobId, status: 'completed', tier: 'people_search', result: { results: [], total_returned: 0 } });
     expect(poll.calls).toEqual(['BatchGetItemCommand']);
 
     expect((await t.client.api('GET', `enrich/phone/${jobId}/`)).status).toBe(404);

@@ -67,6 +67,8 @@ export function checkResponse(method: string, template: string, status: number, 
 export function assertResponseMatchesContract(method: string, path: string, status: number, contentType: string | null, body: unknown): void {
   const template = documentedTemplate(method, path);
   if (!template) return;
+  // The twin's readiness gate (a local process still starting) is not part of the published API.
+  if (status === 503 && JSON.stringify(body) === '{"message":"Service Unavailable"}') return;
   const finding = checkResponse(method, template, status, contentType, body);
   if (!finding.ok) throw new Error(`Contract mismatch: ${finding.problem}\nbody: ${JSON.stringify(body).slice(0, 800)}`);
 }
