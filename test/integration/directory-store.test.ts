@@ -26,7 +26,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'directory-store-'));
   stack = await startTestStack({ workers: false });
   const file = join(dir, 'directory.jsonl');
-  await writeDirectoryFile(file, { seed: 13, people: 600 });
+  await writeDirectoryFile(file, { seed: 13, people: 250 });
   for await (const r of readDirectoryFile(file)) {
     if (r.type === 'company') companies.set(r.id, r);
     else people.push(r);
