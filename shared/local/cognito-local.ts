@@ -43,10 +43,13 @@ export async function startLocalUserPool(opts: { root: string; dataDir: string |
   mkdirSync(dir, { recursive: true });
   const port = await freePort();
   // cognito-local keeps its pools under `.cognito/` of its working directory and listens on PORT/HOST.
-  const child = spawn(process.execPath, [resolve(opts.root, 'node_modules/cognito-local/lib/bin/start.js')], {
+  // Its stdin is a pipe from this process: a SIGKILL of this process (which runs no exit handler) closes
+  // the pipe, and cognito-local ends with it instead of outliving the service.
+  const start = resolve(opts.root, 'node_modules/cognito-local/lib/bin/start.js');
+  const child = spawn(process.execPath, ['-e', `process.stdin.on('close', () => process.exit(0)).resume(); require(${JSON.stringify(start)});`], {
     cwd: dir,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', NODE_OPTIONS: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
