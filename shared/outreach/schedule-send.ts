@@ -38,10 +38,9 @@ export async function scheduleSend(email: EmailRecord, mode: SendMode, sendAt: s
     if (desired < now) desired = now;
   } else desired = bestSendTime({ now, timeZone: tz, seed: email.id });
 
-  // Capacity counts in the account's days; the weekday rule, and where a spill off a full day lands, are the
-  // recipient's (best-time sends and a sequence's follow-ups, whose time was chosen in the recipient's hours).
-  const followUp = Boolean(email.sequence_id) && (email.step ?? 0) > 0 && mode === 'at';
-  const slot = await bookSlot({ eaId: account.id, timeZone: account.timezone, dailyLimit: account.daily_limit, desired, seed: email.id, weekdaysOnly: mode === 'best_time' || followUp, windowZone: tz });
+  // Capacity counts in the account's days; its weekday rule would misjudge a time already chosen on the
+  // recipient's weekday in a zone many hours away, so it applies only when both zones are one.
+  const slot = await bookSlot({ eaId: account.id, timeZone: account.timezone, dailyLimit: account.daily_limit, desired, seed: email.id, weekdaysOnly: mode === 'best_time' && tz === account.timezone });
   // Due a grace after the slot: if its schedule or message is lost, the sweeper puts it on the sending queue.
   const updated = await transition(
     email.account_id,

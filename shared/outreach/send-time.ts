@@ -250,11 +250,6 @@ export class NoSendCapacityError extends ValidationError {
  * caller books the returned slot. The spread is `seed`'s (as for best time) when given, else the
  * minute of `desired`. With `weekdaysOnly` (best-time sends and follow-ups) spills skip weekends.
  *
- * Days (capacity) are the sending account's (`timeZone`). `windowZone` is the recipient's: with
- * `weekdaysOnly` a slot must fall on a weekday there, and a spill goes to the recipient's next weekday
- * 09:00 plus the spread after the full day ends, so a follow-up moved off a full Friday lands on Monday
- * morning where it is read, not on a Saturday.
- *
  * Throws NoSendCapacityError (a ValidationError) when `dailyLimit` ≤ 0 rather than returning null:
  * such an account must not be picked, and silently never sending would hide that.
  */
@@ -265,10 +260,8 @@ export function allocateSlot(opts: {
   countForDay: (day: string) => number;
   seed?: string;
   weekdaysOnly?: boolean;
-  windowZone?: string;
 }): Date {
   assertDate('desired', opts.desired);
-  const windowZone = opts.windowZone ?? opts.timeZone;
   if (!Number.isFinite(opts.dailyLimit) || opts.dailyLimit <= 0) {
     throw new NoSendCapacityError(opts.dailyLimit);
   }
@@ -277,14 +270,10 @@ export function allocateSlot(opts: {
   let slot = opts.desired;
   for (let i = 0; i < MAX_ALLOCATION_DAYS; i += 1) {
     const local = zonedParts(slot, opts.timeZone);
-    const dayAllowed = !opts.weekdaysOnly || isWeekday(zonedParts(slot, windowZone).weekday);
+    const dayAllowed = !opts.weekdaysOnly || isWeekday(local.weekday);
     if (dayAllowed && opts.countForDay(localDay(slot, opts.timeZone)) < opts.dailyLimit) return slot;
     const [y, m, d] = addLocalDays(local.year, local.month, local.day, 1);
-    if (opts.weekdaysOnly && windowZone !== opts.timeZone) {
-      const nextDay = fromZoned(y, m, d, 0, 0, opts.timeZone);
-      const there = zonedParts(nextDay, windowZone);
-      slot = nextWeekdayWindow([there.year, there.month, there.day], spread, windowZone, nextDay.getTime());
-    } else slot = fromZoned(y, m, d, 0, BEST_START_MINUTE + spread, opts.timeZone);
+    slot = fromZoned(y, m, d, 0, BEST_START_MINUTE + spread, opts.timeZone);
   }
   throw new Error(`no send slot with capacity within ${MAX_ALLOCATION_DAYS} days`);
 }

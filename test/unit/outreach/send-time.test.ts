@@ -318,56 +318,6 @@ describe('allocateSlot', () => {
   });
 });
 
-describe('allocateSlot: a follow-up spilled off a full day (recipient zone apart from the account)', () => {
-  const spill = (desired: Date, accountZone: string, recipientZone: string, full: (day: string) => boolean, seed = 'em_follow_up') =>
-    allocateSlot({ desired, timeZone: accountZone, dailyLimit: 1, countForDay: (day) => (full(day) ? 1 : 0), seed, weekdaysOnly: true, windowZone: recipientZone });
-
-  it('a full Friday moves a New York recipient\'s follow-up to Monday 09:00–11:00 there, not to Saturday', () => {
-    const ny = 'America/New_York';
-    const friday = fromZoned(2024, 5, 10, 14, 0, ny);
-    const slot = spill(friday, 'Europe/Berlin', ny, (day) => day === '2024-05-10');
-    const local = zonedParts(slot, ny);
-    expect([local.year, local.month, local.day, local.weekday]).toEqual([2024, 5, 13, 1]);
-    expect(local.hour * 60 + local.minute).toBeGreaterThanOrEqual(9 * 60);
-    expect(local.hour * 60 + local.minute).toBeLessThan(11 * 60);
-  });
-
-  it('a full Friday and Monday (account days) land on Tuesday morning for a Tokyo recipient of a Los Angeles sender', () => {
-    const tokyo = 'Asia/Tokyo';
-    const la = 'America/Los_Angeles';
-    const friday = fromZoned(2024, 5, 10, 10, 0, tokyo);
-    const slot = spill(friday, la, tokyo, (day) => day <= '2024-05-13');
-    const local = zonedParts(slot, tokyo);
-    expect(local.weekday).toBeGreaterThanOrEqual(1);
-    expect(local.weekday).toBeLessThanOrEqual(5);
-    expect(local.hour).toBeGreaterThanOrEqual(9);
-    expect(local.hour).toBeLessThan(11);
-    expect(localDay(slot, la) > '2024-05-13').toBe(true);
-  });
-
-  it('every spilled slot is a weekday 09:00–17:00 in the recipient zone, on an account day with room, never earlier (property)', () => {
-    fc.assert(
-      fc.property(instant, zone, zone, fc.integer({ min: 0, max: 9 }), seed, (desiredAt, accountZone, recipientZone, fullDays, s) => {
-        const desired = followUpTime({ previousSentAt: desiredAt, daysAfter: 3, timeZone: recipientZone, seed: s });
-        const first = localDay(desired, accountZone);
-        const full = (day: string) => {
-          const days = (Date.parse(`${day}T00:00:00Z`) - Date.parse(`${first}T00:00:00Z`)) / 86_400_000;
-          return days >= 0 && days < fullDays;
-        };
-        const slot = spill(desired, accountZone, recipientZone, full, s);
-        expect(slot.getTime()).toBeGreaterThanOrEqual(desired.getTime());
-        expect(full(localDay(slot, accountZone))).toBe(false);
-        const local = zonedParts(slot, recipientZone);
-        expect(local.weekday).toBeGreaterThanOrEqual(1);
-        expect(local.weekday).toBeLessThanOrEqual(5);
-        expect(local.hour).toBeGreaterThanOrEqual(9);
-        expect(local.hour).toBeLessThan(17);
-      }),
-      { numRuns: 300 },
-    );
-  });
-});
-
 describe('timeZoneForLocation', () => {
   it.each([
     ['DE', 'Europe/Berlin'],
