@@ -23,6 +23,9 @@ const common = {
 };
 
 export default {
+  // One DynamoDB Local for the whole run (test/support/shared-dynamodb.ts).
+  globalSetup: '<rootDir>/test/support/jest-global-setup.mjs',
+  globalTeardown: '<rootDir>/test/support/jest-global-teardown.mjs',
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     { ...common, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts'] },

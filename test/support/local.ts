@@ -3,12 +3,20 @@ import { fileURLToPath } from 'node:url';
 import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../shared/local/stack.js';
 import { assertResponseMatchesContract } from './contract.js';
 import { publicApiClient, type PublicApiClient } from '../../shared/contract/client.js';
+import { SHARED_DYNAMODB_ENV } from './shared-dynamodb.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** The real local stack (in memory, random ports) for integration and end-to-end tests. */
+let stacksStarted = 0;
+
+/**
+ * The real local stack (in memory, random ports) for integration and end-to-end tests. In memory, it uses the
+ * test run's one DynamoDB Local (jest's global setup) under an access key of its own, so no file pays for a JVM.
+ */
 export async function startTestStack(opts: Partial<LocalStackOptions> = {}): Promise<LocalStack> {
-  return startLocalStack({ root: ROOT, dataDir: null, port: 0, adminToken: 'test-admin-token', visibilityTimeoutSeconds: 10, ...opts });
+  const endpoint = process.env[SHARED_DYNAMODB_ENV];
+  const dynamodb = endpoint && !opts.dataDir ? { endpoint, accessKeyId: `test${process.pid}x${++stacksStarted}` } : undefined;
+  return startLocalStack({ root: ROOT, dataDir: null, port: 0, adminToken: 'test-admin-token', visibilityTimeoutSeconds: 10, dynamodb, ...opts });
 }
 
 export interface Reply<T = any> {
