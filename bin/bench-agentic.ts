@@ -16,6 +16,7 @@ import { writeDirectoryFile } from '../shared/directory/file.js';
 import { peopleIndex, resetPeopleIndex } from '../shared/search/index-source.js';
 import { getJob } from '../shared/jobs/jobs.repository.js';
 import type { AgenticJob } from '../shared/agentic/model.js';
+import { publicApiClient } from '../shared/contract/client.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({ options: { people: { type: 'string', default: '100000' } } });
@@ -44,8 +45,7 @@ try {
   const account = (await (await fetch(`${stack.consoleUrl}accounts/`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'bench', credits: 1_000_000, agentic_search: true }) })).json()) as { id: string };
   const key = ((await (await fetch(`${stack.consoleUrl}accounts/${account.id}/api-keys/`, { method: 'POST', headers: admin })).json()) as { key: string }).key;
   await fetch(`${stack.consoleUrl}accounts/${account.id}/webhook-secrets/`, { method: 'POST', headers: admin });
-  const api = (method: string, path: string, body?: unknown) =>
-    fetch(`${stack.baseUrl}${path}`, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const api = publicApiClient(new URL(stack.baseUrl).origin, key);
 
   // The sample web reads the directory on its first request; warm it so the first query is not charged for it.
   t = performance.now();
@@ -56,10 +56,10 @@ try {
   for (const q of QUERIES) {
     const servedBefore = stack.sampleWeb.served.length;
     t = performance.now();
-    const accepted = (await (await api('POST', 'agentic-search/', { ...q, webhook_url: 'http://127.0.0.1:9/hook' })).json()) as { id: string };
+    const accepted = (await api.POST('/api/public/v1/agentic-search/', { body: { ...q, webhook_url: 'http://127.0.0.1:9/hook' } })).data!;
     let poll: any;
     for (;;) {
-      poll = await (await api('GET', `agentic-search/${accepted.id}/`)).json();
+      poll = (await api.GET('/api/public/v1/agentic-search/{job_id}/', { params: { path: { job_id: accepted.id } } })).data;
       if (poll.status !== 'pending' && poll.status !== 'running') break;
       await new Promise((r) => setTimeout(r, 50));
     }

@@ -14,6 +14,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../shared/adapters/aws.js';
 import { startLocalStack } from '../shared/local/stack.js';
 import { startServices } from '../shared/local/services.js';
+import { publicApiClient } from '../shared/contract/client.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({ options: { contacts: { type: 'string', default: '100' }, steps: { type: 'string', default: '3' } } });
@@ -32,10 +33,7 @@ try {
   const account = await consoleCall('POST', 'accounts/', { name: 'bench sequences', credits: 1_000_000 });
   const key = (await consoleCall('POST', `accounts/${account.id}/api-keys/`)).key as string;
   await consoleCall('POST', `accounts/${account.id}/sending-accounts/`, { email: 'bench@seller.test', type: 'google', daily_limit: 10_000 });
-  const api = async (method: string, path: string, body?: unknown) => {
-    const r = await fetch(`${stack.baseUrl}${path}`, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-    return { status: r.status, body: (await r.json()) as any };
-  };
+  const api = publicApiClient(new URL(stack.baseUrl).origin, key);
   const settle = () => consoleCall('POST', 'dev/settle/');
 
   // The physical reference: what this DynamoDB Local does, sequentially, in this run.
@@ -51,11 +49,11 @@ try {
 
   const contacts = Array.from({ length: CONTACTS }, (_, i) => ({ email: `seqbench.${i}@prospect.test`, first_name: 'Alex', company_name: 'Acme' }));
   t = performance.now();
-  const created = await api('POST', 'sequences/', { contacts, steps: STEPS, instructions: 'Short: introduce our analytics platform and ask for a 15-minute call.' });
-  if (created.status !== 202 || created.body.contacts_accepted !== CONTACTS) throw new Error(`create: ${created.status} ${JSON.stringify(created.body)}`);
+  const created = await api.POST('/api/public/v1/sequences/', { body: { contacts, steps: STEPS, instructions: 'Short: introduce our analytics platform and ask for a 15-minute call.' } });
+  if (created.response.status !== 202 || created.data?.contacts_accepted !== CONTACTS) throw new Error(`create: ${created.response.status} ${JSON.stringify(created.data ?? created.error)}`);
   const acceptMs = performance.now() - t;
-  const id = created.body.id as string;
-  const read = async () => (await api('GET', `sequences/${id}/`)).body;
+  const id = created.data.id;
+  const read = async () => (await api.GET('/api/public/v1/sequences/{id}/', { params: { path: { id } } })).data!;
   for (let i = 0; i < 60 && (await read()).status === 'drafting'; i++) await settle();
   const draftMs = performance.now() - t;
   const drafted = await read();
@@ -65,8 +63,8 @@ try {
 
   // Sending: wall time spent settling (the workers sending what came due), the clock moved a day between.
   t = performance.now();
-  const approved = await api('POST', `sequences/${id}/approve/`);
-  if (approved.status !== 200) throw new Error(`approve: ${approved.status}`);
+  const approved = await api.POST('/api/public/v1/sequences/{id}/approve/', { params: { path: { id } } });
+  if (approved.response.status !== 200) throw new Error(`approve: ${approved.response.status}`);
   let sendMs = performance.now() - t;
   const sentCount = (s: any) => s.enrollments.reduce((n: number, e: any) => n + e.emails.filter((m: any) => m.status === 'sent').length, 0);
   let days = 0;

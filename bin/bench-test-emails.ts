@@ -14,6 +14,10 @@ import { startLocalStack } from '../shared/local/stack.js';
 import { advanceServiceClock } from '../shared/core/clock.js';
 import { parseMessage } from '../shared/catalog/messages.js';
 import { sendTestEmail } from '../shared/test-emails/send-test-email.js';
+import { publicApiClient, type PublicApiClient } from '../shared/contract/client.js';
+import type { paths } from '../shared/contract/public-api.js';
+
+type TestEmailBody = paths['/api/public/v1/test-emails/']['post']['requestBody']['content']['application/json'];
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '20' } } });
@@ -34,9 +38,12 @@ try {
     await admin('PATCH', `accounts/${account.id}/`, { attachments_enabled: true });
     const key = (await admin('POST', `accounts/${account.id}/api-keys/`)).body.key as string;
     const sender = (await admin('POST', `accounts/${account.id}/sending-accounts/`, { email: `bench-${account.id.slice(-6)}@seller.test`, type: 'google' })).body;
-    return { key, sender: sender.id as string };
+    return { api: publicApiClient(new URL(stack.baseUrl).origin, key), sender: sender.id as string };
   };
-  const post = (p: { key: string }, body: unknown) => call('POST', `${stack.baseUrl}test-emails/`, body, { 'x-api-key': p.key, 'Idempotency-Key': randomUUID() });
+  const post = async (p: { api: PublicApiClient }, body: TestEmailBody) => {
+    const r = await p.api.POST('/api/public/v1/test-emails/', { body, params: { header: { 'Idempotency-Key': randomUUID() } } });
+    return { status: r.response.status, body: r.data ?? r.error };
+  };
   const drain = async () => {
     for (;;) {
       const r = await stack.sqs.send(new ReceiveMessageCommand({ QueueUrl: stack.queueUrls.sending, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }));
@@ -51,15 +58,15 @@ try {
     return parseMessage('sending', m.Body!);
   };
   const big = Buffer.alloc(1_048_576 - 100, 0x61);
-  const plainBody = (p: { sender: string }) => ({ from_account: p.sender, subject: 'Bench', body_plain: 'Hello from the bench.' });
-  const bigBody = (p: { sender: string }) => ({ ...plainBody(p), attachments: [{ filename: 'big.csv', content_type: 'text/csv', content_base64: big.toString('base64') }] });
+  const plainBody = (p: { sender: string }): TestEmailBody => ({ from_account: p.sender, subject: 'Bench', body_plain: 'Hello from the bench.' });
+  const bigBody = (p: { sender: string }): TestEmailBody => ({ ...plainBody(p), attachments: [{ filename: 'big.csv', content_type: 'text/csv', content_base64: big.toString('base64') }] });
 
   const timed = async (fn: () => Promise<unknown>) => {
     const t = performance.now();
     await fn();
     return performance.now() - t;
   };
-  const measure = async (label: string, body: (p: { sender: string }) => unknown, send: boolean) => {
+  const measure = async (label: string, body: (p: { sender: string }) => TestEmailBody, send: boolean) => {
     const p = await pilot();
     const create: number[] = [];
     const worker: number[] = [];

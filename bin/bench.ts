@@ -21,6 +21,7 @@ import { jobsKeys } from '../shared/jobs/jobs.keys.js';
 import { accountsKeys } from '../shared/accounts/accounts.keys.js';
 import { reserve } from '../shared/accounts/ledger.repository.js';
 import { sweep } from '../shared/workers/sweep.js';
+import { publicApiClient } from '../shared/contract/client.js';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 
 
@@ -129,8 +130,7 @@ try {
   const key = ((await (await fetch(`${stack.consoleUrl}accounts/${account.id}/api-keys/`, { method: 'POST', headers: admin })).json()) as { key: string }).key;
   await fetch(`${stack.consoleUrl}accounts/${account.id}/webhook-secrets/`, { method: 'POST', headers: admin });
   await fetch(`${stack.consoleUrl}accounts/${account.id}/sending-accounts/`, { method: 'POST', headers: admin, body: JSON.stringify({ email: 'bench@seller.test', type: 'google', daily_limit: 10_000 }) });
-  const api = (method: string, path: string, body?: unknown) =>
-    fetch(`${stack.baseUrl}${path}`, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const api = publicApiClient(new URL(stack.baseUrl).origin, key);
   const settle = () => fetch(`${stack.consoleUrl}dev/settle/`, { method: 'POST', headers: admin });
 
   // DynamoDB calls per operation, counted by an SDK middleware on the one document client every handler,
@@ -152,23 +152,23 @@ try {
     counted = null;
     return { calls, value };
   };
-  const expectStatus = async (r: Response, status: number, what: string) => {
-    if (r.status !== status) throw new Error(`${what}: ${r.status} ${await r.text()}`);
-    return (await r.json()) as any;
+  const expectStatus = (r: { data?: unknown; error?: unknown; response: Response }, status: number, what: string) => {
+    if (r.response.status !== status) throw new Error(`${what}: ${r.response.status} ${JSON.stringify(r.error)}`);
+    return r.data as any;
   };
   const operations: { operation: string; request: string[]; until_idle?: string[] }[] = [];
   const record = (operation: string, request: string[], untilIdle?: string[]) => operations.push({ operation, request, ...(untilIdle ? { until_idle: untilIdle } : {}) });
 
   const searchBody = { query: 'product managers', max_results: 25, webhook_url: 'http://127.0.0.1:9/hook' };
-  const created = await countCalls(async () => expectStatus(await api('POST', 'search/', searchBody), 202, 'create search'));
+  const created = await countCalls(async () => expectStatus(await api.POST('/api/public/v1/search/', { body: searchBody }), 202, 'create search'));
   const createdIdle = await countCalls(async () => {
-    const r = await expectStatus(await api('POST', 'search/', searchBody), 202, 'create search');
+    const r = await expectStatus(await api.POST('/api/public/v1/search/', { body: searchBody }), 202, 'create search');
     await settle();
     return r;
   });
   record('create people search', created.calls, createdIdle.calls);
   const job = createdIdle.value as { id: string };
-  const poll = await countCalls(async () => expectStatus(await api('GET', `search/${job.id}/`), 200, 'poll'));
+  const poll = await countCalls(async () => expectStatus(await api.GET('/api/public/v1/search/{job_id}/', { params: { path: { job_id: job.id } } }), 200, 'poll'));
   if (poll.value.status !== 'completed' || poll.value.leads_returned !== 25) throw new Error(`the polled search is not a completed 25-lead search: ${JSON.stringify(poll.value).slice(0, 200)}`);
   record('poll people search', poll.calls);
   // Deep search end to end: accepted, shortlisted, every candidate researched (one directory read each, 8 in
@@ -177,9 +177,9 @@ try {
   for (const mode of ['standard', 'extended'] as const) {
     await settle();
     const started = performance.now();
-    const accepted = await expectStatus(await api('POST', 'deep-search/', { query: 'product managers in the United States', mode, webhook_url: 'http://127.0.0.1:9/hook' }), 202, 'create deep search');
+    const accepted = await expectStatus(await api.POST('/api/public/v1/deep-search/', { body: { query: 'product managers in the United States', mode, webhook_url: 'http://127.0.0.1:9/hook' } }), 202, 'create deep search');
     for (;;) {
-      const polled = await expectStatus(await api('GET', `deep-search/${accepted.id}/`), 200, 'poll deep search');
+      const polled = await expectStatus(await api.GET('/api/public/v1/deep-search/{job_id}/', { params: { path: { job_id: accepted.id } } }), 200, 'poll deep search');
       if (polled.status === 'completed') break;
       if (polled.status === 'failed') throw new Error(`deep search failed: ${JSON.stringify(polled.error)}`);
       await new Promise((r) => setTimeout(r, 10));
@@ -189,44 +189,44 @@ try {
   results.deep_search_job = { people: importPeople, ...deepJobs };
   log(`deep search job: ${JSON.stringify(results.deep_search_job)}`);
   const deepBody = { query: 'product managers in the United States', webhook_url: 'http://127.0.0.1:9/hook' };
-  const deepCreated = await countCalls(async () => expectStatus(await api('POST', 'deep-search/', deepBody), 202, 'create deep search'));
+  const deepCreated = await countCalls(async () => expectStatus(await api.POST('/api/public/v1/deep-search/', { body: deepBody }), 202, 'create deep search'));
   const deepIdle = await countCalls(async () => {
-    await expectStatus(await api('POST', 'deep-search/', deepBody), 202, 'create deep search');
+    await expectStatus(await api.POST('/api/public/v1/deep-search/', { body: deepBody }), 202, 'create deep search');
     await settle();
   });
   record('create deep search (standard, 25 researched)', deepCreated.calls, deepIdle.calls);
   const phone = await countCalls(async () => {
-    const r = await expectStatus(await api('POST', 'enrich/phone/', { email: people[1]!.work_email, webhook_url: 'http://127.0.0.1:9/hook' }), 202, 'phone');
+    const r = await expectStatus(await api.POST('/api/public/v1/enrich/phone/', { body: { email: people[1]!.work_email!, webhook_url: 'http://127.0.0.1:9/hook' } }), 202, 'phone');
     return r as { id: string };
   });
   await settle();
   const phoneIdle = await countCalls(async () => {
-    const r = await expectStatus(await api('POST', 'enrich/phone/', { email: people[2]!.work_email, webhook_url: 'http://127.0.0.1:9/hook' }), 202, 'phone');
+    const r = await expectStatus(await api.POST('/api/public/v1/enrich/phone/', { body: { email: people[2]!.work_email!, webhook_url: 'http://127.0.0.1:9/hook' } }), 202, 'phone');
     await settle();
     return r;
   });
   record('create phone enrichment', phone.calls, phoneIdle.calls);
-  record('poll phone enrichment', (await countCalls(async () => expectStatus(await api('GET', `enrich/phone/${phone.value.id}/`), 200, 'phone poll'))).calls);
-  record('email enrichment', (await countCalls(async () => expectStatus(await api('POST', 'enrich/email/', { professional_url: people[0]!.professional_url }), 200, 'enrich email'))).calls);
-  record('sending accounts (GET /email/accounts/)', (await countCalls(async () => expectStatus(await api('GET', 'email/accounts/'), 200, 'email accounts'))).calls);
+  record('poll phone enrichment', (await countCalls(async () => expectStatus(await api.GET('/api/public/v1/enrich/phone/{job_id}/', { params: { path: { job_id: phone.value.id } } }), 200, 'phone poll'))).calls);
+  record('email enrichment', (await countCalls(async () => expectStatus(await api.POST('/api/public/v1/enrich/email/', { body: { professional_url: people[0]!.professional_url } }), 200, 'enrich email'))).calls);
+  record('sending accounts (GET /email/accounts/)', (await countCalls(async () => expectStatus(await api.GET('/api/public/v1/email/accounts/'), 200, 'email accounts'))).calls);
   const emailBody = { to: { email: 'calls@prospect.test', first_name: 'Alex', company_name: 'Acme' }, instructions: 'Short: introduce our analytics platform and ask for a 15-minute call.' };
-  const email = await countCalls(async () => expectStatus(await api('POST', 'emails/', emailBody), 202, 'create email'));
+  const email = await countCalls(async () => expectStatus(await api.POST('/api/public/v1/emails/', { body: emailBody }), 202, 'create email'));
   const emailIdle = await countCalls(async () => {
-    const r = await expectStatus(await api('POST', 'emails/', { ...emailBody, to: { ...emailBody.to, email: 'calls2@prospect.test' } }), 202, 'create email');
+    const r = await expectStatus(await api.POST('/api/public/v1/emails/', { body: { ...emailBody, to: { ...emailBody.to, email: 'calls2@prospect.test' } } }), 202, 'create email');
     await settle();
     return r;
   });
   record('create email (drafting)', email.calls, emailIdle.calls);
-  record('GET email', (await countCalls(async () => expectStatus(await api('GET', `emails/${emailIdle.value.id}/`), 200, 'get email'))).calls);
-  record('edit email (PATCH)', (await countCalls(async () => expectStatus(await api('PATCH', `emails/${emailIdle.value.id}/`, { subject: 'Quick question' }), 200, 'edit email'))).calls);
-  const approve = await countCalls(async () => expectStatus(await api('POST', `emails/${email.value.id}/approve/`, { schedule: 'now' }), 200, 'approve'));
+  record('GET email', (await countCalls(async () => expectStatus(await api.GET('/api/public/v1/emails/{id}/', { params: { path: { id: emailIdle.value.id } } }), 200, 'get email'))).calls);
+  record('edit email (PATCH)', (await countCalls(async () => expectStatus(await api.PATCH('/api/public/v1/emails/{id}/', { params: { path: { id: emailIdle.value.id } }, body: { subject: 'Quick question' } }), 200, 'edit email'))).calls);
+  const approve = await countCalls(async () => expectStatus(await api.POST('/api/public/v1/emails/{id}/approve/', { params: { path: { id: email.value.id } }, body: { schedule: 'now' } }), 200, 'approve'));
   const approvedIdle = await countCalls(async () => {
-    const r = await expectStatus(await api('POST', `emails/${emailIdle.value.id}/approve/`, { schedule: 'now' }), 200, 'approve');
+    const r = await expectStatus(await api.POST('/api/public/v1/emails/{id}/approve/', { params: { path: { id: emailIdle.value.id } }, body: { schedule: 'now' } }), 200, 'approve');
     await settle();
     return r;
   });
   record('approve email (now) → sent', approve.calls, approvedIdle.calls);
-  record('list emails', (await countCalls(async () => expectStatus(await api('GET', 'emails/'), 200, 'list emails'))).calls);
+  record('list emails', (await countCalls(async () => expectStatus(await api.GET('/api/public/v1/emails/'), 200, 'list emails'))).calls);
   results.dynamodb_calls_per_operation = operations.map((o) => ({ ...o, request_total: o.request.length, until_idle_total: o.until_idle?.length ?? null }));
   for (const o of operations) log(`calls: ${o.operation}: ${o.request.length} (${byKind(o.request)})${o.until_idle ? ` | until idle ${o.until_idle.length}` : ''}`);
 
@@ -267,8 +267,7 @@ try {
   for (let i = 0; i < 200; i++) {
     const p = people[(i * 37) % people.length]!;
     const s = performance.now();
-    const r = await api('POST', 'enrich/email/', { professional_url: p.professional_url });
-    await r.arrayBuffer();
+    await api.POST('/api/public/v1/enrich/email/', { body: { professional_url: p.professional_url } });
     lookups.push(performance.now() - s);
   }
   results.enrichment_http = { calls: lookups.length, p50_ms: pct(lookups, 0.5), p95_ms: pct(lookups, 0.95) };
@@ -302,7 +301,7 @@ try {
   t = performance.now();
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
-    const r = (await (await api('POST', 'emails/', { to: { email: `bench${i}@prospect.test`, first_name: 'Alex', company_name: 'Acme' }, instructions: 'Short: introduce our analytics platform and ask for a 15-minute call.' })).json()) as { id: string };
+    const r = (await api.POST('/api/public/v1/emails/', { body: { to: { email: `bench${i}@prospect.test`, first_name: 'Alex', company_name: 'Acme' }, instructions: 'Short: introduce our analytics platform and ask for a 15-minute call.' } })).data as { id: string };
     ids.push(r.id);
   }
   await settle();
@@ -312,9 +311,9 @@ try {
   const latencies: number[] = [];
   for (const id of ids.slice(0, 20)) {
     const s = performance.now();
-    await api('POST', `emails/${id}/approve/`, { schedule: 'now' });
+    await api.POST('/api/public/v1/emails/{id}/approve/', { params: { path: { id } }, body: { schedule: 'now' } });
     for (;;) {
-      const e = (await (await api('GET', `emails/${id}/`)).json()) as { status: string };
+      const e = (await api.GET('/api/public/v1/emails/{id}/', { params: { path: { id } } })).data as { status: string };
       if (e.status === 'sent' || e.status === 'failed') break;
       await new Promise((r) => setTimeout(r, 5));
     }
@@ -331,16 +330,16 @@ try {
   const sequenceIds: string[] = [];
   for (let k = 0; k < sequences; k++) {
     const contacts = Array.from({ length: SEQUENCE_CONTACTS }, (_, i) => ({ email: `seqbench${k}.${i}@prospect.test`, first_name: 'Alex', company_name: 'Acme' }));
-    const r = (await (await api('POST', 'sequences/', { contacts, steps: SEQUENCE_STEPS, instructions: 'Short: introduce our analytics platform and ask for a 15-minute call.' })).json()) as { id: string; contacts_accepted: number };
+    const r = (await api.POST('/api/public/v1/sequences/', { body: { contacts, steps: SEQUENCE_STEPS, instructions: 'Short: introduce our analytics platform and ask for a 15-minute call.' } })).data as { id: string; contacts_accepted: number };
     if (r.contacts_accepted !== SEQUENCE_CONTACTS) throw new Error(`sequence bench: ${r.contacts_accepted} of ${SEQUENCE_CONTACTS} contacts accepted`);
     sequenceIds.push(r.id);
   }
   // Settled means every pass has closed (dev/settle/ alone gives up after a bounded wait on a loaded machine).
-  const passClosed = async (id: string) => ((await (await api('GET', `sequences/${id}/`)).json()) as { status: string }).status !== 'drafting';
+  const passClosed = async (id: string) => ((await api.GET('/api/public/v1/sequences/{id}/', { params: { path: { id } } })).data as { status: string }).status !== 'drafting';
   for (let i = 0; i < 60 && !(await Promise.all(sequenceIds.map(passClosed))).every(Boolean); i++) await settle();
   const sequenceMs = performance.now() - t;
   for (const id of sequenceIds) {
-    const s = (await (await api('GET', `sequences/${id}/`)).json()) as { status: string; drafted: number };
+    const s = (await api.GET('/api/public/v1/sequences/{id}/', { params: { path: { id } } })).data as { status: string; drafted: number };
     if (s.status !== 'pending_review' || s.drafted !== SEQUENCE_CONTACTS * SEQUENCE_STEPS) throw new Error(`sequence bench: ${id} ended ${s.status} with ${s.drafted} drafts`);
   }
   const sequenceEmails = sequences * SEQUENCE_CONTACTS * SEQUENCE_STEPS;

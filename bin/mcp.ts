@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createMcpServer, type McpOptions } from '../shared/mcp/server.js';
@@ -6,7 +7,7 @@ import { createMcpServer, type McpOptions } from '../shared/mcp/server.js';
 /**
  * `npm run mcp`: the MCP server over the public API with the caller's key (`PEOPLE_API_KEY`), against
  * `PEOPLE_API_URL` (default the local stack, http://localhost:3000). stdio by default; `--http` (or
- * `MCP_HTTP_PORT`) serves Streamable HTTP at http://127.0.0.1:<port>/mcp, stateless.
+ * `MCP_HTTP_PORT`, 0 for any free one) serves Streamable HTTP at http://127.0.0.1:<port>/mcp, stateless.
  */
 const apiKey = process.env.PEOPLE_API_KEY;
 if (!apiKey) {
@@ -36,5 +37,5 @@ if (httpPort === undefined) {
     await server.connect(transport);
     await transport.handleRequest(req, res);
   });
-  http.listen(Number(httpPort), '127.0.0.1', () => console.error(`MCP (Streamable HTTP) at http://127.0.0.1:${httpPort}/mcp`));
+  http.listen(Number(httpPort), '127.0.0.1', () => console.error(`MCP (Streamable HTTP) at http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`));
 }

@@ -44,20 +44,36 @@ const POLL_PATH = {
   phone_enrich: '/api/public/v1/enrich/phone/{job_id}/',
 } as const;
 
-/** What a finished job cost, from the price list and its result (SPEC.md "Billing model"). */
-export function creditsCharged(tier: Tier, job: Json, request: Json = {}): number {
+/**
+ * What a finished job cost. The API's answers carry no charge (the polling envelope's fields are fixed by
+ * SPEC.md and the ledger is read through the console only), so it follows from the billing rules and what
+ * the envelope shows; those determine it except where `null` says they do not: an agentic search that
+ * ended with no lead cost 100 credits if it evaluated a candidate and nothing otherwise, and a deep search
+ * polled without its request costs 200 or 400 by a `mode` the envelope does not show.
+ */
+export function creditsCharged(tier: Tier, job: Json, request?: Json): number | null {
   if (job.status !== 'completed') return 0;
   const result = (job.result ?? {}) as Json;
   switch (tier) {
     case 'people_search':
       return (result.total_returned ?? 0) * PRICES.people_search_per_lead;
     case 'deep_search':
-      return PRICES.deep_search[(request.mode ?? 'standard') as 'standard' | 'extended'];
+      return request ? PRICES.deep_search[(request.mode ?? 'standard') as 'standard' | 'extended'] : null;
     case 'phone_enrich':
       return result.phone ? PRICES.phone_enrich : 0;
     case 'agentic_search':
-      return Math.min(request.max_credits ?? Infinity, PRICES.agentic_search.base + PRICES.agentic_search.per_lead * (result.total_returned ?? 0));
+      // A step stops before a lead would pass max_credits, so the per-lead sum is the charge once one lead is in.
+      return result.total_returned ? PRICES.agentic_search.base + PRICES.agentic_search.per_lead * result.total_returned : null;
   }
+}
+
+/** `credits_charged`, and when the rules leave it open, the bound and why. */
+function chargeFields(tier: Tier, job: Json, request?: Json): Json {
+  const charged = creditsCharged(tier, job, request);
+  if (charged !== null) return { credits_charged: charged };
+  return tier === 'deep_search'
+    ? { credits_charged: null, credits_charged_at_most: PRICES.deep_search.extended, credits_note: 'standard mode costs 200, extended 400; the job does not show its mode' }
+    : { credits_charged: null, credits_charged_at_most: PRICES.agentic_search.base, credits_note: 'no lead: 100 credits if a candidate was evaluated, nothing otherwise' };
 }
 
 function reply(value: Json, isError = false): CallToolResult {
@@ -89,7 +105,7 @@ export function createMcpServer(opts: McpOptions): McpServer {
       const res = await poll(tier, jobId);
       if (res.error !== undefined || !res.data) return answer(res as never, { job_id: jobId });
       const job = res.data;
-      if (TERMINAL.has(job.status)) return reply({ ...job, credits_charged: creditsCharged(tier, job, request) });
+      if (TERMINAL.has(job.status)) return reply({ ...job, ...chargeFields(tier, job, request) });
       if (Date.now() + pollMs > deadline || extra.signal.aborted) {
         return reply({ job_id: jobId, status: job.status, still_running: true, note: `Not finished within ${Math.round(waitMs / 1000)} s; call job_status with this id.`, credits_charged: 0 });
       }
@@ -144,7 +160,7 @@ export function createMcpServer(opts: McpOptions): McpServer {
     { description: 'The current state of a search or phone job (free).', inputSchema: z.object({ job_id: JOB_ID, kind: z.enum(['people_search', 'deep_search', 'agentic_search', 'phone_enrich']) }) },
     async ({ job_id, kind }) => {
       const res = await poll(kind, job_id);
-      return res.data ? reply({ ...res.data, credits_charged: creditsCharged(kind, res.data) }) : answer(res as never);
+      return res.data ? reply({ ...res.data, ...chargeFields(kind, res.data) }) : answer(res as never);
     },
   );
 

@@ -1,9 +1,12 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { LocalStack } from '../../shared/local/stack.js';
 import { startServices } from '../../shared/local/services.js';
 import { readDirectoryFile } from '../../shared/directory/file.js';
@@ -11,7 +14,7 @@ import type { Person } from '../../shared/directory/types.js';
 import { Client, ROOT, newTenant, startTestStack } from '../support/local.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
-/** The published contract from outside: the document over HTTP, the reference page in Chromium, the MCP server over stdio. */
+/** The published contract from outside: the document over HTTP, the reference page in Chromium, the MCP server over stdio and Streamable HTTP. */
 let stack: LocalStack;
 let receiver: WebhookReceiver;
 let origin: string;
@@ -51,8 +54,8 @@ describe('/docs/ in headless Chromium', () => {
   afterAll(async () => browser?.close());
 
   test('renders every route of the document, loading nothing from outside loopback', async () => {
-    const doc = (await new Client(stack).api('GET', 'openapi.json')).body;
-    const summaries = Object.values(doc.paths as Record<string, Record<string, { summary: string }>>).flatMap((ops) => Object.values(ops).map((o) => o.summary));
+    const doc = (await new Client(stack).typed.GET('/api/public/v1/openapi.json')).data as unknown as { info: { title: string }; paths: Record<string, Record<string, { summary: string }>> };
+    const summaries = Object.values(doc.paths).flatMap((ops) => Object.values(ops).map((o) => o.summary));
     // A tall window: Scalar renders operations as they scroll into view, so fewer scrolls reach them all.
     const page = await browser.newPage({ viewport: { width: 1280, height: 6000 } });
     const outside: string[] = [];
@@ -138,5 +141,49 @@ describe('the MCP server over stdio', () => {
     const r = await mcp.callTool({ name: 'deep_search', arguments: { query: 'VP of Sales', webhook_url: receiver.url } });
     expect(r.isError).toBe(true);
     expect(await balance()).toBe(before);
+  }, 60_000);
+});
+
+describe('the MCP server over Streamable HTTP', () => {
+  let server: ChildProcess;
+  let mcp: McpClient;
+  let tenant: Awaited<ReturnType<typeof newTenant>>;
+  beforeAll(async () => {
+    tenant = await newTenant(stack);
+    server = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bin/mcp.ts'), '--http'], {
+      cwd: ROOT,
+      env: { ...process.env, PEOPLE_API_URL: origin, PEOPLE_API_KEY: tenant.apiKey, MCP_HTTP_PORT: '0' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let said = '';
+    const url = await new Promise<string>((resolveUrl, reject) => {
+      server.stderr!.on('data', (chunk: Buffer) => {
+        said += chunk.toString();
+        const found = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(said);
+        if (found) resolveUrl(found[0]);
+      });
+      server.once('exit', (code) => reject(new Error(`the MCP server exited (${code}): ${said}`)));
+    });
+    mcp = new McpClient({ name: 'contract-test-http', version: '1.0.0' });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(url)));
+  }, 60_000);
+  afterAll(async () => {
+    await mcp?.close();
+    if (server && server.exitCode === null) {
+      server.kill();
+      await once(server, 'exit');
+    }
+  });
+
+  test('lists the tools and runs a paid one, reporting the charge the ledger took', async () => {
+    const { tools } = await mcp.listTools();
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['people_search', 'enrich_email', 'job_status']));
+    const balance = async () => (await tenant.admin.console('GET', `accounts/${tenant.accountId}/`)).body.balance as number;
+    const before = await balance();
+    const person = people.find((p) => p.professional_url && p.work_email)!;
+    const enriched = await mcp.callTool({ name: 'enrich_email', arguments: { professional_url: person.professional_url } });
+    expect(enriched.isError).toBeFalsy();
+    expect(enriched.structuredContent).toEqual({ http_status: 200, email: person.work_email, credits_charged: 5 });
+    expect(await balance()).toBe(before - 5);
   }, 60_000);
 });

@@ -6,7 +6,7 @@ import type { LocalStack } from '../../shared/local/stack.js';
 import { startServices } from '../../shared/local/services.js';
 import { readDirectoryFile } from '../../shared/directory/file.js';
 import type { Company, Person } from '../../shared/directory/types.js';
-import { Client, ROOT, newTenant, startTestStack } from '../support/local.js';
+import { Client, ROOT, newTenant, reply, startTestStack } from '../support/local.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 let stack: LocalStack;
@@ -53,12 +53,12 @@ describe('people search', () => {
   test('needs an active signing secret (409) and a valid public webhook_url (400)', async () => {
     const t = await newTenant(stack);
     const body = { query: 'software engineers', max_results: 25, webhook_url: receiver.url };
-    const noSecret = await t.client.api('POST', 'search/', body);
+    const noSecret = await reply(t.client.typed.POST('/api/public/v1/search/', { body: body }));
     expect(noSecret.status).toBe(409);
     expect(noSecret.body.error.code).toBe('conflict');
     const w = await tenant();
     for (const url of ['https://10.0.0.1/hook', 'https://rebind.test/hook', 'https://meta.test/hook', 'ftp://hooks.public.test/', 'https://unknown-host.test/x', 'not a url', 'https://user:pw@hooks.public.test/']) {
-      const r = await w.client.api('POST', 'search/', { ...body, webhook_url: url });
+      const r = await reply(w.client.typed.POST('/api/public/v1/search/', { body: { ...body, webhook_url: url } }));
       expect(r.status).toBe(400);
       expect(r.body.error.code).toBe('invalid_request');
     }
@@ -66,10 +66,10 @@ describe('people search', () => {
     expect((await charges(w.accountId)).map((c) => [c.charge_status, c.charged])).toEqual(Array(7).fill(['released', 0]));
     // Revoking the only secret brings the 409 back; revoking twice is harmless.
     const s = await admin.console('POST', `accounts/${t.accountId}/webhook-secrets/`);
-    expect((await t.client.api('POST', 'search/', body)).status).toBe(202);
+    expect((await reply(t.client.typed.POST('/api/public/v1/search/', { body: body }))).status).toBe(202);
     expect((await admin.console('DELETE', `accounts/${t.accountId}/webhook-secrets/${s.body.id}/`)).status).toBe(204);
     expect((await admin.console('DELETE', `accounts/${t.accountId}/webhook-secrets/${s.body.id}/`)).status).toBe(204);
-    expect((await t.client.api('POST', 'search/', body)).status).toBe(409);
+    expect((await reply(t.client.typed.POST('/api/public/v1/search/', { body: body }))).status).toBe(409);
   });
 
   test('validation: max_results bounds, query length, unknown fields, query xor search_id', async () => {
@@ -93,14 +93,14 @@ describe('people search', () => {
   test('accepts (202), completes, charges 1 per lead, delivers a signed webhook, and polls', async () => {
     const t = await tenant();
     const before = await balance(t.accountId);
-    const r = await t.client.api('POST', 'search/', { query: 'software engineers', max_results: 25, webhook_url: receiver.url });
+    const r = await reply(t.client.typed.POST('/api/public/v1/search/', { body: { query: 'software engineers', max_results: 25, webhook_url: receiver.url } }));
     expect(r.status).toBe(202);
     expect(Object.keys(r.body).sort()).toEqual(['created_at', 'id', 'status']);
     expect(r.body.id).toMatch(/^dj_[0-9a-z]{26}$/);
     expect(r.body.status).toBe('pending');
     await settle();
 
-    const poll = await t.client.api('GET', `search/${r.body.id}/`);
+    const poll = await reply(t.client.typed.GET('/api/public/v1/search/{job_id}/', { params: { path: { job_id: r.body.id } } }));
     expect(poll.status).toBe(200);
     expect(poll.body).toMatchObject({ id: r.body.id, status: 'completed', tier: 'people_search', created_at: r.body.created_at, error: null });
     expect(typeof poll.body.updated_at).toBe('string');
@@ -136,15 +136,15 @@ describe('people search', () => {
 
   test('continuation returns the next page without overlap, only for the caller', async () => {
     const t = await tenant();
-    const first = await t.client.api('POST', 'search/', { query: 'software engineers', max_results: 25, webhook_url: receiver.url });
+    const first = await reply(t.client.typed.POST('/api/public/v1/search/', { body: { query: 'software engineers', max_results: 25, webhook_url: receiver.url } }));
     await settle();
-    const seen = new Set<string>((await t.client.api('GET', `search/${first.body.id}/`)).body.result.results.map((l: any) => l.professional_url));
+    const seen = new Set<string>((await reply(t.client.typed.GET('/api/public/v1/search/{job_id}/', { params: { path: { job_id: first.body.id } } }))).body.result.results.map((l: any) => l.professional_url));
     let parent = first.body.id;
     for (let page = 0; page < 2; page++) {
-      const next = await t.client.api('POST', 'search/', { search_id: parent, max_results: 25, webhook_url: receiver.url });
+      const next = await reply(t.client.typed.POST('/api/public/v1/search/', { body: { search_id: parent, max_results: 25, webhook_url: receiver.url } }));
       expect(next.status).toBe(202);
       await settle();
-      const res = (await t.client.api('GET', `search/${next.body.id}/`)).body;
+      const res = (await reply(t.client.typed.GET('/api/public/v1/search/{job_id}/', { params: { path: { job_id: next.body.id } } }))).body;
       expect(res.status).toBe('completed');
       expect(res.result.results.length).toBeGreaterThan(0);
       for (const l of res.result.results) {
@@ -154,18 +154,18 @@ describe('people search', () => {
       parent = next.body.id;
     }
     const other = await tenant();
-    const foreign = await other.client.api('POST', 'search/', { search_id: first.body.id, max_results: 25, webhook_url: receiver.url });
+    const foreign = await reply(other.client.typed.POST('/api/public/v1/search/', { body: { search_id: first.body.id, max_results: 25, webhook_url: receiver.url } }));
     expect(foreign.status).toBe(404);
-    expect((await other.client.api('GET', `search/${first.body.id}/`)).status).toBe(404);
-    expect((await t.client.api('GET', `enrich/phone/${first.body.id}/`)).status).toBe(404);
+    expect((await reply(other.client.typed.GET('/api/public/v1/search/{job_id}/', { params: { path: { job_id: first.body.id } } }))).status).toBe(404);
+    expect((await reply(t.client.typed.GET('/api/public/v1/enrich/phone/{job_id}/', { params: { path: { job_id: first.body.id } } }))).status).toBe(404);
   });
 
   test('a search that matches nobody completes with zero leads and costs nothing', async () => {
     const t = await tenant();
     const before = await balance(t.accountId);
-    const r = await t.client.api('POST', 'search/', { query: 'chief executive officers at Zyzzyva Quantum Holdings', max_results: 25, webhook_url: receiver.url });
+    const r = await reply(t.client.typed.POST('/api/public/v1/search/', { body: { query: 'chief executive officers at Zyzzyva Quantum Holdings', max_results: 25, webhook_url: receiver.url } }));
     await settle();
-    const poll = (await t.client.api('GET', `search/${r.body.id}/`)).body;
+    const poll = (await reply(t.client.typed.GET('/api/public/v1/search/{job_id}/', { params: { path: { job_id: r.body.id } } }))).body;
     expect(poll.status).toBe('completed');
     expect(poll.result).toEqual({ results: [], total_returned: 0 });
     expect(await balance(t.accountId)).toBe(before);
@@ -176,9 +176,9 @@ describe('people search', () => {
   test('a query with nothing to search on fails with invalid_input and is not charged', async () => {
     const t = await tenant();
     const before = await balance(t.accountId);
-    const r = await t.client.api('POST', 'search/', { query: 'the and of', max_results: 25, webhook_url: receiver.url });
+    const r = await reply(t.client.typed.POST('/api/public/v1/search/', { body: { query: 'the and of', max_results: 25, webhook_url: receiver.url } }));
     await settle();
-    const poll = (await t.client.api('GET', `search/${r.body.id}/`)).body;
+    const poll = (await reply(t.client.typed.GET('/api/public/v1/search/{job_id}/', { params: { path: { job_id: r.body.id } } }))).body;
     expect(poll.status).toBe('failed');
     expect(poll.error).toEqual({ code: 'invalid_input', message: 'invalid search query' });
     expect(await balance(t.accountId)).toBe(before);
@@ -189,16 +189,16 @@ describe('people search', () => {
   test('Idempotency-Key: same body replays the same job; another body is 409; one reservation', async () => {
     const t = await tenant();
     const body = { query: 'marketing directors', max_results: 30, webhook_url: receiver.url };
-    const a = await t.client.api('POST', 'search/', body, { 'Idempotency-Key': 'order-42' });
-    const b = await t.client.api('POST', 'search/', body, { 'Idempotency-Key': 'order-42' });
+    const a = await reply(t.client.typed.POST('/api/public/v1/search/', { params: { header: { 'Idempotency-Key': 'order-42' } }, body: body }));
+    const b = await reply(t.client.typed.POST('/api/public/v1/search/', { params: { header: { 'Idempotency-Key': 'order-42' } }, body: body }));
     expect(a.status).toBe(202);
     expect(b.status).toBe(202);
     expect(b.body.id).toBe(a.body.id);
-    const c = await t.client.api('POST', 'search/', { ...body, max_results: 31 }, { 'Idempotency-Key': 'order-42' });
+    const c = await reply(t.client.typed.POST('/api/public/v1/search/', { params: { header: { 'Idempotency-Key': 'order-42' } }, body: { ...body, max_results: 31 } }));
     expect(c.status).toBe(409);
-    expect((await t.client.api('POST', 'search/', body, { 'Idempotency-Key': 'bad key!' })).status).toBe(400);
+    expect((await reply(t.client.typed.POST('/api/public/v1/search/', { params: { header: { 'Idempotency-Key': 'bad key!' } }, body: body }))).status).toBe(400);
     await settle();
-    const replay = await t.client.api('POST', 'search/', body, { 'Idempotency-Key': 'order-42' });
+    const replay = await reply(t.client.typed.POST('/api/public/v1/search/', { params: { header: { 'Idempotency-Key': 'order-42' } }, body: body }));
     expect(replay.body).toEqual({ id: a.body.id, status: 'completed', created_at: a.body.created_at });
     // One reservation; the rejected bad key is audited as released (reserved 0).
     expect((await charges(t.accountId)).filter((x) => x.operation === 'people_search').map((x) => x.reserved)).toEqual([0, 30]);
@@ -206,7 +206,7 @@ describe('people search', () => {
 
   test('402 when the balance cannot cover max_results', async () => {
     const t = await tenant({ credits: 24 });
-    const r = await t.client.api('POST', 'search/', { query: 'software engineers', max_results: 25, webhook_url: receiver.url });
+    const r = await reply(t.client.typed.POST('/api/public/v1/search/', { body: { query: 'software engineers', max_results: 25, webhook_url: receiver.url } }));
     expect(r.status).toBe(402);
     expect(r.body.error.code).toBe('insufficient_credits');
     expect(await balance(t.accountId)).toBe(24);
@@ -215,7 +215,7 @@ describe('people search', () => {
   test('a failed delivery is retried with the same webhook-id; the result stays pollable', async () => {
     const t = await tenant();
     receiver.failNext(1);
-    const r = await t.client.api('POST', 'search/', { query: 'product managers', max_results: 25, webhook_url: receiver.url });
+    const r = await reply(t.client.typed.POST('/api/public/v1/search/', { body: { query: 'product managers', max_results: 25, webhook_url: receiver.url } }));
     await settle(); // the 5-second retry rides on an SQS delay, so settle waits for it
     const hooks = receiver.for(r.body.id);
     expect(hooks.map((h) => h.status)).toEqual([500, 204]);
@@ -229,7 +229,7 @@ describe('people search', () => {
 
   test('long retry waits move with the service clock; a public target is never contacted locally', async () => {
     const t = await tenant();
-    const r = await t.client.api('POST', 'search/', { query: 'sales managers', max_results: 25, webhook_url: 'https://hooks.public.test/hook' });
+    const r = await reply(t.client.typed.POST('/api/public/v1/search/', { body: { query: 'sales managers', max_results: 25, webhook_url: 'https://hooks.public.test/hook' } }));
     expect(r.status).toBe(202);
     await settle();
     let log = (await admin.console('GET', `accounts/${t.accountId}/jobs/${r.body.id}/webhook-deliveries/`)).body;
@@ -240,7 +240,7 @@ describe('people search', () => {
     await settle();
     log = (await admin.console('GET', `accounts/${t.accountId}/jobs/${r.body.id}/webhook-deliveries/`)).body;
     expect(log.attempts.length).toBe(3);
-    expect((await t.client.api('GET', `search/${r.body.id}/`)).body.status).toBe('completed');
+    expect((await reply(t.client.typed.GET('/api/public/v1/search/{job_id}/', { params: { path: { job_id: r.body.id } } }))).body.status).toBe('completed');
   });
 });
 
@@ -252,14 +252,14 @@ describe('enrichment', () => {
   test('email: found 200 (5 credits), no match 404 (5 credits), invalid 400 (free)', async () => {
     const t = await tenant();
     const p = withEmail();
-    const found = await t.client.api('POST', 'enrich/email/', { professional_url: `https://www.${p.professional_url}/` });
+    const found = await reply(t.client.typed.POST('/api/public/v1/enrich/email/', { body: { professional_url: `https://www.${p.professional_url}/` } }));
     expect(found.status).toBe(200);
     expect(found.body).toEqual({ email: p.work_email });
-    const byDomain = await t.client.api('POST', 'enrich/email/', { first_name: p.first_name, last_name: p.last_name, domain: companyOf(p).domain });
+    const byDomain = await reply(t.client.typed.POST('/api/public/v1/enrich/email/', { body: { first_name: p.first_name, last_name: p.last_name, domain: companyOf(p).domain } }));
     expect(byDomain.body).toEqual({ email: p.work_email });
-    const byCompany = await t.client.api('POST', 'enrich/email/', { first_name: p.first_name, last_name: p.last_name, company_name: companyOf(p).name });
+    const byCompany = await reply(t.client.typed.POST('/api/public/v1/enrich/email/', { body: { first_name: p.first_name, last_name: p.last_name, company_name: companyOf(p).name } }));
     expect(byCompany.status).toBe(404); // accepted shape, but cannot resolve an email without a profile URL
-    const none = await t.client.api('POST', 'enrich/email/', { professional_url: 'linkedin.com/in/nobody-at-all-000000' });
+    const none = await reply(t.client.typed.POST('/api/public/v1/enrich/email/', { body: { professional_url: 'linkedin.com/in/nobody-at-all-000000' } }));
     expect(none.status).toBe(404);
     expect(none.body.error.code).toBe('not_found');
     for (const bad of [{}, { first_name: 'A' }, { first_name: 'A', last_name: 'B' }, { first_name: 'A', last_name: 'B', domain: 'nodot' }, { first_name: 'A', last_name: 'B', domain: 'a.com', company_name: 'A' }, { professional_url: 'https://example.com/company/x' }, { email: 'a@b.com' }]) {
@@ -274,15 +274,15 @@ describe('enrichment', () => {
   test('professional URL: exactly one shape; bare-host result; 3 credits', async () => {
     const t = await tenant();
     const p = withEmail();
-    const byEmail = await t.client.api('POST', 'enrich/professional-url/', { email: p.work_email!.toUpperCase() });
+    const byEmail = await reply(t.client.typed.POST('/api/public/v1/enrich/professional-url/', { body: { email: p.work_email!.toUpperCase() } }));
     expect(byEmail.status).toBe(200);
     expect(byEmail.body).toEqual({ professional_url: p.professional_url });
-    const byName = await t.client.api('POST', 'enrich/professional-url/', { first_name: p.first_name, last_name: p.last_name, company_name: companyOf(p).name });
+    const byName = await reply(t.client.typed.POST('/api/public/v1/enrich/professional-url/', { body: { first_name: p.first_name, last_name: p.last_name, company_name: companyOf(p).name } }));
     expect(byName.body).toEqual({ professional_url: p.professional_url });
-    const mixed = await t.client.api('POST', 'enrich/professional-url/', { email: p.work_email, first_name: p.first_name, last_name: p.last_name, domain: companyOf(p).domain });
+    const mixed = await reply(t.client.typed.POST('/api/public/v1/enrich/professional-url/', { body: { email: p.work_email!, first_name: p.first_name, last_name: p.last_name, domain: companyOf(p).domain } }));
     expect(mixed.status).toBe(400);
     expect(mixed.body.error.code).toBe('invalid_request');
-    expect((await t.client.api('POST', 'enrich/professional-url/', { email: 'nobody@nowhere.example' })).status).toBe(404);
+    expect((await reply(t.client.typed.POST('/api/public/v1/enrich/professional-url/', { body: { email: 'nobody@nowhere.example' } }))).status).toBe(404);
     const cs = (await charges(t.accountId)).filter((c) => c.charge_status !== 'released');
     expect(cs.map((c) => c.charged)).toEqual([3, 3, 3]);
   });
@@ -290,15 +290,15 @@ describe('enrichment', () => {
   test('professional profile: SPEC shape, URL forms, 404 charged, invalid URL free', async () => {
     const t = await tenant();
     const p = withEmail();
-    const r = await t.client.api('POST', 'enrich/professional-profile/', { professional_url: `http://uk.${p.professional_url}?trk=x` });
+    const r = await reply(t.client.typed.POST('/api/public/v1/enrich/professional-profile/', { body: { professional_url: `http://uk.${p.professional_url}?trk=x` } }));
     expect(r.status).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual(['current_position', 'education', 'experience', 'first_name', 'full_name', 'headline', 'last_name', 'location'].sort());
     expect(r.body.full_name).toBe(p.full_name);
     expect(Object.keys(r.body.location).sort()).toEqual(['city', 'country', 'country_code']);
     expect(r.body.current_position).toEqual({ title: p.current_job_title, company_name: companyOf(p).name, company_industry: companyOf(p).industry });
     for (const e of r.body.experience) expect(e.start === null || /^\d{4}-\d{2}$/.test(e.start)).toBe(true);
-    expect((await t.client.api('POST', 'enrich/professional-profile/', { professional_url: 'linkedin.com/company/acme' })).status).toBe(400);
-    expect((await t.client.api('POST', 'enrich/professional-profile/', { professional_url: 'linkedin.com/in/no-such-person-123' })).status).toBe(404);
+    expect((await reply(t.client.typed.POST('/api/public/v1/enrich/professional-profile/', { body: { professional_url: 'linkedin.com/company/acme' } }))).status).toBe(400);
+    expect((await reply(t.client.typed.POST('/api/public/v1/enrich/professional-profile/', { body: { professional_url: 'linkedin.com/in/no-such-person-123' } }))).status).toBe(404);
     expect((await charges(t.accountId)).filter((c) => c.charge_status !== 'released').map((c) => c.charged)).toEqual([2, 2]);
   });
 
@@ -306,15 +306,15 @@ describe('enrichment', () => {
     const t = await tenant();
     const hit = withEmail();
     const miss = withoutPhone();
-    const a = await t.client.api('POST', 'enrich/phone/', { professional_url: hit.professional_url, webhook_url: receiver.url });
-    const b = await t.client.api('POST', 'enrich/phone/', { email: miss.work_email, webhook_url: receiver.url });
+    const a = await reply(t.client.typed.POST('/api/public/v1/enrich/phone/', { body: { professional_url: hit.professional_url, webhook_url: receiver.url } }));
+    const b = await reply(t.client.typed.POST('/api/public/v1/enrich/phone/', { body: { email: miss.work_email!, webhook_url: receiver.url } }));
     expect(a.status).toBe(202);
     expect(Object.keys(a.body).sort()).toEqual(['created_at', 'id', 'status']);
     await settle();
-    const pa = (await t.client.api('GET', `enrich/phone/${a.body.id}/`)).body;
+    const pa = (await reply(t.client.typed.GET('/api/public/v1/enrich/phone/{job_id}/', { params: { path: { job_id: a.body.id } } }))).body;
     expect(pa).toMatchObject({ status: 'completed', tier: 'phone_enrich', result: { phone: hit.phone }, error: null });
     expect(parsePhoneNumberWithError(pa.result.phone).isValid()).toBe(true);
-    const pb = (await t.client.api('GET', `enrich/phone/${b.body.id}/`)).body;
+    const pb = (await reply(t.client.typed.GET('/api/public/v1/enrich/phone/{job_id}/', { params: { path: { job_id: b.body.id } } }))).body;
     expect(pb).toMatchObject({ status: 'completed', result: { phone: null } });
     expect(receiver.for(a.body.id)[0]!.body).toEqual({ id: a.body.id, event_type: 'phone_enrich.completed', phone: hit.phone });
     expect(receiver.for(b.body.id)[0]!.body).toEqual({ id: b.body.id, event_type: 'phone_enrich.completed', phone: null });
@@ -324,6 +324,6 @@ describe('enrichment', () => {
       [a.body.id, 50, 'charged'],
     ]);
     expect(await balance(t.accountId)).toBe(1200);
-    expect((await t.client.api('POST', 'enrich/phone/', { first_name: 'A', last_name: 'B', webhook_url: receiver.url })).status).toBe(400);
+    expect((await reply(t.client.typed.POST('/api/public/v1/enrich/phone/', { body: { first_name: 'A', last_name: 'B', webhook_url: receiver.url } }))).status).toBe(400);
   });
 });

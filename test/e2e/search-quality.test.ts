@@ -10,7 +10,7 @@ import type { LocalStack } from '../../shared/local/stack.js';
 import { startServices } from '../../shared/local/services.js';
 import { readDirectoryFile } from '../../shared/directory/file.js';
 import type { Person } from '../../shared/directory/types.js';
-import { Client, ROOT, newTenant, startTestStack } from '../support/local.js';
+import { Client, ROOT, newTenant, reply, startTestStack } from '../support/local.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 let stack: LocalStack;
@@ -44,10 +44,10 @@ async function tenant() {
 async function searchFor(query: string) {
   const t = await tenant();
   const before = (await admin.console('GET', `accounts/${t.accountId}/`)).body.balance as number;
-  const accepted = await t.client.api('POST', 'search/', { query, max_results: 25, webhook_url: receiver.url });
+  const accepted = await reply(t.client.typed.POST('/api/public/v1/search/', { body: { query, max_results: 25, webhook_url: receiver.url } }));
   expect(accepted.status).toBe(202);
   expect((await admin.console('POST', 'dev/settle/')).body).toEqual({ idle: true });
-  const job = (await t.client.api('GET', `search/${accepted.body.id}/`)).body;
+  const job = (await reply(t.client.typed.GET('/api/public/v1/search/{job_id}/', { params: { path: { job_id: accepted.body.id } } }))).body;
   const after = (await admin.console('GET', `accounts/${t.accountId}/`)).body.balance as number;
   const charges = (await admin.console('GET', `accounts/${t.accountId}/charges/`)).body.results as any[];
   return { id: accepted.body.id as string, job, spent: before - after, charges };
