@@ -38,9 +38,12 @@ export async function scheduleSend(email: EmailRecord, mode: SendMode, sendAt: s
     if (desired < now) desired = now;
   } else desired = bestSendTime({ now, timeZone: tz, seed: email.id });
 
-  // Capacity counts in the account's days; its weekday rule would misjudge a time already chosen on the
-  // recipient's weekday in a zone many hours away, so it applies only when both zones are one.
-  const slot = await bookSlot({ eaId: account.id, timeZone: account.timezone, dailyLimit: account.daily_limit, desired, seed: email.id, weekdaysOnly: mode === 'best_time' && tz === account.timezone });
+  // Capacity counts in the account's days. A best-time send or a sequence's follow-up was timed in the
+  // recipient's hours, so its weekday rule and the morning a spill lands on are the recipient's; a send
+  // asked for now or at a fixed time spills to the account's next morning, any day.
+  const followUp = Boolean(email.sequence_id) && (email.step ?? 0) > 0 && mode === 'at';
+  const inRecipientHours = mode === 'best_time' || followUp;
+  const slot = await bookSlot({ eaId: account.id, timeZone: account.timezone, dailyLimit: account.daily_limit, desired, seed: email.id, weekdaysOnly: inRecipientHours, windowZone: inRecipientHours ? tz : account.timezone });
   // Due a grace after the slot: if its schedule or message is lost, the sweeper puts it on the sending queue.
   const updated = await transition(
     email.account_id,

@@ -23,10 +23,10 @@ async function bookedCounts(eaId: string, fromDay: string): Promise<Map<string, 
   return new Map((out.Items ?? []).map((i) => [i.sk as string, i.booked as number]));
 }
 
-export async function bookSlot(opts: { eaId: string; timeZone: string; dailyLimit: number; desired: Date; seed: string; weekdaysOnly: boolean }): Promise<{ at: Date; day: string }> {
+export async function bookSlot(opts: { eaId: string; timeZone: string; dailyLimit: number; desired: Date; seed: string; weekdaysOnly: boolean; windowZone: string }): Promise<{ at: Date; day: string }> {
   for (let attempt = 0; attempt < 20; attempt++) {
     const counts = await bookedCounts(opts.eaId, localDay(opts.desired, opts.timeZone));
-    const at = allocateSlot({ desired: opts.desired, timeZone: opts.timeZone, dailyLimit: opts.dailyLimit, countForDay: (d) => counts.get(d) ?? 0, seed: opts.seed, weekdaysOnly: opts.weekdaysOnly });
+    const at = allocateSlot({ desired: opts.desired, timeZone: opts.timeZone, dailyLimit: opts.dailyLimit, countForDay: (d) => counts.get(d) ?? 0, seed: opts.seed, weekdaysOnly: opts.weekdaysOnly, windowZone: opts.windowZone });
     const day = localDay(at, opts.timeZone);
     try {
       await documentClient().send(

@@ -245,10 +245,16 @@ export class NoSendCapacityError extends ValidationError {
 }
 
 /**
- * First slot at or after `desired` whose local day still has room under `dailyLimit`. A full day
- * moves the slot to the next day's 09:00 local plus a spread, repeating until a day has room. The
- * caller books the returned slot. The spread is `seed`'s (as for best time) when given, else the
- * minute of `desired`. With `weekdaysOnly` (best-time sends and follow-ups) spills skip weekends.
+ * First slot at or after `desired` whose sending-account day still has room under `dailyLimit`. A
+ * slot that cannot be kept moves once, straight to the first later day of `windowZone` (the
+ * recipient's; the sending account's `timeZone` when not given) whose 09:00 plus a spread falls on an
+ * account day with room, repeating day by day only past days that are full. The caller books the
+ * returned slot. The spread is `seed`'s (as for best time) when given, else the minute of `desired`.
+ *
+ * Days (capacity) are the sending account's; days in the window (which weekday it is, where 09:00
+ * is) are `windowZone`'s. With `weekdaysOnly` (best-time sends and follow-ups) a slot must fall on a
+ * weekday in `windowZone` and a spill skips its weekends, so a follow-up moved off a full Friday lands
+ * on the recipient's Monday morning, never on a Saturday nor, when Monday has room, on a Tuesday.
  *
  * Throws NoSendCapacityError (a ValidationError) when `dailyLimit` ≤ 0 rather than returning null:
  * such an account must not be picked, and silently never sending would hide that.
@@ -260,20 +266,25 @@ export function allocateSlot(opts: {
   countForDay: (day: string) => number;
   seed?: string;
   weekdaysOnly?: boolean;
+  windowZone?: string;
 }): Date {
   assertDate('desired', opts.desired);
   if (!Number.isFinite(opts.dailyLimit) || opts.dailyLimit <= 0) {
     throw new NoSendCapacityError(opts.dailyLimit);
   }
+  const windowZone = opts.windowZone ?? opts.timeZone;
   const spread =
     opts.seed !== undefined ? spreadMinutes(opts.seed) : zonedParts(opts.desired, opts.timeZone).minute;
-  let slot = opts.desired;
-  for (let i = 0; i < MAX_ALLOCATION_DAYS; i += 1) {
-    const local = zonedParts(slot, opts.timeZone);
-    const dayAllowed = !opts.weekdaysOnly || isWeekday(local.weekday);
-    if (dayAllowed && opts.countForDay(localDay(slot, opts.timeZone)) < opts.dailyLimit) return slot;
-    const [y, m, d] = addLocalDays(local.year, local.month, local.day, 1);
-    slot = fromZoned(y, m, d, 0, BEST_START_MINUTE + spread, opts.timeZone);
+  const hasRoom = (slot: Date) => opts.countForDay(localDay(slot, opts.timeZone)) < opts.dailyLimit;
+  const there = zonedParts(opts.desired, windowZone);
+  if ((!opts.weekdaysOnly || isWeekday(there.weekday)) && hasRoom(opts.desired)) return opts.desired;
+  // Candidates are windowZone's days after desired's, each at its 09:00 + spread: only days that are
+  // full, or weekends when weekdaysOnly, are passed over, so the slot moves once to the first that fits.
+  for (let offset = 1; offset <= MAX_ALLOCATION_DAYS; offset += 1) {
+    const [y, m, d] = addLocalDays(there.year, there.month, there.day, offset);
+    if (opts.weekdaysOnly && !isWeekday(weekdayOf(y, m, d))) continue;
+    const slot = fromZoned(y, m, d, 0, BEST_START_MINUTE + spread, windowZone);
+    if (slot.getTime() >= opts.desired.getTime() && hasRoom(slot)) return slot;
   }
   throw new Error(`no send slot with capacity within ${MAX_ALLOCATION_DAYS} days`);
 }

@@ -370,13 +370,26 @@ describe('rules', () => {
   test('the cadence follows the account followup_days set through the console', async () => {
     const t = await tenant();
     expect((await admin.console('PATCH', `accounts/${t.accountId}/`, { followup_days: [1, 2, 3] })).body.followup_days).toEqual([1, 2, 3]);
+    // Pinned to the next Thursday 12:00 (UTC, both zones here): step 0's best time is Friday morning, so
+    // the follow-up a day after it falls on Saturday and must go to Monday, whatever the real clock says.
+    const now = await advance(1);
+    const thursdayNoon = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + ((4 - now.getUTCDay() + 7) % 7 || 7), 12));
+    await advance((thursdayNoon.getTime() - now.getTime()) / 1000);
     const who = address();
     const s0 = await created(t, { contacts: [contact(who)], steps: 2, review: 'none' });
     await until(async () => enrollmentOf(await read(t, s0.id), who).emails[1].status === 'sent');
     const [a, b] = enrollmentOf(await read(t, s0.id), who).emails;
-    const gap = new Date(b.sent_at).getTime() - new Date(a.sent_at).getTime();
+    expect(localParts(a.sent_at, 'UTC').weekday).toBe('Fri');
+    const followUp = localParts(b.scheduled_for, 'UTC');
+    expect(followUp.weekday).toBe('Mon');
+    expect(followUp.hour).toBeGreaterThanOrEqual(9);
+    expect(followUp.hour).toBeLessThan(11);
+    // The clock moves in 12-hour steps, so a send happens up to 12 h after its slot: the follow-up's slot,
+    // not its sent_at, is what the cadence set from the previous step's actual sent_at.
+    const gap = new Date(b.scheduled_for).getTime() - new Date(a.sent_at).getTime();
     expect(gap).toBeGreaterThanOrEqual(86400_000 - 60_000);
     expect(gap).toBeLessThan(4 * 86400_000); // a day later, or the Monday after a Friday
+    expect(new Date(b.sent_at).getTime()).toBeGreaterThanOrEqual(new Date(b.scheduled_for).getTime());
   }, LONG);
 });
 

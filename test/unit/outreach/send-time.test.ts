@@ -12,6 +12,7 @@ import {
   spreadMinutes,
   timeZoneForLocation,
   zonedParts,
+  type ZonedParts,
 } from '../../../shared/outreach/send-time.js';
 
 const ZONES = [
@@ -314,6 +315,102 @@ describe('allocateSlot', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('allocateSlot: follow-ups and spills in the recipient zone, capacity in the account days', () => {
+  /** Account zone, recipient zone: calendar days apart both ways, and one zone. */
+  const PAIRS: [string, string][] = [
+    ['America/Los_Angeles', 'Asia/Tokyo'],
+    ['Asia/Tokyo', 'America/Los_Angeles'],
+    ['Europe/Berlin', 'America/New_York'],
+    ['Pacific/Auckland', 'America/St_Johns'],
+    ['UTC', 'UTC'],
+    ['Europe/Berlin', 'Europe/Berlin'],
+  ];
+  const place = (accountZone: string, recipientZone: string, desired: Date, full: (day: string) => boolean, s: string) =>
+    allocateSlot({ desired, timeZone: accountZone, dailyLimit: 1, countForDay: (day) => (full(day) ? 1 : 0), seed: s, weekdaysOnly: true, windowZone: recipientZone });
+  const minuteOfDay = (p: ZonedParts) => p.hour * 60 + p.minute;
+  // 2026-11-20 is a Friday, 2026-11-21 a Saturday; the hours cover the whole of each day in every zone.
+  const CLOCKS = [20, 21].flatMap((day) => [0, 5, 9, 13, 16, 20, 23].map((hour) => ({ day, hour })));
+
+  describe.each(PAIRS)('account %s, recipient %s', (accountZone, recipientZone) => {
+    it.each(CLOCKS)('a step sent on November $day at $hour:30 there, due a day later on a weekend, goes to Monday the 23rd 09:00–17:00 there, never a day later while that day has room', ({ day, hour }) => {
+      const sent = fromZoned(2026, 11, day, hour, 30, recipientZone);
+      const desired = followUpTime({ previousSentAt: sent, daysAfter: 1, timeZone: recipientZone, seed: 'em_next' });
+      const slot = place(accountZone, recipientZone, desired, () => false, 'em_next');
+      expect(slot).toEqual(desired);
+      const there = zonedParts(slot, recipientZone);
+      expect(localDay(slot, recipientZone)).toBe('2026-11-23');
+      expect(there.weekday).toBe(1);
+      expect(minuteOfDay(there)).toBeGreaterThanOrEqual(9 * 60);
+      expect(minuteOfDay(there)).toBeLessThan(17 * 60);
+      expect(slot.getTime() - sent.getTime()).toBeLessThan(4 * 86_400_000);
+    });
+
+    it('a spill off a full Friday goes to Monday 09:00–11:00 there, not to Saturday nor Tuesday', () => {
+      const friday = fromZoned(2026, 11, 20, 14, 0, recipientZone);
+      const fullDay = localDay(friday, accountZone);
+      const slot = place(accountZone, recipientZone, friday, (day) => day === fullDay, 'em_spill');
+      const there = zonedParts(slot, recipientZone);
+      expect(localDay(slot, recipientZone)).toBe('2026-11-23');
+      expect(minuteOfDay(there)).toBeGreaterThanOrEqual(9 * 60);
+      expect(minuteOfDay(there)).toBeLessThan(11 * 60);
+      expect(localDay(slot, accountZone)).not.toBe(fullDay);
+    });
+
+    it('a spill past a full Friday and a full Monday (account days of those mornings) goes to Tuesday morning there', () => {
+      const friday = fromZoned(2026, 11, 20, 10, 0, recipientZone);
+      const full = new Set([localDay(friday, accountZone), localDay(fromZoned(2026, 11, 23, 9, 0, recipientZone), accountZone)]);
+      const slot = place(accountZone, recipientZone, friday, (day) => full.has(day), 'em_spill');
+      expect(localDay(slot, recipientZone)).toBe('2026-11-24');
+      expect(zonedParts(slot, recipientZone).hour).toBeGreaterThanOrEqual(9);
+      expect(zonedParts(slot, recipientZone).hour).toBeLessThan(11);
+      expect(full.has(localDay(slot, accountZone))).toBe(false);
+    });
+  });
+
+  it('a send asked for now spills to the account\'s next morning, weekend or not (no window zone, no weekday rule)', () => {
+    const friday = fromZoned(2026, 11, 20, 15, 0, 'Europe/Berlin');
+    const slot = allocateSlot({ desired: friday, timeZone: 'Europe/Berlin', dailyLimit: 1, countForDay: (day) => (day === '2026-11-20' ? 1 : 0), seed: 'em_now' });
+    expect(localDay(slot, 'Europe/Berlin')).toBe('2026-11-21');
+  });
+
+  it('from any clock instant over two weeks and any zone pair: one move, to the first recipient weekday morning whose account day has room (property)', () => {
+    const twoWeeks = fc.date({ min: new Date('2026-11-16T00:00:00Z'), max: new Date('2026-11-30T00:00:00Z'), noInvalidDate: true });
+    fc.assert(
+      fc.property(twoWeeks, zone, zone, fc.integer({ min: 0, max: 4 }), fc.integer({ min: 1, max: 3 }), fc.subarray([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]), seed, (clock, accountZone, recipientZone, daysAfter, limit, fullOffsets, s) => {
+        const desired = followUpTime({ previousSentAt: clock, daysAfter, timeZone: recipientZone, seed: s });
+        const first = Date.parse(`${localDay(desired, accountZone)}T00:00:00Z`);
+        const full = (day: string) => fullOffsets.includes((Date.parse(`${day}T00:00:00Z`) - first) / 86_400_000);
+        const slot = allocateSlot({ desired, timeZone: accountZone, dailyLimit: limit, countForDay: (day) => (full(day) ? limit : 0), seed: s, weekdaysOnly: true, windowZone: recipientZone });
+        expect(slot.getTime()).toBeGreaterThanOrEqual(desired.getTime());
+        expect(full(localDay(slot, accountZone))).toBe(false);
+        const there = zonedParts(slot, recipientZone);
+        expect(there.weekday).toBeGreaterThanOrEqual(1);
+        expect(there.weekday).toBeLessThanOrEqual(5);
+        expect(minuteOfDay(there)).toBeGreaterThanOrEqual(9 * 60);
+        expect(minuteOfDay(there)).toBeLessThan(17 * 60);
+        if (!full(localDay(desired, accountZone))) {
+          expect(slot).toEqual(desired);
+          if (daysAfter === 1) expect(slot.getTime() - clock.getTime()).toBeLessThan(4 * 86_400_000);
+          return;
+        }
+        // Moved: every recipient weekday morning passed over lay before desired or on a full account day.
+        const from = zonedParts(desired, recipientZone);
+        for (let offset = 1; ; offset += 1) {
+          const [y, m, d] = [from.year, from.month, from.day + offset];
+          const morning = fromZoned(y, m, d, 9, spreadMinutes(s), recipientZone);
+          if (localDay(morning, recipientZone) === localDay(slot, recipientZone)) {
+            expect(slot).toEqual(morning);
+            break;
+          }
+          if (zonedParts(morning, recipientZone).weekday % 6 === 0 || morning < desired) continue;
+          expect(full(localDay(morning, accountZone))).toBe(true);
+        }
+      }),
+      { numRuns: 500 },
     );
   });
 });
