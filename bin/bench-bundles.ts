@@ -8,6 +8,7 @@
  * the excess (`SIZE_EXCEPTIONS`); otherwise it misses the target, with its heaviest packages listed.
  *   tsx bin/bench-bundles.ts          (also run by `npm run bench`)
  *   BENCH_NODE=/path/to/node22 tsx bin/bench-bundles.ts   (measure on Lambda's Node major, see README "Cold starts")
+ *   BENCH_ONLY=functions/search tsx bin/bench-bundles.ts    (only the functions whose module path contains it)
  * Writes bench-results/bundles.json and bench-results/bundles.md.
  */
 import { execFileSync } from 'node:child_process';
@@ -250,7 +251,7 @@ export async function benchBundles(root = REPO_ROOT): Promise<{ functions: Bundl
   // Outside the repository, so that a bundle resolves nothing from its node_modules: what the asset lacks fails.
   const outdir = mkdtempSync(join(tmpdir(), 'bench-bundles-'));
   const functions: BundleMeasure[] = [];
-  for (const fn of functionsToMeasure()) {
+  for (const fn of functionsToMeasure().filter((f) => f.module.includes(process.env.BENCH_ONLY ?? ''))) {
     const measure = await measureFunction(fn, outdir);
     functions.push(measure);
     console.log(`  ${fn.module}: ${measure.kb} KB, init ${measure.init_ms} ms wall / ${measure.init_cpu_ms} ms CPU; node -e 0: ${measure.reference.wall_ms} ms wall / ${measure.reference.cpu_ms} ms CPU`);
