@@ -11,18 +11,20 @@ import type { ParsedQuery } from './query.js';
  * none of the earlier pages. The worker's run is in people-search-run.ts, so that acceptance does not load the
  * search engine and its object store client.
  */
-export const PeopleSearchSchema = z
-  .strictObject({
-    // SPEC.md's 500 characters bound the query as sent, surrounding spaces included.
-    query: z.string().max(500).refine((q) => q.trim().length > 0, 'must not be blank').optional(),
-    search_id: z.string().regex(/^dj_[0-9a-z]{26}$/, 'must be a dj_<id> people search id').optional(),
-    max_results: z.number().int().min(25).max(100),
-    webhook_url: z.string().max(2048),
-  })
-  .superRefine((v, ctx) => {
-    if (v.query === undefined && v.search_id === undefined) ctx.addIssue({ code: 'custom', path: ['query'], message: 'query is required for a new search' });
-    if (v.query !== undefined && v.search_id !== undefined) ctx.addIssue({ code: 'custom', path: ['query'], message: 'omit query when continuing with search_id' });
-  });
+export const PeopleSearchSchema = z.lazy(() =>
+  z
+    .strictObject({
+      // SPEC.md's 500 characters bound the query as sent, surrounding spaces included.
+      query: z.string().max(500).refine((q) => q.trim().length > 0, 'must not be blank').optional(),
+      search_id: z.string().regex(/^dj_[0-9a-z]{26}$/, 'must be a dj_<id> people search id').optional(),
+      max_results: z.number().int().min(25).max(100),
+      webhook_url: z.string().max(2048),
+    })
+    .superRefine((v, ctx) => {
+      if (v.query === undefined && v.search_id === undefined) ctx.addIssue({ code: 'custom', path: ['query'], message: 'query is required for a new search' });
+      if (v.query !== undefined && v.search_id !== undefined) ctx.addIssue({ code: 'custom', path: ['query'], message: 'omit query when continuing with search_id' });
+    }),
+);
 
 export async function acceptPeopleSearch(
   caller: { accountId: string; keyId: string },
