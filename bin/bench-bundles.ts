@@ -8,6 +8,7 @@
  * the excess (`SIZE_EXCEPTIONS`); otherwise it misses the target, with its heaviest packages listed.
  *   tsx bin/bench-bundles.ts          (also run by `npm run bench`)
  *   BENCH_NODE=/path/to/node22 tsx bin/bench-bundles.ts   (measure on Lambda's Node major, see README "Cold starts")
+ *   BENCH_ONLY=functions/search tsx bin/bench-bundles.ts    (only the functions whose module path contains it)
  * Writes bench-results/bundles.json and bench-results/bundles.md.
  */
 import { execFileSync } from 'node:child_process';
@@ -29,6 +30,8 @@ import { TABLE_LIST } from '../shared/catalog/tables.js';
 export const BUNDLE_LIMIT_KB = 400;
 export const INIT_LIMIT_MS = { api: 100, dynamodbOnly: 60 } as const;
 const RUNS = 5;
+/** A handler that only constructs DynamoDB's document client: the least init any DynamoDB-only function can have. */
+const DYNAMODB_FLOOR_MODULE = 'bin/bench-fixtures/dynamodb-floor.ts';
 
 /**
  * The dependencies that may take a bundle over the size target (issue 10: mail parsing, HTML sanitising), by
@@ -250,11 +253,13 @@ export async function benchBundles(root = REPO_ROOT): Promise<{ functions: Bundl
   // Outside the repository, so that a bundle resolves nothing from its node_modules: what the asset lacks fails.
   const outdir = mkdtempSync(join(tmpdir(), 'bench-bundles-'));
   const functions: BundleMeasure[] = [];
-  for (const fn of functionsToMeasure()) {
+  for (const fn of functionsToMeasure().filter((f) => f.module.includes(process.env.BENCH_ONLY ?? ''))) {
     const measure = await measureFunction(fn, outdir);
     functions.push(measure);
     console.log(`  ${fn.module}: ${measure.kb} KB, init ${measure.init_ms} ms wall / ${measure.init_cpu_ms} ms CPU; node -e 0: ${measure.reference.wall_ms} ms wall / ${measure.reference.cpu_ms} ms CPU`);
   }
+  const floor = await measureFunction({ module: DYNAMODB_FLOOR_MODULE, kind: 'route', dynamodb_only: true }, outdir);
+  console.log(`  DynamoDB-only floor (${DYNAMODB_FLOOR_MODULE}): ${floor.kb} KB, init ${floor.init_ms} ms wall / ${floor.init_cpu_ms} ms CPU`);
   rmSync(outdir, { recursive: true, force: true });
 
   const numbers = (pick: (f: BundleMeasure) => number | string) => functions.map(pick).filter((x): x is number => typeof x === 'number');
@@ -269,6 +274,10 @@ export async function benchBundles(root = REPO_ROOT): Promise<{ functions: Bundl
     within_init_target: within((f) => f.init_ms),
     median_init_cpu_ms: medianOf(numbers((f) => f.init_cpu_ms)),
     within_init_target_cpu: within((f) => f.init_cpu_ms),
+    dynamodb_floor_kb: floor.kb,
+    dynamodb_floor_cpu_ms: typeof floor.init_cpu_ms === 'number' ? floor.init_cpu_ms : NaN,
+    dynamodb_only_within_api_target_cpu: functions.filter((f) => f.dynamodb_only && typeof f.init_cpu_ms === 'number' && f.init_cpu_ms <= INIT_LIMIT_MS.api).length,
+    dynamodb_only: functions.filter((f) => f.dynamodb_only).length,
     reference_wall_ms: medianOf(functions.map((f) => f.reference.wall_ms)),
     reference_cpu_ms: medianOf(functions.map((f) => f.reference.cpu_ms)),
   };
@@ -297,6 +306,9 @@ export async function benchBundles(root = REPO_ROOT): Promise<{ functions: Bundl
     `Median ${s.median_kb} KB (max ${s.max_kb}), ${s.within_size}/${s.functions} within ${BUNDLE_LIMIT_KB} KB, ${s.size_exceptions} over it because of a named dependency; ` +
       `init median ${s.median_init_ms} ms wall (${s.within_init_target}/${s.functions} within target), ${s.median_init_cpu_ms} ms CPU (${s.within_init_target_cpu}/${s.functions} within target); ` +
       `\`node -e 0\` median ${s.reference_wall_ms} ms wall, ${s.reference_cpu_ms} ms CPU.`,
+    '',
+    `DynamoDB-only floor: a bare handler that only constructs the document client (\`${DYNAMODB_FLOOR_MODULE}\`), ${s.dynamodb_floor_kb} KB, init ${s.dynamodb_floor_cpu_ms} ms CPU; ` +
+      `${s.dynamodb_only_within_api_target_cpu}/${s.dynamodb_only} DynamoDB-only functions within ${INIT_LIMIT_MS.api} ms CPU.`,
   ].join('\n');
   mkdirSync(join(root, 'bench-results'), { recursive: true });
   writeFileSync(join(root, 'bench-results/bundles.json'), JSON.stringify({ at: new Date().toISOString(), functions, summary }, null, 2));

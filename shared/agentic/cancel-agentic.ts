@@ -5,7 +5,7 @@ import { acceptanceView } from '../jobs/model.js';
 import { endAgenticJob } from './agentic.repository.js';
 import { requireAgenticEnabled } from './agentic-enabled.js';
 import { isAgenticJob, type AgenticJob } from './model.js';
-import { completeRun } from './research-step.js';
+import { completeRun } from './run-end.js';
 
 /**
  * Cancel an agentic search (SPEC.md "Agentic-search job"); idempotent, answers `{id, status, created_at}`.

@@ -8,11 +8,12 @@ import { getJob } from '../jobs/jobs.repository.js';
 import { TERMINAL } from '../jobs/model.js';
 import { searchEngine } from '../search/engine-source.js';
 import { sendFirstDelivery } from '../webhooks/job-webhooks.js';
-import { FAILURE_MESSAGES, type AgenticSearchItem, type CompletionReason } from '../webhooks/events.js';
-import { endAgenticJob, markAgenticRunning, saveStep } from './agentic.repository.js';
+import type { AgenticSearchItem, CompletionReason } from '../webhooks/events.js';
+import { markAgenticRunning, saveStep } from './agentic.repository.js';
 import { parseCriteria } from './criteria.js';
 import { evaluateCandidate } from './evaluate.js';
 import { isAgenticJob, type AgenticJob, type Checkpoint } from './model.js';
+import { completeRun } from './run-end.js';
 import type { PageReader, PageResult } from './page-reader.js';
 
 /**
@@ -38,42 +39,6 @@ export const AGENTIC_LIMITS = {
 } as const;
 
 const price = PRICES.agentic_search;
-
-/** What the polling `result` and the webhook carry on completion. */
-function completedResult(job: AgenticJob, reason: CompletionReason) {
-  const results = job.agentic_results ?? [];
-  return { partial: reason !== '', completion_reason: reason, total_returned: results.length, results: results.map((r) => withFetchedUrlsOnly(r, job.checkpoint.fetched)) };
-}
-
-/** An evidence URL stays only when that page was fetched during this job. */
-function withFetchedUrlsOnly(item: AgenticSearchItem, fetched: string[]): AgenticSearchItem {
-  const seen = new Set(fetched);
-  return { ...item, evidence: (item.evidence ?? []).map(({ url, ...rest }) => (url && seen.has(url) ? { ...rest, url } : rest)) };
-}
-
-/** End a run as `completed` with what it saved (`partial` unless `reason` is empty), then send its webhook. */
-export async function completeRun(job: AgenticJob, reason: CompletionReason, clock: Clock = serviceClock): Promise<boolean> {
-  const result = completedResult(job, reason);
-  const ended = await endAgenticJob(job, { status: 'completed', result, leads: result.total_returned, charge: job.checkpoint.charged }, { step: job.checkpoint.step }, clock.now());
-  const finished = await getJob(job.id);
-  if (finished) await sendFirstDelivery(finished);
-  return ended;
-}
-
-/** An internal failure: `failed` with code `error`, nothing charged (what the dead-letter consumer does with a step that gave up). */
-export async function failRun(jobId: string, clock: Clock = serviceClock): Promise<void> {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const job = await getJob(jobId);
-    if (!isAgenticJob(job)) return;
-    if (TERMINAL.includes(job.status)) return sendFirstDelivery(job);
-    const ended = await endAgenticJob(job, { status: 'failed', error: { code: 'error', message: FAILURE_MESSAGES.agentic_search.error } }, { step: job.checkpoint.step }, clock.now());
-    if (ended) {
-      const finished = await getJob(jobId);
-      if (finished) await sendFirstDelivery(finished);
-      return;
-    }
-  }
-}
 
 const pastDeadline = (job: AgenticJob, now: Date) => now.getTime() >= new Date(job.deadline_at).getTime();
 

@@ -4,7 +4,7 @@ import { messages } from '../catalog/messages.js';
 import { nextLook, type SweepAction } from '../catalog/deadlines.js';
 import { postponeJob } from '../jobs/jobs.repository.js';
 import type { AgenticJob } from './model.js';
-import { completeRun } from './research-step.js';
+import { completeRun } from './run-end.js';
 
 /**
  * An agentic job still pending or running found overdue on the due index: past its deadline it is

@@ -9,52 +9,63 @@ import { SesEventSchema, type SesEvent } from '../outreach/ses-event-schema.js';
  * typed value end to end and never `JSON.parse(...) as X`. A timer message is what an EventBridge Scheduler
  * schedule delivers to the timers queue.
  */
-const id = (prefix: string) => z.string().regex(new RegExp(`^${prefix}_[0-9a-z]{26}$`), `must be a ${prefix}_ id`);
-const jobId = id('dj');
-const accountId = id('acct');
-const emailId = id('em');
-const testEmailId = z.uuid({ version: 'v4' });
-const attempt = z.number().int().min(1).max(100);
 
-const PeopleSearch = z.strictObject({ kind: z.literal('people_search'), job_id: jobId });
-const PhoneEnrich = z.strictObject({ kind: z.literal('phone_enrich'), job_id: jobId });
-const DeepSearch = z.strictObject({ kind: z.literal('deep_search'), job_id: jobId });
-/** One bounded step of an agentic search's research loop; `step` is the checkpoint it starts from. */
-const AgenticStep = z.strictObject({ kind: z.literal('agentic_step'), job_id: jobId, step: z.number().int().min(0).max(10_000) });
-const DraftEmail = z.strictObject({ kind: z.literal('draft_email'), account_id: accountId, email_id: emailId });
-const SendEmail = z.strictObject({ kind: z.literal('send_email'), account_id: accountId, email_id: emailId });
-const SendTestEmail = z.strictObject({ kind: z.literal('send_test_email'), account_id: accountId, test_email_id: testEmailId });
-const DeliverJobEvent = z.strictObject({ kind: z.literal('deliver_job_event'), job_id: jobId, attempt });
-const WebhookRetry = z.strictObject({ kind: z.literal('webhook_retry'), job_id: jobId, attempt });
-const SendDue = z.strictObject({ kind: z.literal('send_due'), account_id: accountId, email_id: emailId });
-const ReviewExpired = z.strictObject({ kind: z.literal('review_expired'), account_id: accountId, email_id: emailId });
-const TestEmailTimeout = z.strictObject({ kind: z.literal('test_email_timeout'), account_id: accountId, test_email_id: testEmailId });
-// What the EventBridge rule's input transformer makes of an SES event: `{"kind":"ses_event","event":<the event>}`.
-const SesEventMessage = z.strictObject({ kind: z.literal('ses_event'), event: SesEventSchema });
-/** A directory version: 16 hex characters in AWS (import/plan-import.ts), a file's sha256 on the twin. */
-const directoryVersion = z.string().regex(/^[0-9a-f]{16,64}$/, 'must be a directory version');
-/** Write one line-aligned byte range of an import's source (its plan is on the import's status item). */
-const DirectoryChunk = z.strictObject({ kind: z.literal('directory_chunk'), version: directoryVersion, chunk: z.number().int().min(0).max(1_000_000) });
-/** Delete a version lookups no longer read: one segment of a parallel scan, resumed from `start_key`. */
-const DirectoryCleanup = z.strictObject({
-  kind: z.literal('directory_cleanup'),
-  version: directoryVersion,
-  segment: z.number().int().min(0),
-  segments: z.number().int().min(1).max(1000),
-  start_key: z.strictObject({ pk: z.string(), sk: z.string() }).optional(),
-});
-/** Every chunk is written: verify, build the search artifact, switch the pointer, schedule the cleanup. */
-const DirectoryFinalize = z.strictObject({ kind: z.literal('directory_finalize'), version: directoryVersion });
+/**
+ * Every message kind's schema, built at the first send or receive rather than at module init: building zod
+ * schemas is most of the cost of zod in a function's cold start (README, "Cold starts").
+ */
+function buildMessageKinds() {
+  const id = (prefix: string) => z.string().regex(new RegExp(`^${prefix}_[0-9a-z]{26}$`), `must be a ${prefix}_ id`);
+  const jobId = id('dj');
+  const accountId = id('acct');
+  const emailId = id('em');
+  const testEmailId = z.uuid({ version: 'v4' });
+  const attempt = z.number().int().min(1).max(100);
+
+  const PeopleSearch = z.strictObject({ kind: z.literal('people_search'), job_id: jobId });
+  const PhoneEnrich = z.strictObject({ kind: z.literal('phone_enrich'), job_id: jobId });
+  const DeepSearch = z.strictObject({ kind: z.literal('deep_search'), job_id: jobId });
+  /** One bounded step of an agentic search's research loop; `step` is the checkpoint it starts from. */
+  const AgenticStep = z.strictObject({ kind: z.literal('agentic_step'), job_id: jobId, step: z.number().int().min(0).max(10_000) });
+  const DraftEmail = z.strictObject({ kind: z.literal('draft_email'), account_id: accountId, email_id: emailId });
+  const SendEmail = z.strictObject({ kind: z.literal('send_email'), account_id: accountId, email_id: emailId });
+  const SendTestEmail = z.strictObject({ kind: z.literal('send_test_email'), account_id: accountId, test_email_id: testEmailId });
+  const DeliverJobEvent = z.strictObject({ kind: z.literal('deliver_job_event'), job_id: jobId, attempt });
+  const WebhookRetry = z.strictObject({ kind: z.literal('webhook_retry'), job_id: jobId, attempt });
+  const SendDue = z.strictObject({ kind: z.literal('send_due'), account_id: accountId, email_id: emailId });
+  const ReviewExpired = z.strictObject({ kind: z.literal('review_expired'), account_id: accountId, email_id: emailId });
+  const TestEmailTimeout = z.strictObject({ kind: z.literal('test_email_timeout'), account_id: accountId, test_email_id: testEmailId });
+  // What the EventBridge rule's input transformer makes of an SES event: `{"kind":"ses_event","event":<the event>}`.
+  const SesEventMessage = z.strictObject({ kind: z.literal('ses_event'), event: SesEventSchema });
+  /** A directory version: 16 hex characters in AWS (import/plan-import.ts), a file's sha256 on the twin. */
+  const directoryVersion = z.string().regex(/^[0-9a-f]{16,64}$/, 'must be a directory version');
+  /** Write one line-aligned byte range of an import's source (its plan is on the import's status item). */
+  const DirectoryChunk = z.strictObject({ kind: z.literal('directory_chunk'), version: directoryVersion, chunk: z.number().int().min(0).max(1_000_000) });
+  /** Delete a version lookups no longer read: one segment of a parallel scan, resumed from `start_key`. */
+  const DirectoryCleanup = z.strictObject({
+    kind: z.literal('directory_cleanup'),
+    version: directoryVersion,
+    segment: z.number().int().min(0),
+    segments: z.number().int().min(1).max(1000),
+    start_key: z.strictObject({ pk: z.string(), sk: z.string() }).optional(),
+  });
+  /** Every chunk is written: verify, build the search artifact, switch the pointer, schedule the cleanup. */
+  const DirectoryFinalize = z.strictObject({ kind: z.literal('directory_finalize'), version: directoryVersion });
+  return { PeopleSearch, PhoneEnrich, DeepSearch, AgenticStep, DraftEmail, SendEmail, SendTestEmail, DeliverJobEvent, WebhookRetry, SendDue, ReviewExpired, TestEmailTimeout, SesEventMessage, DirectoryChunk, DirectoryCleanup, DirectoryFinalize };
+}
+
+let messageKinds: ReturnType<typeof buildMessageKinds> | undefined;
+const kinds = () => (messageKinds ??= buildMessageKinds());
 
 export const QUEUE_MESSAGES = {
-  search: z.discriminatedUnion('kind', [PeopleSearch, PhoneEnrich, DeepSearch, AgenticStep]),
-  drafting: z.discriminatedUnion('kind', [DraftEmail]),
-  sending: z.discriminatedUnion('kind', [SendEmail, SendTestEmail]),
-  webhooks: z.discriminatedUnion('kind', [DeliverJobEvent]),
-  timers: z.discriminatedUnion('kind', [WebhookRetry, SendDue, ReviewExpired, TestEmailTimeout]),
-  'mail-events': z.discriminatedUnion('kind', [SesEventMessage]),
-  'directory-import': z.discriminatedUnion('kind', [DirectoryChunk, DirectoryCleanup]),
-  'directory-finalize': z.discriminatedUnion('kind', [DirectoryFinalize]),
+  search: z.lazy(() => z.discriminatedUnion('kind', [kinds().PeopleSearch, kinds().PhoneEnrich, kinds().DeepSearch, kinds().AgenticStep])),
+  drafting: z.lazy(() => z.discriminatedUnion('kind', [kinds().DraftEmail])),
+  sending: z.lazy(() => z.discriminatedUnion('kind', [kinds().SendEmail, kinds().SendTestEmail])),
+  webhooks: z.lazy(() => z.discriminatedUnion('kind', [kinds().DeliverJobEvent])),
+  timers: z.lazy(() => z.discriminatedUnion('kind', [kinds().WebhookRetry, kinds().SendDue, kinds().ReviewExpired, kinds().TestEmailTimeout])),
+  'mail-events': z.lazy(() => z.discriminatedUnion('kind', [kinds().SesEventMessage])),
+  'directory-import': z.lazy(() => z.discriminatedUnion('kind', [kinds().DirectoryChunk, kinds().DirectoryCleanup])),
+  'directory-finalize': z.lazy(() => z.discriminatedUnion('kind', [kinds().DirectoryFinalize])),
 } satisfies Record<QueueKey, z.ZodType<{ kind: string }>>;
 
 export type MessageOf<Q extends QueueKey> = z.output<(typeof QUEUE_MESSAGES)[Q]>;
@@ -66,8 +77,9 @@ export type TimerMessage = MessageOf<'timers'>;
  * An agentic search runs as a chain of `agentic_step` messages instead.
  */
 export type SearchJobKind = Exclude<KindOf<'search'>, 'agentic_step'>;
-const SEARCH_JOB_KINDS: ReadonlySet<string> = new Set(QUEUE_MESSAGES.search.options.map((o) => o.shape.kind.value).filter((k) => k !== 'agentic_step'));
-export const isSearchJobKind = (tier: string): tier is SearchJobKind => SEARCH_JOB_KINDS.has(tier);
+let searchJobKinds: ReadonlySet<string> | undefined;
+export const isSearchJobKind = (tier: string): tier is SearchJobKind =>
+  (searchJobKinds ??= new Set(QUEUE_MESSAGES.search.unwrap().options.map((o) => o.shape.kind.value).filter((k) => k !== 'agentic_step'))).has(tier);
 
 /** Builders: the one place a message literal is written. */
 export const messages = {

@@ -126,14 +126,14 @@ export function createMcpServer(opts: McpOptions): McpServer {
 
   server.registerTool(
     'people_search',
-    { description: `Find people from a plain-language description (25–100 leads). Price: ${price('POST search/')}. Waits for the results.`, inputSchema: PeopleSearchSchema },
+    { description: `Find people from a plain-language description (25–100 leads). Price: ${price('POST search/')}. Waits for the results.`, inputSchema: PeopleSearchSchema.unwrap() },
     async (args, extra) => startJob('people_search', '/api/public/v1/search/', args, undefined, extra as Extra),
   );
   server.registerTool(
     'deep_search',
     {
       description: `A researched shortlist with fit scores. Price: ${price('POST deep-search/')}; requires confirm: true. Takes minutes: returns the job id if not done in time.`,
-      inputSchema: DeepSearchSchema.extend({ confirm: CONFIRM, ...idempotency }),
+      inputSchema: DeepSearchSchema.unwrap().extend({ confirm: CONFIRM, ...idempotency }),
     },
     async ({ confirm: _confirm, idempotency_key, ...body }, extra) => startJob('deep_search', '/api/public/v1/deep-search/', body, idempotency_key, extra as Extra),
   );
@@ -141,7 +141,7 @@ export function createMcpServer(opts: McpOptions): McpServer {
     'agentic_search',
     {
       description: `Detailed persona search with evidence. Price: ${price('POST agentic-search/')}; max_credits is required and is the most it can cost.`,
-      inputSchema: AgenticSearchSchema.extend({ max_credits: AgenticSearchSchema.shape.max_credits.unwrap(), ...idempotency }),
+      inputSchema: AgenticSearchSchema.unwrap().extend({ max_credits: AgenticSearchSchema.unwrap().shape.max_credits.unwrap(), ...idempotency }),
     },
     async ({ idempotency_key, ...body }, extra) => startJob('agentic_search', '/api/public/v1/agentic-search/', body, idempotency_key, extra as Extra),
   );

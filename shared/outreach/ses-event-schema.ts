@@ -6,30 +6,33 @@ import * as z from 'zod';
  * Complaint Received") around the SES event record in `detail` (`eventType`, `mail`, and `bounce` or
  * `complaint`). Only the fields the service acts on are checked; AWS may add others, which are kept unread.
  */
-const address = z.string().trim().min(3).max(320);
-const recipients = (field: 'emailAddress') => z.array(z.looseObject({ [field]: address })).max(100);
+// Built at the first parse, not at module init (README, "Cold starts").
+export const SesEventSchema = z.lazy(() => {
+  const address = z.string().trim().min(3).max(320);
+  const recipients = (field: 'emailAddress') => z.array(z.looseObject({ [field]: address })).max(100);
 
-export const SesEventSchema = z.looseObject({
-  id: z.string().min(1).max(128),
-  'detail-type': z.string().min(1).max(128),
-  source: z.literal('aws.ses'),
-  detail: z.looseObject({
-    eventType: z.string().max(64).optional(),
-    mail: z.looseObject({ messageId: z.string().min(1).max(256) }),
-    bounce: z
-      .looseObject({
-        bounceType: z.string().max(64),
-        bounceSubType: z.string().max(64).optional(),
-        bouncedRecipients: recipients('emailAddress'),
-      })
-      .optional(),
-    complaint: z
-      .looseObject({
-        complainedRecipients: recipients('emailAddress'),
-        complaintFeedbackType: z.string().max(64).optional(),
-      })
-      .optional(),
-  }),
+  return z.looseObject({
+    id: z.string().min(1).max(128),
+    'detail-type': z.string().min(1).max(128),
+    source: z.literal('aws.ses'),
+    detail: z.looseObject({
+      eventType: z.string().max(64).optional(),
+      mail: z.looseObject({ messageId: z.string().min(1).max(256) }),
+      bounce: z
+        .looseObject({
+          bounceType: z.string().max(64),
+          bounceSubType: z.string().max(64).optional(),
+          bouncedRecipients: recipients('emailAddress'),
+        })
+        .optional(),
+      complaint: z
+        .looseObject({
+          complainedRecipients: recipients('emailAddress'),
+          complaintFeedbackType: z.string().max(64).optional(),
+        })
+        .optional(),
+    }),
+  });
 });
 export type SesEvent = z.output<typeof SesEventSchema>;
 

@@ -9,12 +9,14 @@ import { acceptJob } from '../jobs/accept-job.js';
  * fails, or when it is never dispatched (the sweeper and the dead-letter consumer end it as `error`).
  * Kept apart from the run (deep-search.ts) so the create function bundles neither the index nor the gazetteer.
  */
-export const DeepSearchSchema = z.strictObject({
-  // SPEC.md's 500 characters bound the query as sent, surrounding spaces included.
-  query: z.string().max(500).refine((q) => q.trim().length > 0, 'must not be blank'),
-  mode: z.enum(['standard', 'extended']).default('standard'),
-  webhook_url: z.string().max(2048),
-});
+export const DeepSearchSchema = z.lazy(() =>
+  z.strictObject({
+    // SPEC.md's 500 characters bound the query as sent, surrounding spaces included.
+    query: z.string().max(500).refine((q) => q.trim().length > 0, 'must not be blank'),
+    mode: z.enum(['standard', 'extended']).default('standard'),
+    webhook_url: z.string().max(2048),
+  }),
+);
 export type DeepSearchRequest = z.output<typeof DeepSearchSchema>;
 
 /**

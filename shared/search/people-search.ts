@@ -1,34 +1,30 @@
 import * as z from 'zod';
-import type { SQSRecord } from 'aws-lambda';
-import { QUEUES } from '../catalog/queues.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
-import { FAILURE_MESSAGES } from '../webhooks/events.js';
 import { PRICES } from '../accounts/prices.js';
 import { acceptJob } from '../jobs/accept-job.js';
-import { getJob, getOwnJob } from '../jobs/jobs.repository.js';
-import { runJob } from '../jobs/run-job.js';
-import { toLead } from '../directory/shape.js';
-import { parseQuery, type ParsedQuery } from './query.js';
-import { withSearchEngine } from './engine-source.js';
-import { cursorAfter } from './search-port.js';
+import { getOwnJob } from '../jobs/jobs.repository.js';
+import type { ParsedQuery } from './query.js';
 
 /**
  * People search (SPEC.md "POST /search/"): 1 credit per lead returned, `max_results` reserved at
  * acceptance; `search_id` continues a completed search of the caller's with the next page that overlaps
- * none of the earlier pages.
+ * none of the earlier pages. The worker's run is in people-search-run.ts, so that acceptance does not load the
+ * search engine and its object store client.
  */
-export const PeopleSearchSchema = z
-  .strictObject({
-    // SPEC.md's 500 characters bound the query as sent, surrounding spaces included.
-    query: z.string().max(500).refine((q) => q.trim().length > 0, 'must not be blank').optional(),
-    search_id: z.string().regex(/^dj_[0-9a-z]{26}$/, 'must be a dj_<id> people search id').optional(),
-    max_results: z.number().int().min(25).max(100),
-    webhook_url: z.string().max(2048),
-  })
-  .superRefine((v, ctx) => {
-    if (v.query === undefined && v.search_id === undefined) ctx.addIssue({ code: 'custom', path: ['query'], message: 'query is required for a new search' });
-    if (v.query !== undefined && v.search_id !== undefined) ctx.addIssue({ code: 'custom', path: ['query'], message: 'omit query when continuing with search_id' });
-  });
+export const PeopleSearchSchema = z.lazy(() =>
+  z
+    .strictObject({
+      // SPEC.md's 500 characters bound the query as sent, surrounding spaces included.
+      query: z.string().max(500).refine((q) => q.trim().length > 0, 'must not be blank').optional(),
+      search_id: z.string().regex(/^dj_[0-9a-z]{26}$/, 'must be a dj_<id> people search id').optional(),
+      max_results: z.number().int().min(25).max(100),
+      webhook_url: z.string().max(2048),
+    })
+    .superRefine((v, ctx) => {
+      if (v.query === undefined && v.search_id === undefined) ctx.addIssue({ code: 'custom', path: ['query'], message: 'query is required for a new search' });
+      if (v.query !== undefined && v.search_id !== undefined) ctx.addIssue({ code: 'custom', path: ['query'], message: 'omit query when continuing with search_id' });
+    }),
+);
 
 export async function acceptPeopleSearch(
   caller: { accountId: string; keyId: string },
@@ -59,34 +55,4 @@ export function isEmptyQuery(q: ParsedQuery): boolean {
   const e = q.exclusions;
   const lists = [q.titles, q.functions, q.seniorities, q.locations, q.industries, q.companies, q.keywords, e.companies, e.industries, e.titles, e.seniorities, e.functions, e.keywords];
   return !q.companySize && lists.every((l) => l.length === 0);
-}
-
-export function runPeopleSearchJob(jobId: string, record: SQSRecord | null): Promise<void> {
-  return runJob(
-    jobId,
-    record,
-    async (job) => {
-      const j = job as typeof job & { search_query: string; parent_id?: string };
-      const parsed = parseQuery(j.search_query);
-      if (isEmptyQuery(parsed)) return { status: 'failed', event_type: 'search.failed', code: 'invalid_input', message: FAILURE_MESSAGES.search.invalid_input };
-      const parent = j.parent_id ? await getJob(j.parent_id) : null;
-      const earlier = parent?.returned_ids ?? [];
-      return withSearchEngine({ event_type: 'search.failed', message: FAILURE_MESSAGES.search.error }, async (engine) => {
-        // The cursor lets an engine seek to the next page; the ids keep a page clear of earlier ones even when
-        // the directory version changed between pages.
-        const hits = await engine.search(parsed, { limit: Number(job.request.max_results), exclude: new Set(earlier), after: parent?.search_after ?? undefined });
-        const results = hits.map((h) => toLead(h.person, h.company));
-        return {
-          status: 'completed',
-          event_type: 'search.completed',
-          result: { results, total_returned: results.length },
-          leads_returned: results.length,
-          charge: results.length * PRICES.people_search_per_lead,
-          extra: { returned_ids: [...earlier, ...hits.map((h) => h.person.id)], search_after: cursorAfter(hits) ?? parent?.search_after ?? null, parsed_query: parsed },
-        };
-      });
-    },
-    () => ({ status: 'failed', event_type: 'search.failed', code: 'error', message: FAILURE_MESSAGES.search.error }),
-    { maxReceiveCount: QUEUES.search.maxReceiveCount },
-  );
 }

@@ -15,7 +15,7 @@ import { stepEndedUnsent } from '../sequences/cadence.js';
 import { endDeadTestEmailSend } from '../test-emails/send-test-email.js';
 import { recordDeadAttempt } from '../webhooks/job-webhooks.js';
 import { handleRecord, type MessageHandlers } from './dispatch.js';
-import { failRun } from '../agentic/research-step.js';
+import { failRun } from '../agentic/run-end.js';
 import { timerHandlers } from './timers.handlers.js';
 import { mailEventHandlers } from './mail-events.handlers.js';
 import { deadDirectoryFinalizeHandlers, deadDirectoryImportHandlers } from './directory-import.handlers.js';

@@ -1,5 +1,5 @@
 import type { MessageHandlers } from './dispatch.js';
-import { runPeopleSearchJob } from '../search/people-search.js';
+import { runPeopleSearchJob } from '../search/people-search-run.js';
 import { runPhoneEnrichJob } from '../enrichment/phone-job.js';
 import { runDeepSearchJob } from '../search/deep-search.js';
 import { runAgenticStep } from '../agentic/research-step.js';

@@ -1,0 +1,46 @@
+import { serviceClock, type Clock } from '../core/clock.js';
+import { getJob } from '../jobs/jobs.repository.js';
+import { TERMINAL } from '../jobs/model.js';
+import { sendFirstDelivery } from '../webhooks/job-webhooks.js';
+import { FAILURE_MESSAGES, type AgenticSearchItem, type CompletionReason } from '../webhooks/events.js';
+import { endAgenticJob } from './agentic.repository.js';
+import { isAgenticJob, type AgenticJob } from './model.js';
+
+// How an agentic run ends, apart from its research steps (research-step.ts): the cancel route, the sweeper and
+// the dead-letter consumer end runs without loading the search engine, its object store client or the page reader.
+
+/** What the polling `result` and the webhook carry on completion. */
+function completedResult(job: AgenticJob, reason: CompletionReason) {
+  const results = job.agentic_results ?? [];
+  return { partial: reason !== '', completion_reason: reason, total_returned: results.length, results: results.map((r) => withFetchedUrlsOnly(r, job.checkpoint.fetched)) };
+}
+
+/** An evidence URL stays only when that page was fetched during this job. */
+function withFetchedUrlsOnly(item: AgenticSearchItem, fetched: string[]): AgenticSearchItem {
+  const seen = new Set(fetched);
+  return { ...item, evidence: (item.evidence ?? []).map(({ url, ...rest }) => (url && seen.has(url) ? { ...rest, url } : rest)) };
+}
+
+/** End a run as `completed` with what it saved (`partial` unless `reason` is empty), then send its webhook. */
+export async function completeRun(job: AgenticJob, reason: CompletionReason, clock: Clock = serviceClock): Promise<boolean> {
+  const result = completedResult(job, reason);
+  const ended = await endAgenticJob(job, { status: 'completed', result, leads: result.total_returned, charge: job.checkpoint.charged }, { step: job.checkpoint.step }, clock.now());
+  const finished = await getJob(job.id);
+  if (finished) await sendFirstDelivery(finished);
+  return ended;
+}
+
+/** An internal failure: `failed` with code `error`, nothing charged (what the dead-letter consumer does with a step that gave up). */
+export async function failRun(jobId: string, clock: Clock = serviceClock): Promise<void> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const job = await getJob(jobId);
+    if (!isAgenticJob(job)) return;
+    if (TERMINAL.includes(job.status)) return sendFirstDelivery(job);
+    const ended = await endAgenticJob(job, { status: 'failed', error: { code: 'error', message: FAILURE_MESSAGES.agentic_search.error } }, { step: job.checkpoint.step }, clock.now());
+    if (ended) {
+      const finished = await getJob(jobId);
+      if (finished) await sendFirstDelivery(finished);
+      return;
+    }
+  }
+}
