@@ -25,7 +25,7 @@ const consoleErrors: string[] = [];
 
 beforeAll(async () => {
   stack = await startTestStack({ userPool: true, throttleMultiplier: 100 });
-  await startServices({ root: ROOT, stack, dataDir: null, directory: { file: join(dir, 'directory.jsonl'), people: 500, seed: 7 } });
+  await startServices({ root: ROOT, stack, dataDir: null, directory: { file: join(dir, 'directory.jsonl'), people: 200, seed: 7 } });
   admin = new Client(stack);
   receiver = await new WebhookReceiver([]).start();
   profile = mkdtempSync(join(tmpdir(), 'app-jobs-chromium-'));
