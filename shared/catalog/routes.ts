@@ -168,6 +168,15 @@ export const ROUTES: RouteDef[] = [
   { method: 'GET', path: app('charges/'), module: 'functions/app/list-charges.ts', auth: 'user', throttle: T.appRead, bindings: accountsRead },
   { method: 'GET', path: app('sending-accounts/'), module: 'functions/app/list-sending-accounts.ts', auth: 'user', throttle: T.appRead, bindings: accountsRead },
   { method: 'PATCH', path: app('sending-accounts/{ea_id}/'), module: 'functions/app/update-sending-account.ts', auth: 'user', throttle: T.appWrite, bindings: emailsChange },
+  // Sequences and search jobs pages: the public routes' domain functions, the account from the token.
+  { method: 'GET', path: app('sequences/'), module: 'functions/app/list-sequences.ts', auth: 'user', throttle: T.appRead, bindings: { tables: { outreach: 'read' } } },
+  { method: 'GET', path: app('sequences/{sequence_id}/'), module: 'functions/app/get-sequence.ts', auth: 'user', throttle: T.appRead, bindings: { tables: { outreach: 'read' } } },
+  { method: 'GET', path: app('sequences/{sequence_id}/replies/'), module: 'functions/app/sequence-replies.ts', auth: 'user', throttle: T.appRead, bindings: { tables: { outreach: 'read' } } },
+  { method: 'GET', path: app('jobs/'), module: 'functions/app/list-jobs.ts', auth: 'user', throttle: T.appRead, bindings: { tables: { jobs: 'read' } } },
+  { method: 'GET', path: app('jobs/{job_id}/'), module: 'functions/app/get-job.ts', auth: 'user', throttle: T.appRead, bindings: { tables: { jobs: 'read' } } },
+  { method: 'GET', path: app('jobs/{job_id}/webhook-deliveries/'), module: 'functions/app/webhook-deliveries.ts', auth: 'user', throttle: T.appRead, bindings: { tables: { jobs: 'read' } } },
+  // A redelivery sends a request to the customer's server: held well below the app's other writes.
+  { method: 'POST', path: app('jobs/{job_id}/webhook-deliveries/redeliver/'), module: 'functions/app/redeliver-webhook.ts', auth: 'user', throttle: { perMinute: 30, burst: 5 }, bindings: { tables: { jobs: 'readwrite' }, queues: { webhooks: 'send' } } },
 ];
 
 /** Per-second rate for API Gateway usage-plan throttles (which take requests per second). */

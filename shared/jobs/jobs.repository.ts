@@ -1,4 +1,4 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, scanAll } from '../adapters/aws.js';
 import { tableName } from '../core/env.js';
 import type { Job, JobError, WebhookAttempt } from './model.js';
@@ -191,6 +191,56 @@ export async function recordWebhookAttempt(id: string, attempt: WebhookAttempt, 
     if (isConditionFailed(e)) return false;
     throw e;
   }
+}
+
+/**
+ * Queue one more delivery of a finished job's event after its deliveries ended (delivered or given up):
+ * back to `queued`, due within the dispatch grace (so the sweeper sends it if the message is lost), on
+ * condition that nothing changed since `attempts` were read. False when it did, or a delivery is still queued.
+ */
+export async function reopenWebhookDelivery(id: string, attempts: number, now: Date): Promise<boolean> {
+  const due = dueFields(K.job(id), after(now.toISOString(), DEADLINES.DISPATCH_GRACE_MS));
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName('jobs'),
+        Key: K.job(id),
+        UpdateExpression: 'SET webhook_status = :queued, due_pk = :dpk, due_at = :dat',
+        ConditionExpression: 'webhook_status IN (:delivered, :failed) AND size(webhook_attempts) = :n',
+        ExpressionAttributeValues: { ':queued': 'queued', ':delivered': 'delivered', ':failed': 'failed', ':n': attempts, ':dpk': due.due_pk, ':dat': due.due_at },
+      }),
+    );
+    return true;
+  } catch (e) {
+    if (isConditionFailed(e)) return false;
+    throw e;
+  }
+}
+
+/** The fields of a job an account's job list shows (not its results). */
+const JOB_LIST_FIELDS = ['id', 'tier', '#s', 'created_at', 'completed_at', 'leads_returned', 'webhook_status', '#q'];
+
+/**
+ * An account's jobs, newest first, from the account index every job already carries (job ids are ULIDs,
+ * so its sort key is creation order): no extra item or index per job. `after` is the last job id of the
+ * previous page.
+ */
+export async function queryAccountJobs(accountId: string, limit: number, after?: string): Promise<{ jobs: Pick<Job, 'id' | 'tier' | 'status' | 'created_at' | 'completed_at' | 'leads_returned' | 'webhook_status' | 'request'>[]; last: string | null }> {
+  const index = K.jobByAccount(accountId, after ?? '');
+  const out = await documentClient().send(
+    new QueryCommand({
+      TableName: tableName('jobs'),
+      IndexName: 'gsi1',
+      KeyConditionExpression: after ? 'gsi1pk = :pk AND gsi1sk < :after' : 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': index.gsi1pk, ...(after ? { ':after': index.gsi1sk } : { ':prefix': K.jobPrefix }) },
+      ExpressionAttributeNames: { '#s': 'status', '#q': 'request' },
+      ProjectionExpression: JOB_LIST_FIELDS.join(', '),
+      ScanIndexForward: false,
+      Limit: limit,
+    }),
+  );
+  const jobs = (out.Items ?? []) as Pick<Job, 'id' | 'tier' | 'status' | 'created_at' | 'completed_at' | 'leads_returned' | 'webhook_status' | 'request'>[];
+  return { jobs, last: out.LastEvaluatedKey ? (jobs.at(-1)?.id ?? null) : null };
 }
 
 /** What an Idempotency-Key remembers: the job it created and a hash of the body that created it. */

@@ -3,7 +3,9 @@ import { secretBox } from '../adapters/secret-box.js';
 import { sendMessage } from '../adapters/queue.js';
 import { awsScheduler, scheduleName, type Scheduler } from '../adapters/scheduler.js';
 import { serviceClock, type Clock } from '../core/clock.js';
-import { getJob, leaseWebhookAttempt, recordWebhookAttempt } from '../jobs/jobs.repository.js';
+import { getJob, leaseWebhookAttempt, recordWebhookAttempt, reopenWebhookDelivery } from '../jobs/jobs.repository.js';
+import { assertRedeliverable, requireAccountJob } from '../jobs/account-jobs.js';
+import { ConflictError } from '../core/errors.js';
 import type { Job } from '../jobs/model.js';
 import { deliverWebhook, nextRetryDelaySeconds, type DeliveryResult } from './deliver.js';
 import { validateWebhookUrl } from './target.js';
@@ -119,4 +121,18 @@ export async function recordDeadAttempt(jobId: string, attempt: number, deps: { 
 /** Timer target: a long webhook wait is over; hand the attempt back to the webhooks queue. */
 export async function webhookRetryDue(message: { job_id: string; attempt: number }): Promise<void> {
   await sendMessage('webhooks', messages.deliverJobEvent(message.job_id, message.attempt));
+}
+
+/**
+ * The web app's "redeliver": one more delivery of a finished job's event, as attempt n+1 of the same
+ * machinery (signed, logged, retried on failure like any other). 409 when the job has no webhook, has not
+ * finished, or a delivery is already queued (including a redeliver that raced this one).
+ */
+export async function redeliverJobEvent(accountId: string, jobId: string, now: Date = serviceClock.now()) {
+  const job = await requireAccountJob(accountId, jobId);
+  assertRedeliverable(job);
+  const attempts = job.webhook_attempts?.length ?? 0;
+  if (!(await reopenWebhookDelivery(job.id, attempts, now))) throw new ConflictError('A delivery of this job is already queued.');
+  await sendMessage('webhooks', messages.deliverJobEvent(job.id, attempts + 1));
+  return { job_id: job.id, attempt: attempts + 1, status: 'queued' as const };
 }

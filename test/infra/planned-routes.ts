@@ -3,19 +3,12 @@ import type { RouteDef } from '../../shared/catalog/routes.js';
 /** SPEC.md and DESIGN.md routes not in the route table yet, with the bindings they will most likely need. */
 export const PLANNED: RouteDef[] = (
   [
-    // The web app's outreach, sequence and search-job pages (issue 18, part B).
+    // The web app's outreach review queue (issue 18, part B).
     ['GET', '/api/app/v1/emails/', 'functions/app/list-emails.ts'],
     ['GET', '/api/app/v1/emails/{email_id}/', 'functions/app/get-email.ts'],
     ['PATCH', '/api/app/v1/emails/{email_id}/', 'functions/app/edit-email.ts'],
     ['POST', '/api/app/v1/emails/{email_id}/approve/', 'functions/app/approve-email.ts'],
     ['POST', '/api/app/v1/emails/{email_id}/cancel/', 'functions/app/cancel-email.ts'],
-    ['GET', '/api/app/v1/sequences/', 'functions/app/list-sequences.ts'],
-    ['GET', '/api/app/v1/sequences/{sequence_id}/', 'functions/app/get-sequence.ts'],
-    ['GET', '/api/app/v1/sequences/{sequence_id}/replies/', 'functions/app/sequence-replies.ts'],
-    ['GET', '/api/app/v1/jobs/', 'functions/app/list-jobs.ts'],
-    ['GET', '/api/app/v1/jobs/{job_id}/', 'functions/app/get-job.ts'],
-    ['GET', '/api/app/v1/jobs/{job_id}/webhook-deliveries/', 'functions/app/webhook-deliveries.ts'],
-    ['POST', '/api/app/v1/jobs/{job_id}/webhook-deliveries/redeliver/', 'functions/app/redeliver-webhook.ts'],
   ] as const
 ).map(([method, path, module]) => ({
   method,

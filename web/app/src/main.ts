@@ -7,20 +7,25 @@ import { ApiKeysPage } from './pages/api-keys.js';
 import { WebhookSecretsPage } from './pages/webhook-secrets.js';
 import { CreditsPage } from './pages/credits.js';
 import { SendingAccountsPage } from './pages/sending-accounts.js';
+import { SequencesPage } from './pages/sequences.js';
+import { JobsPage } from './pages/jobs.js';
 
 /**
  * The pages, in navigation order: `#/<path>` shows `page`. A new page is one module under pages/ and one row
- * here.
+ * here; `#/<path>/<id>` shows the same page with `rest` set to the id.
  */
-const PAGES: { path: string; title: string; page: () => unknown }[] = [
+const PAGES: { path: string; title: string; page: (props: { rest?: string }) => unknown }[] = [
   { path: 'overview', title: 'Overview', page: OverviewPage },
   { path: 'api-keys', title: 'API keys', page: ApiKeysPage },
   { path: 'webhook-secrets', title: 'Signing secrets', page: WebhookSecretsPage },
   { path: 'credits', title: 'Credits', page: CreditsPage },
   { path: 'sending-accounts', title: 'Sending accounts', page: SendingAccountsPage },
+  { path: 'sequences', title: 'Sequences', page: SequencesPage },
+  { path: 'jobs', title: 'Search jobs', page: JobsPage },
 ];
 
 const currentPath = () => location.hash.replace(/^#\/?/, '') || PAGES[0]!.path;
+const pageOf = (path: string) => PAGES.find((p) => p.path === path.split('/')[0]);
 
 function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
   const [error, setError] = useState<string | null>(null);
@@ -64,24 +69,24 @@ function App() {
     };
   }, []);
   useEffect(() => {
-    const page = PAGES.find((p) => p.path === path);
+    const page = pageOf(path);
     document.title = `${page?.title ?? 'Not found'} — your account`;
     document.getElementById('main')?.focus();
   }, [path]);
   if (!signedIn) return html`<${SignIn} onSignedIn=${() => setSignedIn(true)} />`;
-  const page = PAGES.find((p) => p.path === path);
+  const page = pageOf(path);
   return html`<a class="skip" href="#main" onClick=${(e: Event) => (e.preventDefault(), document.getElementById('main')?.focus())}>Skip to content</a>
     <header class="top">
       <h1>Your account</h1>
       <nav aria-label="Pages"><ul>
-        ${PAGES.map((p) => html`<li><a href=${`#/${p.path}`} aria-current=${p.path === path ? 'page' : undefined}>${p.title}</a></li>`)}
+        ${PAGES.map((p) => html`<li><a href=${`#/${p.path}`} aria-current=${p === pageOf(path) ? 'page' : undefined}>${p.title}</a></li>`)}
       </ul></nav>
       <div class="row">
         <span class="muted">${signedInEmail()}</span>
         <button type="button" class="secondary" onClick=${() => (signOut(), setSignedIn(false))}>Sign out</button>
       </div>
     </header>
-    <main id="main" tabindex="-1">${page ? html`<${page.page} key=${path} />` : html`<p>No such page.</p>`}</main>`;
+    <main id="main" tabindex="-1">${page ? html`<${page.page} key=${path} rest=${path.split('/').slice(1).join('/') || undefined} />` : html`<p>No such page.</p>`}</main>`;
 }
 
 const root = document.getElementById('root')!;
