@@ -389,7 +389,11 @@ export class ApiStack extends Stack {
       }
     }
     this.workerFunctions = workers;
-    if (props.searchCollection) props.searchCollection.accessPolicy(this, [props.searchCollection.bindSearcher(workers.search)]);
+    if (props.searchCollection) {
+      props.searchCollection.bindIndexer(workers['directory-import']);
+      props.searchCollection.bindPublisher(workers['directory-finalize']);
+      props.searchCollection.accessPolicy(this, [props.searchCollection.bindSearcher(workers.search)]);
+    }
     this.housekeeping = new Housekeeping(contextStack(WORKERS_CONTEXT), 'Housekeeping', {
       ...fnProps,
       prefix,

@@ -216,6 +216,15 @@ export class StatefulStack extends Stack {
       versioned: true,
       serverAccessLogsBucket: this.accessLogsBucket,
       serverAccessLogsPrefix: 'directory-import/',
+      // Nothing here expires while it is current. An upload replaced by a newer one stays 30 days as a
+      // noncurrent version (an import reads its own version by id, and finishes within hours). A search index
+      // artifact is deleted by the finalize step two switches after it (finalize-import.ts); the rule only
+      // expires the version that delete hid, after 7 days, and a lifecycle rule cannot tell the current
+      // version's artifact from the others (they are distinct keys), so it never expires current objects.
+      lifecycleRules: [
+        { id: 'replaced-uploads', prefix: DIRECTORY_OBJECT_KEY, noncurrentVersionExpiration: Duration.days(30), abortIncompleteMultipartUploadAfter: Duration.days(7) },
+        { id: 'deleted-artifacts', prefix: 'index/', noncurrentVersionExpiration: Duration.days(7), expiredObjectDeleteMarker: true },
+      ],
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
@@ -259,7 +268,6 @@ export class StatefulStack extends Stack {
     directoryImport.fn.alarmOnErrors(this.alarmTopic);
     if (props.searchEngine === 'opensearch') {
       this.searchCollection = new SearchCollection(this, 'SearchCollection', { stage: props.stage ?? 'dev' });
-      this.searchCollection.bindPublisher(directoryImport.fn);
     }
 
     const { password } = USER_POOL;

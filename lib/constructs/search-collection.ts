@@ -19,6 +19,7 @@ export class SearchCollection extends Construct {
   readonly collection: CfnCollection;
   readonly name: string;
   private readonly publishers: IRole[] = [];
+  private readonly indexers: IRole[] = [];
 
   constructor(scope: Construct, id: string, props: SearchCollectionProps) {
     super(scope, id);
@@ -58,13 +59,19 @@ export class SearchCollection extends Construct {
     return fn.role!;
   }
 
-  /** Loads versions into their own indices and swaps the alias (the import's finalize step). */
+  /** Creates a version's index and writes its documents (the import's chunk worker). */
+  bindIndexer(fn: ServiceFunction): void {
+    this.bind(fn);
+    this.indexers.push(fn.role!);
+  }
+
+  /** Counts a version's documents, swaps the alias to it and deletes replaced indices (the import's finalize step). */
   bindPublisher(fn: ServiceFunction): void {
     this.bind(fn);
     this.publishers.push(fn.role!);
   }
 
-  /** The data-access policy: searchers read the people indices, publishers also create, load, alias and delete them. */
+  /** The data-access policy: searchers read the people indices, indexers create and load them, publishers alias and delete them. */
   accessPolicy(scope: Construct, searchers: IRole[]): CfnAccessPolicy {
     const indices = [`index/${this.name}/people*`];
     const collection = [`collection/${this.name}`];
@@ -76,14 +83,9 @@ export class SearchCollection extends Construct {
       Principal: principals.map((r) => r.roleArn),
     });
     const rules = [rule(searchers, ['aoss:ReadDocument', 'aoss:DescribeIndex'], ['aoss:DescribeCollectionItems'])];
+    if (this.indexers.length) rules.push(rule(this.indexers, ['aoss:CreateIndex', 'aoss:DescribeIndex', 'aoss:WriteDocument'], ['aoss:DescribeCollectionItems']));
     if (this.publishers.length) {
-      rules.push(
-        rule(
-          this.publishers,
-          ['aoss:CreateIndex', 'aoss:DeleteIndex', 'aoss:UpdateIndex', 'aoss:DescribeIndex', 'aoss:ReadDocument', 'aoss:WriteDocument'],
-          ['aoss:CreateCollectionItems', 'aoss:DescribeCollectionItems', 'aoss:UpdateCollectionItems', 'aoss:DeleteCollectionItems'],
-        ),
-      );
+      rules.push(rule(this.publishers, ['aoss:DeleteIndex', 'aoss:UpdateIndex', 'aoss:DescribeIndex', 'aoss:ReadDocument'], ['aoss:DescribeCollectionItems', 'aoss:UpdateCollectionItems']));
     }
     return new CfnAccessPolicy(scope, 'SearchCollectionAccess', {
       name: `${this.name}-access`,

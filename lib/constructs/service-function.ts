@@ -395,10 +395,11 @@ export class ServiceFunction extends NodejsFunction {
     if (mode === 'readwrite') {
       if (!importedBucketArn) throw new Error('writing directory artifacts needs the bucket ARN export');
       const artifacts = `${importedBucketArn}/index/*`;
-      this.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['s3:PutObject'], resources: [artifacts] }));
+      // DeleteObject: a superseded version's artifact is deleted by the finalize step (finalize-import.ts).
+      this.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['s3:PutObject', 's3:DeleteObject'], resources: [artifacts] }));
       Validations.of(this).acknowledge({
         id: nagFinding(this, 'AwsSolutions-IAM5', 'Resource', artifacts),
-        reason: 'Search index artifacts are named by the directory version an import computes at run time; the grant is PutObject under index/ only.',
+        reason: 'Search index artifacts are named by the directory version an import computes at run time; the grant is PutObject and DeleteObject under index/ only.',
       });
     }
   }

@@ -1,4 +1,4 @@
-import { GetObjectCommand, HeadObjectCommand, NotFound, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, NotFound, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
 import { lazyClient } from './aws-client.js';
 
@@ -34,4 +34,9 @@ export async function readObjectRange(bucket: string, key: string, versionId: st
 
 export async function putObject(bucket: string, key: string, body: Buffer): Promise<void> {
   await client().send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
+}
+
+/** In a versioned bucket this leaves a delete marker; the bucket's lifecycle rule expires the version it hid. */
+export async function deleteObject(bucket: string, key: string): Promise<void> {
+  await client().send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
 }

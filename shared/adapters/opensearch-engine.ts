@@ -24,6 +24,7 @@ import {
   type SearchResponse,
 } from '../search/opensearch-query.js';
 import type { DirectoryEntry, SearchEngine, SearchHit, SearchOptions } from '../search/search-port.js';
+import type { SearchPublisher } from '../directory/import/search-publisher.js';
 import { openSearchClient } from './opensearch-client.js';
 
 export class OpenSearchEngine implements SearchEngine {
@@ -81,18 +82,36 @@ interface BulkResponse {
 }
 
 /**
- * Loads one directory version into `people-<version>` and swaps the `people` alias to it, for the import's
- * finalize step. Safe to run again after a failure at any point: the index is created only when missing,
- * documents are written by person id (the same id, the same document), and the swap names exactly the
- * indices the alias holds at that moment. The version before stays as the rollback (an alias swap back);
- * older versions' indices are deleted.
+ * Loads one directory version into `people-<version>` and swaps the `people` alias to it (the evaluation
+ * set's loader; the import does the same in steps: `loadVersionDocuments` per chunk, `swapPeopleAlias` in
+ * its finalize step). Safe to run again after a failure at any point: the index is created only when
+ * missing, documents are written by person id (the same id, the same document), and the swap names exactly
+ * the indices the alias holds at that moment. The version before stays as the rollback (an alias swap
+ * back); older versions' indices are deleted.
  */
 export async function publishDirectoryVersion(client: Client, version: string, entries: Iterable<DirectoryEntry> | AsyncIterable<DirectoryEntry>, opts: PublishOptions = {}): Promise<{ index: string; people: number }> {
+  const index = versionIndexName(version);
+  const people = await loadVersionDocuments(client, version, entries, opts);
+  const replaced = await swapPeopleAlias(client, version, people, opts);
+  const keep = new Set([index, ...replaced]);
+  const all = (await client.cat.indices({ index: `${PEOPLE_ALIAS}-*`, format: 'json' } as never)).body as unknown as { index: string }[];
+  for (const old of all.map((i) => i.index).filter((i) => !keep.has(i))) await client.indices.delete({ index: old });
+  return { index, people };
+}
+
+/**
+ * Creates the version's index when missing and bulk-indexes `entries` into it by person id; returns how many
+ * were indexed. Several writers may load one version at once (the import's chunks): a create that loses the
+ * race to another finds the index there, and the same person written twice is the same document.
+ */
+export async function loadVersionDocuments(client: Client, version: string, entries: Iterable<DirectoryEntry> | AsyncIterable<DirectoryEntry>, opts: PublishOptions = {}): Promise<number> {
   const index = versionIndexName(version);
   const batchSize = opts.batchSize ?? 1_000;
   const sleep = opts.sleep ?? wait;
   if (!(await client.indices.exists({ index })).body) {
-    await client.indices.create({ index, body: { mappings: PEOPLE_MAPPINGS } as never });
+    const created = await client.indices.create({ index, body: { mappings: PEOPLE_MAPPINGS } as never }, { ignore: [400] });
+    const error = (created.body as { error?: { type?: string } }).error;
+    if (created.statusCode === 400 && error?.type !== 'resource_already_exists_exception') throw new Error(`creating ${index} failed: ${JSON.stringify(error)}`);
   }
 
   let people = 0;
@@ -118,8 +137,18 @@ export async function publishDirectoryVersion(client: Client, version: string, e
     if (batch.length >= batchSize) await flush();
   }
   await flush();
+  return people;
+}
 
-  // Every document searchable before anyone reads the new version.
+/**
+ * Waits until the version's index shows exactly `people` documents, then points the `people` alias at it
+ * alone in one `_aliases` call (remove every index it held, add the new one: readers see the old version or
+ * the new, never both or neither). Returns the indices it replaced. Run again after a swap, it finds the
+ * alias on the new index already and sends the same single add.
+ */
+export async function swapPeopleAlias(client: Client, version: string, people: number, opts: Pick<PublishOptions, 'visibleWithinMs' | 'sleep'> = {}): Promise<string[]> {
+  const index = versionIndexName(version);
+  const sleep = opts.sleep ?? wait;
   const deadline = Date.now() + (opts.visibleWithinMs ?? 120_000);
   for (;;) {
     const { count } = (await client.count({ index })).body as { count: number };
@@ -130,16 +159,29 @@ export async function publishDirectoryVersion(client: Client, version: string, e
   }
 
   const held = await aliasedIndices(client);
-  const actions: Record<string, unknown>[] = held.filter((i) => i !== index).map((i) => ({ remove: { index: i, alias: PEOPLE_ALIAS } }));
+  const replaced = held.filter((i) => i !== index);
+  const actions: Record<string, unknown>[] = replaced.map((i) => ({ remove: { index: i, alias: PEOPLE_ALIAS } }));
   actions.push({ add: { index, alias: PEOPLE_ALIAS } });
   await client.indices.updateAliases({ body: { actions } as never });
-
-  const keep = new Set([index, ...held]);
-  const all = (await client.cat.indices({ index: `${PEOPLE_ALIAS}-*`, format: 'json' } as never)).body as unknown as { index: string }[];
-  for (const old of all.map((i) => i.index).filter((i) => !keep.has(i))) await client.indices.delete({ index: old });
-  logger.info('directory version published to OpenSearch', { version, index, people, replaced: held });
-  return { index, people };
+  logger.info('people alias swapped', { version, index, people, replaced });
+  return replaced;
 }
+
+/** Deletes a version's index (a version no one reads any more); an index already gone is not an error. */
+export async function dropVersionIndex(client: Client, version: string): Promise<void> {
+  await client.indices.delete({ index: versionIndexName(version) }, { ignore: [404] });
+}
+
+/** The import's side of the engine (shared/directory/import/search-publisher.ts) on the process's client. */
+export function openSearchPublisher(client: Client = openSearchClient()): SearchPublisher {
+  return {
+    load: (version, entries) => loadVersionDocuments(client, version, entries),
+    swap: async (version, people) => (await swapPeopleAlias(client, version, people)).map(versionOfIndex),
+    drop: (version) => dropVersionIndex(client, version),
+  };
+}
+
+const versionOfIndex = (index: string) => index.slice(PEOPLE_ALIAS.length + 1);
 
 async function aliasedIndices(client: Client): Promise<string[]> {
   const response = await client.indices.getAlias({ name: PEOPLE_ALIAS }, { ignore: [404] });

@@ -140,6 +140,12 @@ export const QUEUES: Record<QueueKey, QueueDef> = {
       // One chunk (32 MiB, about 27,000 people) per invocation: a retry redoes one chunk, not five.
       batchSize: 1,
       timeoutSeconds: 300,
+      // A person is about 4.9 write units (the item and its 3 GSIs, bin/bench-import-plan.ts). A new
+      // on-demand table serves 4,000 write units/s before it adapts (then double its previous peak), about
+      // 800 people/s; 8 workers keep the first import near that instead of throttling dozens of containers
+      // into retries. Raise it (and the bench plan's `concurrency`, 50 for a warmed table) for a table whose
+      // peak is known. Lambda's maximumConcurrency is 2–1000.
+      maxConcurrency: 8,
       // The last chunk queues the finalize step; a cleanup segment queues its own continuation.
       bindings: { tables: { directory: 'readwrite' }, queues: { 'directory-import': 'send', 'directory-finalize': 'send' }, directoryImport: 'read' },
       memoryMb: 1024,
@@ -156,6 +162,9 @@ export const QUEUES: Record<QueueKey, QueueDef> = {
     worker: {
       module: 'functions/workers/directory-finalize.worker.ts',
       batchSize: 1,
+      // One import finalizes at a time in practice; 2 is Lambda's minimum, and a duplicate delivery finds
+      // the import finalizing or complete.
+      maxConcurrency: 2,
       timeoutSeconds: 900,
       bindings: { tables: { directory: 'readwrite' }, queues: { 'directory-import': 'send' }, directoryImport: 'readwrite' },
       memoryMb: 10240,

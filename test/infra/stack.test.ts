@@ -1285,19 +1285,32 @@ describe('search engines', () => {
       expect(aoss.map((s) => [s.Action, JSON.stringify(s.Resource)])).toEqual([['aoss:APIAccessAll', expect.stringMatching(/Collection.*Arn/)]]);
     });
 
-    test('the data-access policy lets the search worker read the people indices and the import also write and alias them', () => {
+    test('the data-access policy: the search worker reads, the chunk worker creates and loads, the finalize worker aliases and deletes; the planner has no access', () => {
       const [[, access]] = ofType(osApi, 'AWS::OpenSearchServerless::AccessPolicy') as [[string, Json]];
       expect(access.Properties).toMatchObject({ Name: `people-${STAGE}-access`, Type: 'data' });
       const text = JSON.stringify(access.Properties.Policy);
       expect(text).toContain(`index/people-${STAGE}/people*`);
-      expect(text).toMatch(/aoss:ReadDocument/);
-      expect(text).toMatch(/aoss:WriteDocument/);
-      expect(text).toMatch(/aoss:UpdateCollectionItems/);
-      // Two principals' rules: the search worker's role (from its nested stack) and the import's.
-      expect(text).toMatch(/SearchWorkerFn/);
-      expect(text).toMatch(/DirectoryImport/);
+      const ruleOf = (principal: RegExp) => {
+        const at = text.search(principal);
+        expect(at).toBeGreaterThan(-1);
+        return text.slice(text.lastIndexOf('Rules', at), at);
+      };
+      const chunk = ruleOf(/DirectoryImportWorkerFn/);
+      expect(chunk).toMatch(/aoss:CreateIndex/);
+      expect(chunk).toMatch(/aoss:WriteDocument/);
+      expect(chunk).not.toMatch(/aoss:DeleteIndex|aoss:UpdateIndex/);
+      const finalize = ruleOf(/DirectoryFinalizeWorkerFn/);
+      expect(finalize).toMatch(/aoss:UpdateIndex/);
+      expect(finalize).toMatch(/aoss:DeleteIndex/);
+      expect(finalize).not.toMatch(/aoss:WriteDocument|aoss:CreateIndex/);
+      expect(ruleOf(/SearchWorkerFn/)).not.toMatch(/aoss:WriteDocument|aoss:UpdateIndex|aoss:DeleteIndex/);
       const importFn = ofType(osStateful, 'AWS::Lambda::Function').find(([id]) => id.startsWith('DirectoryImport'))!;
-      expect(importFn[1].Properties.Environment.Variables).toMatchObject({ SEARCH_ENGINE: 'opensearch', OPENSEARCH_SIGV4_SERVICE: 'aoss' });
+      expect(importFn[1].Properties.Environment.Variables.SEARCH_ENGINE).toBeUndefined();
+      expect(JSON.stringify(osStateful)).not.toMatch(/aoss:APIAccessAll/);
+      for (const key of ['directory-import', 'directory-finalize'] as const) {
+        const fn = os.api.workerFunctions[key];
+        expect(templateOf(fn).toJSON().Resources[logicalId(fn)].Properties.Environment.Variables).toMatchObject({ SEARCH_ENGINE: 'opensearch', OPENSEARCH_SIGV4_SERVICE: 'aoss' });
+      }
     });
 
     test('cdk-nag reports no unacknowledged finding', () => {
@@ -1332,9 +1345,23 @@ describe('directory import', () => {
     expect(tablesTouched(fn)).toEqual(['directory']);
     expect(s3Statements(fn)).toEqual([
       { actions: ['s3:GetObject', 's3:GetObjectVersion'], resource: expect.stringMatching(/\/directory\/directory\.jsonl"/) },
-      { actions: ['s3:PutObject'], resource: expect.stringMatching(/directory-bucket-arn.*\/index\/\*"/) },
+      { actions: ['s3:DeleteObject', 's3:PutObject'], resource: expect.stringMatching(/directory-bucket-arn.*\/index\/\*"/) },
     ]);
     expect(templateOf(fn).toJSON().Resources[logicalId(fn)].Properties.MemorySize).toBe(10240);
+  });
+
+  test('the chunk worker runs at most 8 at once (the table write units), the finalize worker at most 2', () => {
+    const mappings = (fn: ServiceFunction) => ofType(templateOf(fn).toJSON().Resources, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => JSON.stringify(m.Properties.FunctionName).includes(logicalId(fn)));
+    expect(mappings(api.workerFunctions['directory-import']).map(([, m]) => m.Properties.ScalingConfig)).toEqual([{ MaximumConcurrency: 8 }]);
+    expect(mappings(api.workerFunctions['directory-finalize']).map(([, m]) => m.Properties.ScalingConfig)).toEqual([{ MaximumConcurrency: 2 }]);
+  });
+
+  test('the import bucket expires replaced uploads after 30 days and deleted artifacts after 7, never a current object', () => {
+    const bucket = ofType(statefulResources, 'AWS::S3::Bucket').find(([id]) => id.startsWith('DirectoryImportBucket'))!;
+    expect(bucket[1].Properties.LifecycleConfiguration.Rules).toEqual([
+      { Id: 'replaced-uploads', Prefix: 'directory/directory.jsonl', NoncurrentVersionExpiration: { NoncurrentDays: 30 }, AbortIncompleteMultipartUpload: { DaysAfterInitiation: 7 }, Status: 'Enabled' },
+      { Id: 'deleted-artifacts', Prefix: 'index/', NoncurrentVersionExpiration: { NoncurrentDays: 7 }, ExpiredObjectDeleteMarker: true, Status: 'Enabled' },
+    ]);
   });
 
   test('the S3-triggered planner reads the directory object, writes the status item and queues chunks', () => {

@@ -4,10 +4,11 @@ import { messages } from '../../catalog/messages.js';
 import { optionalEnv } from '../../core/env.js';
 import { logger } from '../../core/logger.js';
 import { buildFrom, jsonl, serializeIndex } from '../../search/index-source.js';
-import { switchDirectoryVersion } from '../directory-version.repository.js';
-import { getImport, recordImportFailure, updateImport } from '../import-status.repository.js';
+import { readDirectoryVersion, switchDirectoryVersion } from '../directory-version.repository.js';
+import { getImport, recordImportFailure, updateImport, type ImportStatus } from '../import-status.repository.js';
 import { emitImportMetrics } from './import-metrics.js';
 import { sourceReader } from './import-source.js';
+import { searchPublisher, type SearchPublisher } from './search-publisher.js';
 
 /**
  * Beyond this many people the in-memory search index does not fit one Lambda (about 3.2 GB of heap per
@@ -33,12 +34,18 @@ const graceSeconds = () => Number(optionalEnv('DIRECTORY_GRACE_SECONDS') ?? 900)
  * Finish a directory import whose every chunk is written.
  *
  * 1. Nothing to do when it is complete or superseded already (a redelivery); refuse when a chunk is missing.
- * 2. Read the whole source once more and build the search index from it (up to ARTIFACT_MAX_PEOPLE): the
- *    people it holds must be the people the chunks counted, else the import fails without switching.
- * 3. Store the serialized index as `index/people-v<format>-<version>.v8` beside the source.
- * 4. Switch the pointer (conditional: never over an import planned later; then this one is superseded and
- *    its own items are deleted instead).
- * 5. Mark it complete and queue the deletion of the version it replaced, after the grace period.
+ * 2. In-memory search engine: read the whole source once more and build the search index from it (up to
+ *    ARTIFACT_MAX_PEOPLE): the people it holds must be the people the chunks counted, else the import fails
+ *    without switching. Store it as `index/people-v<format>-<version>.v8` beside the source.
+ *    OpenSearch: the chunks loaded the version's index already; when the pointer names no later import,
+ *    swap the `people` alias to it (which waits for its count to equal the people the chunks counted).
+ *    The swap comes before the pointer, so lookups never name a version search cannot find; a crash between
+ *    the two is healed by the redelivery, whose swap finds the alias in place.
+ * 3. Switch the pointer (conditional: never over an import planned later; then this one is superseded and
+ *    its own items, artifact and index are deleted instead).
+ * 4. Mark it complete and queue the deletion of the version it replaced, after the grace period. The replaced
+ *    version's OpenSearch index goes at once (searches read the alias, which left it in step 2); its artifact
+ *    stays for the containers that loaded it, and goes at the next switch.
  */
 export async function finalizeImport(version: string, opts: { now: () => Date }): Promise<void> {
   const status = await getImport(version);
@@ -48,9 +55,14 @@ export async function finalizeImport(version: string, opts: { now: () => Date })
   await updateImport(version, { state: 'finalizing' }, opts.now(), ['running', 'failed', 'finalizing']);
 
   const started = performance.now();
+  const reader = sourceReader(status.source);
+  const publisher = await searchPublisher();
   let artifact: string | null = null;
-  if (status.people_written <= ARTIFACT_MAX_PEOPLE) {
-    const reader = sourceReader(status.source);
+  if (publisher) {
+    const current = await readDirectoryVersion();
+    if (current && current.version !== version && current.planned_at > status.planned_at) return supersede(status, null, publisher);
+    await publisher.swap(version, status.people_written);
+  } else if (status.people_written <= ARTIFACT_MAX_PEOPLE) {
     const built = await buildFrom(jsonl(await reader.stream()));
     if (built.index.size !== status.people_written) {
       const error = `the file holds ${built.index.size} people but the chunks wrote ${status.people_written}`;
@@ -66,15 +78,38 @@ export async function finalizeImport(version: string, opts: { now: () => Date })
 
   const switched = await switchDirectoryVersion({ version, people: status.people_written, planned_at: status.planned_at, index_artifact: artifact }, opts.now());
   if (switched === 'superseded') {
-    await updateImport(version, { state: 'superseded', finished_at: opts.now().toISOString(), index_artifact: artifact }, opts.now());
-    await queueCleanup(version, 0);
-    logger.warn('directory import superseded by a newer one; its items will be deleted', { version });
-    return;
+    // A later import switched between the check above and now: searches go back to the version lookups read.
+    const winner = (await readDirectoryVersion())!;
+    if (publisher) await publisher.swap(winner.version, winner.people);
+    return supersede(status, artifact, publisher);
   }
   await updateImport(version, { state: 'complete', finished_at: opts.now().toISOString(), previous: switched.previous, index_artifact: artifact }, opts.now());
   emitImportMetrics(version, { ImportsCompleted: 1 });
   logger.info('directory version switched', { version, previous: switched.previous, people: status.people_written, artifact, ms: Math.round(performance.now() - started) });
-  if (switched.previous && switched.previous !== version) await queueCleanup(switched.previous, graceSeconds());
+  if (!switched.previous || switched.previous === version) return;
+  if (publisher) await publisher.drop(switched.previous);
+  await queueCleanup(switched.previous, graceSeconds());
+  await dropArtifactBefore(switched.previous);
+}
+
+async function supersede(status: ImportStatus, artifact: string | null, publisher: SearchPublisher | null): Promise<void> {
+  const now = new Date();
+  await updateImport(status.version, { state: 'superseded', finished_at: now.toISOString(), index_artifact: artifact }, now);
+  await publisher?.drop(status.version);
+  if (artifact) await sourceReader(status.source).deleteArtifact(artifact);
+  await queueCleanup(status.version, 0);
+  logger.warn('directory import superseded by a newer one; its items will be deleted', { version: status.version });
+}
+
+/**
+ * Deletes the artifact of the version `replaced` replaced: two switches ago, so every container has long moved
+ * past it (they recheck the pointer every minute). The current version's artifact is never deleted here, and
+ * the bucket's lifecycle rule only expires what this made noncurrent.
+ */
+async function dropArtifactBefore(replaced: string): Promise<void> {
+  const older = (await getImport(replaced))?.previous;
+  const stale = older ? await getImport(older) : null;
+  if (stale?.index_artifact) await sourceReader(stale.source).deleteArtifact(stale.index_artifact);
 }
 
 async function queueCleanup(version: string, delaySeconds: number): Promise<void> {

@@ -3,9 +3,11 @@ import { messages } from '../../catalog/messages.js';
 import { logger } from '../../core/logger.js';
 import { companiesById, companyItem, personItem, writeAll, type BatchWriter, type WriteRequest } from '../directory-dynamodb.repository.js';
 import { getImport, markChunkDone, updateImport, type ImportStatus } from '../import-status.repository.js';
+import type { DirectoryEntry } from '../../search/search-port.js';
 import { DirectoryRecordSchema, type Company, type Person } from '../types.js';
 import { emitImportMetrics } from './import-metrics.js';
 import { sourceReader } from './import-source.js';
+import { searchPublisher } from './search-publisher.js';
 import { queueChunks } from './plan-import.js';
 
 /**
@@ -18,6 +20,11 @@ import { queueChunks } from './plan-import.js';
  *    people's companies (consistent BatchGetItem) and writes each person under the version.
  *    BatchWriteItem of 25, 8 in flight, unprocessed items retried with backoff. Writing the same chunk
  *    again writes the same keys with the same values, so a chunk interrupted midway is simply redone.
+ *    With OpenSearch as the search engine, a people chunk also bulk-indexes its people into the version's
+ *    index (by person id: redone the same way). Loading there per chunk rather than in the finalize step
+ *    keeps the load within the chunks' parallelism and checkpoints: 1M people through one finalize
+ *    invocation would be about 1,000 bulk requests in series, too close to Lambda's 15 minutes, and 100M far
+ *    beyond them (README "The directory import").
  * 3. Mark the chunk done: counted once (a number set on the status item), with the people and companies
  *    it wrote.
  * 4. The chunk that completes the companies queues the people chunks; the one that completes every chunk
@@ -36,6 +43,7 @@ export async function importChunk(version: string, chunk: number, opts: { now: (
   const records = lines.filter((l) => l.trim()).map((l) => DirectoryRecordSchema.parse(JSON.parse(l)));
   const written = { people: 0, companies: 0 };
   let requests: WriteRequest[];
+  let entries: DirectoryEntry[] = [];
   if (chunk < status.company_chunks) {
     const companies = records.filter((r): r is Company => r.type === 'company');
     if (companies.length !== records.length) throw new Error(`directory import ${version}: a person line in company chunk ${chunk}`);
@@ -45,14 +53,16 @@ export async function importChunk(version: string, chunk: number, opts: { now: (
     const people = records.filter((r): r is Person => r.type === 'person');
     if (people.length !== records.length) throw new Error(`directory import ${version}: a company line in people chunk ${chunk}; companies must come first`);
     const companies = await companiesById(version, people.map((p) => p.company_id));
-    requests = people.map((p) => {
-      const company = companies.get(p.company_id);
-      if (!company) throw new Error(`directory import ${version}: person ${p.id} names unknown company ${p.company_id}`);
-      return { PutRequest: { Item: personItem(version, p, company) } };
+    entries = people.map((person) => {
+      const company = companies.get(person.company_id);
+      if (!company) throw new Error(`directory import ${version}: person ${person.id} names unknown company ${person.company_id}`);
+      return { person, company };
     });
+    requests = entries.map(({ person, company }) => ({ PutRequest: { Item: personItem(version, person, company) } }));
     written.people = people.length;
   }
   await writeAll(requests, { concurrency: 8, writer: opts.writer });
+  if (entries.length) await (await searchPublisher())?.load(version, entries);
   const after = await markChunkDone(version, chunk, written, opts.now());
   emitImportMetrics(version, { ChunksDone: after ? 1 : 0, PeopleWritten: written.people, CompaniesWritten: written.companies });
   logger.info('directory chunk written', { version, chunk, ...written, ms: Math.round(performance.now() - started), counted: after !== null });

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, open, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { objectSize, putObject, readObjectRange, readObjectStream } from '../../adapters/object-store.js';
+import { deleteObject, objectSize, putObject, readObjectRange, readObjectStream } from '../../adapters/object-store.js';
 
 /**
  * Where an import reads its directory file: one version of the import bucket's object in AWS, a local file
@@ -17,6 +17,8 @@ export interface SourceReader {
   stream(): Promise<NodeJS.ReadableStream>;
   /** Store the search index artifact `name` (`index/…`) beside the source; returns where it went. */
   putArtifact(name: string, bytes: Buffer): Promise<string>;
+  /** Delete an artifact `putArtifact` stored (where it returned); one already gone is fine. */
+  deleteArtifact(where: string): Promise<void>;
 }
 
 export function sourceReader(source: ImportSource): SourceReader {
@@ -34,6 +36,7 @@ export function sourceReader(source: ImportSource): SourceReader {
         await putObject(source.bucket, name, bytes);
         return name;
       },
+      deleteArtifact: (where) => deleteObject(source.bucket, where),
     };
   }
   return {
@@ -56,6 +59,7 @@ export function sourceReader(source: ImportSource): SourceReader {
       await rename(`${path}.${process.pid}.tmp`, path);
       return path;
     },
+    deleteArtifact: (where) => rm(where, { force: true }),
   };
 }
 
