@@ -193,6 +193,7 @@ function acknowledgeDeploymentProvider(stack: Stack, appBucket: Bucket): void {
     ...['s3:GetBucket*', 's3:GetObject*', 's3:List*', 's3:Abort*', 's3:DeleteObject*'].map((action) => ({ id: `${iam5}[Action::${action}]`, reason: copying })),
     { id: nagFinding(stack, iam5, 'Resource', `arn:${Aws.PARTITION}:s3:::cdk-hnb659fds-assets-${Aws.ACCOUNT_ID}-${Aws.REGION}/*`), reason: copying },
     { id: nagFinding(stack, iam5, 'Resource', `${appBucket.bucketArn}/*`), reason: copying },
+    { id: 'AwsSolutions-L1', reason: 'CDK\'s BucketDeployment provider runtime is pinned by the CDK version, not by this stack.' },
     { id: `${iam5}[Resource::*]`, reason: 'CloudFront\'s CreateInvalidation, which the provider calls after writing index.html and config.json, takes no resource-level permission.' },
   );
 }
