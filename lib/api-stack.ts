@@ -38,6 +38,7 @@ import { TABLES, type TableKey } from '../shared/catalog/tables.js';
 import { Housekeeping } from './constructs/housekeeping.js';
 import { mailConfigurationSetName } from './constructs/mail-events.js';
 import { MailboxPoll } from './constructs/mailbox-poll.js';
+import { WebHosting } from './constructs/web-hosting.js';
 import { ServiceFunction, directoryBucketArnExport, nagFinding, type BindingResources } from './constructs/service-function.js';
 import type { SearchCollection } from './constructs/search-collection.js';
 import { DIRECTORY_OBJECT_KEY, pascal } from './stateful-stack.js';
@@ -75,6 +76,8 @@ export interface ApiStackProps extends StackProps {
   readonly sesIdentities?: readonly string[];
   /** The web app's user pool: its authorizer guards `user` routes; the console adds users to it. */
   readonly userPool: IUserPool;
+  /** The web app's client of the user pool, named in the app's config.json. */
+  readonly userPoolClientId: string;
   /** The route table to build; the whole catalogue unless a test projects future routes. */
   readonly routes?: readonly RouteDef[];
 }
@@ -192,6 +195,8 @@ export class ApiStack extends Stack {
   readonly consoleOperatorPolicy: ManagedPolicy;
   /** The REQUEST authorizer of every API-key route, and its function. */
   readonly apiKeyAuthorizer: { readonly authorizer: RequestAuthorizer; readonly fn: ServiceFunction };
+  /** The customer web app: bucket, distribution (with `/api/app/*` to the AppApi) and deployments. */
+  readonly webHosting: WebHosting;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
@@ -455,6 +460,11 @@ export class ApiStack extends Stack {
       id: nagFinding(this, 'AwsSolutions-IAM5', 'Resource', consoleMethods),
       reason: 'Operators may call every method and path of the console API of this stage, and no other API or path.',
     });
+    // In a nested stack of its own: the BucketDeployment's provider function stays out of the API stack, which
+    // holds methods only (its resource headroom is for routes).
+    const webStack = new NestedStack(this, 'WebApp', { description: `${prefix}: the customer web app (S3, CloudFront)` });
+    this.webHosting = new WebHosting(webStack, 'Hosting', { prefix, stage, appApi: this.appApi, userPoolId: props.userPool.userPoolId, userPoolClientId: props.userPoolClientId });
+    new CfnOutput(this, 'WebAppUrl', { value: this.webHosting.url, description: 'The customer web app (CloudFront)' });
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the stage' });
     new CfnOutput(this, 'AppApiUrl', { value: this.appApi.url, description: 'Base URL of the web app API stage' });
     new CfnOutput(this, 'ConsoleOperatorPolicyArn', { value: this.consoleOperatorPolicy.managedPolicyArn, description: 'Attach to an operator role to call the console API with SigV4' });

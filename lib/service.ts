@@ -57,6 +57,7 @@ export function createServiceStacks(app: App, opts: ServiceOptions): { stateful:
     testEmailBanner: opts.testEmailBanner,
     alarmTopic: stateful.alarmTopic,
     userPool: stateful.userPool,
+    userPoolClientId: stateful.userPoolClient.userPoolClientId,
     sesIdentities: opts.sesIdentities,
     routes: opts.routes,
     searchCollection: stateful.searchCollection,

@@ -21,6 +21,8 @@ export interface CallerKey {
   revoked: boolean;
   /** null on key records written before the flag was copied onto them: the account must be read. */
   publicApi: boolean | null;
+  /** When the key was last recorded as used (key-use.repository.ts), null before its first use. */
+  lastUsedAt: string | null;
 }
 
 /** An item read alongside the caller's key record. */
@@ -69,6 +71,7 @@ export async function readCaller<T>(keyHash: string, companion: Companion<T> | n
           accountId: keyItem.account_id as string,
           revoked: Boolean(keyItem.revoked_at),
           publicApi: typeof keyItem.public_api === 'boolean' ? keyItem.public_api : null,
+          lastUsedAt: typeof keyItem.last_used_at === 'string' ? keyItem.last_used_at : null,
         }
       : null,
     item: companionItem && companion ? companion.decode(companionItem) : null,

@@ -6,6 +6,7 @@ import { AppError, ContentionError, GatewayError, NotFoundError, PermissionDenie
 import { getAccount } from '../accounts/accounts.repository.js';
 import { hashApiKey } from '../accounts/api-key-values.js';
 import { readCaller, type CallerKey, type Companion } from '../accounts/caller.repository.js';
+import { keyUseDue, recordKeyUse } from '../accounts/key-use.repository.js';
 import { logger } from '../core/logger.js';
 import { LruMap } from '../core/lru-map.js';
 import { pathIdsWellFormed } from './path-ids.js';
@@ -244,15 +245,22 @@ export function publicRoute<S extends z.ZodType | undefined = undefined, T = nev
     const { key, item } = await readCaller(keyHash, companion);
     const caller = await authorise(key, mode);
     knownKeys.set(keyHash, caller);
-    if (opts.perKeyThrottle) await throttlePerKey(keyHash, opts.perKeyThrottle);
-    if (!wellFormed) throw new NotFoundError();
-    const sameAccount = known === undefined || known.accountId === caller.accountId;
-    if (ahead && sameAccount) return unwrap(await ahead);
+    // Beside the request rather than before it, and awaited before the answer leaves the function.
+    const now = new Date();
+    const keyUse = keyUseDue(key!.lastUsedAt, now) ? recordKeyUse(keyHash, caller, now) : null;
     try {
-      return await run(caller, companion && sameAccount ? item : undefined);
-    } catch (e) {
-      if (opts.paidOperation && e instanceof ValidationError) await auditRejectedCall(caller.accountId, opts.paidOperation, requestIdOf(event), e);
-      throw e;
+      if (opts.perKeyThrottle) await throttlePerKey(keyHash, opts.perKeyThrottle);
+      if (!wellFormed) throw new NotFoundError();
+      const sameAccount = known === undefined || known.accountId === caller.accountId;
+      if (ahead && sameAccount) return unwrap(await ahead);
+      try {
+        return await run(caller, companion && sameAccount ? item : undefined);
+      } catch (e) {
+        if (opts.paidOperation && e instanceof ValidationError) await auditRejectedCall(caller.accountId, opts.paidOperation, requestIdOf(event), e);
+        throw e;
+      }
+    } finally {
+      await keyUse;
     }
   });
 }

@@ -1,5 +1,6 @@
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
+import { webAppContentSecurityPolicy } from '../catalog/web-app.js';
 import type { StaticAnswer } from './gateway.js';
 
 /**
@@ -43,22 +44,13 @@ const TYPES: Record<string, string> = {
 };
 
 /**
- * Security headers of every answer under /app/: scripts and styles only from this origin (no inline script),
- * API calls only to this origin and the user pool's endpoint, no framing, no referrer, no MIME sniffing.
+ * Security headers of every answer under /app/: the content security policy the stack's distribution sends
+ * too (shared/catalog/web-app.ts), no framing, no referrer, no MIME sniffing.
  */
 export function webAppHeaders(cognitoEndpoint: string): Record<string, string> {
   const cognitoOrigin = new URL(cognitoEndpoint).origin;
   return {
-    'content-security-policy': [
-      "default-src 'none'",
-      "script-src 'self'",
-      "style-src 'self'",
-      "img-src 'self' data:",
-      `connect-src 'self' ${cognitoOrigin}`,
-      "base-uri 'none'",
-      "form-action 'none'",
-      "frame-ancestors 'none'",
-    ].join('; '),
+    'content-security-policy': webAppContentSecurityPolicy(cognitoOrigin),
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
     'x-frame-options': 'DENY',

@@ -23,6 +23,8 @@ import { mailConfigurationSetName } from '../../lib/constructs/mail-events.js';
 import type { CfnRule } from 'aws-cdk-lib/aws-events';
 import type { CfnQueue } from 'aws-cdk-lib/aws-sqs';
 import type { CfnConfigurationSet } from 'aws-cdk-lib/aws-ses';
+import { webAppHeaders } from '../../shared/local/web-app.js';
+import { cognitoEndpointOf } from '../../shared/catalog/web-app.js';
 
 type Json = Record<string, any>;
 
@@ -1371,3 +1373,97 @@ describe('directory import', () => {
     expect(queuesSentTo(planner)).toEqual(['DirectoryFinalize', 'DirectoryImport']);
   });
 });
+
+describe('the customer web app on S3 and CloudFront', () => {
+  const hosting = api.webHosting;
+  const REGION = 'eu-west-1';
+  const webResources = () => resourcesOf(hosting);
+  const one = (type: string): Json => {
+    const found = ofType(webResources(), type);
+    expect(found).toHaveLength(1);
+    return found[0]![1].Properties;
+  };
+  /** A CloudFormation string with its `AWS::Region` references resolved to `REGION`. */
+  const withRegion = (value: unknown): string =>
+    typeof value === 'string' ? value : (value as Json)['Fn::Join'][1].map((part: unknown) => (typeof part === 'string' ? part : JSON.stringify(part) === '{"Ref":"AWS::Region"}' ? REGION : JSON.stringify(part))).join('');
+
+  test('the bucket is private, encrypted with S3-managed keys, TLS-only, without website hosting', () => {
+    const bucket = one('AWS::S3::Bucket');
+    expect(bucket.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    expect(bucket.BucketEncryption.ServerSideEncryptionConfiguration).toEqual([{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }]);
+    expect(bucket.WebsiteConfiguration).toBeUndefined();
+    const statements: Json[] = one('AWS::S3::BucketPolicy').PolicyDocument.Statement;
+    expect(statements).toContainEqual(expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }));
+    // Read only by this distribution, through origin access control.
+    const reads = statements.filter((s) => s.Effect === 'Allow');
+    expect(reads).toEqual([
+      expect.objectContaining({ Action: 's3:GetObject', Principal: { Service: 'cloudfront.amazonaws.com' }, Condition: { StringEquals: { 'AWS:SourceArn': expect.anything() } } }),
+    ]);
+  });
+
+  test('CloudFront reads the bucket through origin access control, serves /app/ over HTTPS and sends /api/app/* to the AppApi stage uncached', () => {
+    expect(one('AWS::CloudFront::OriginAccessControl').OriginAccessControlConfig).toMatchObject({ OriginAccessControlOriginType: 's3', SigningBehavior: 'always', SigningProtocol: 'sigv4' });
+    const config = one('AWS::CloudFront::Distribution').DistributionConfig;
+    const s3Origin = config.Origins.find((o: Json) => o.S3OriginConfig);
+    expect(s3Origin.OriginAccessControlId).toBeDefined();
+    expect(s3Origin.S3OriginConfig.OriginAccessIdentity).toBe('');
+    expect(config.DefaultCacheBehavior).toMatchObject({ ViewerProtocolPolicy: 'redirect-to-https', TargetOriginId: s3Origin.Id });
+    expect(config.DefaultCacheBehavior.FunctionAssociations).toEqual([expect.objectContaining({ EventType: 'viewer-request' })]);
+    const apiBehaviour = config.CacheBehaviors.find((b: Json) => b.PathPattern === '/api/app/*');
+    const apiOrigin = config.Origins.find((o: Json) => o.Id === apiBehaviour.TargetOriginId);
+    expect(apiOrigin).toMatchObject({ OriginPath: `/${STAGE}`, CustomOriginConfig: { OriginProtocolPolicy: 'https-only' } });
+    expect(JSON.stringify(apiOrigin.DomainName)).toContain('.execute-api.');
+    expect(apiBehaviour).toMatchObject({
+      ViewerProtocolPolicy: 'https-only',
+      AllowedMethods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'],
+      CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad', // CachingDisabled
+      OriginRequestPolicyId: 'b689b0a8-53d0-40ab-baf2-68738e2966ac', // AllViewerExceptHostHeader
+    });
+    const paths = one('AWS::CloudFront::Function').FunctionCode as string;
+    expect(paths).toContain("uri + 'index.html'");
+    expect(paths).toContain("location: { value: '/app/' }");
+  });
+
+  test('the response headers policy sends the local gateway\'s content security policy, HSTS, nosniff, no referrer and DENY framing', () => {
+    const security = one('AWS::CloudFront::ResponseHeadersPolicy').ResponseHeadersPolicyConfig.SecurityHeadersConfig;
+    const csp = withRegion(security.ContentSecurityPolicy.ContentSecurityPolicy);
+    const local = webAppHeaders(cognitoEndpointOf(REGION))['content-security-policy'];
+    expect(csp).toBe(local);
+    expect(csp).toContain("frame-ancestors 'none'");
+    // CloudFront's quota on a response headers policy's Content-Security-Policy value.
+    expect(csp.length).toBeLessThan(1783);
+    expect(security).toMatchObject({
+      ContentSecurityPolicy: { Override: true },
+      StrictTransportSecurity: { AccessControlMaxAgeSec: 730 * 24 * 3600, IncludeSubdomains: true, Override: true },
+      ContentTypeOptions: { Override: true },
+      ReferrerPolicy: { ReferrerPolicy: 'no-referrer', Override: true },
+      FrameOptions: { FrameOption: 'DENY', Override: true },
+    });
+  });
+
+  test('config.json is written at deploy with the user pool, its client, the region and the same-origin API base; pages no-cache, hashed bundles immutable', () => {
+    const deployments = ofType(webResources(), 'Custom::CDKBucketDeployment').map(([, r]) => r.Properties);
+    const pages = deployments.find((d) => d.SourceMarkers?.some((m: Json) => Object.keys(m).length));
+    const bundles = deployments.find((d) => d !== pages);
+    expect(pages.DestinationBucketKeyPrefix).toBe('app/');
+    expect(pages.SystemMetadata).toEqual({ 'cache-control': 'no-cache' });
+    expect(pages.Exclude).toEqual(['assets/*']);
+    expect(bundles.SystemMetadata).toEqual({ 'cache-control': 'public, max-age=31536000, immutable' });
+    expect(bundles.Include).toEqual(['assets/*']);
+    const markers = JSON.stringify(pages.SourceMarkers);
+    // Source.jsonData: CloudFormation resolves each token into a marker the provider writes into config.json.
+    const stateful = stateful_userPool();
+    for (const value of [stateful.pool, stateful.client, 'AWS::Region']) expect(markers).toContain(value);
+    expect(pages.DistributionPaths).toEqual(['/app/', '/app/index.html', '/app/config.json']);
+  });
+
+  test('the API stack outputs the app\'s URL on the distribution', () => {
+    const output = apiT.toJSON().Outputs.WebAppUrl;
+    expect(output.Value['Fn::Join'][1]).toEqual(['https://', expect.anything(), '/app/']);
+  });
+});
+
+function stateful_userPool(): { pool: string; client: string } {
+  const ids = Object.keys(statefulResources);
+  return { pool: ids.find((id) => statefulResources[id]!.Type === 'AWS::Cognito::UserPool')!, client: ids.find((id) => statefulResources[id]!.Type === 'AWS::Cognito::UserPoolClient')! };
+}

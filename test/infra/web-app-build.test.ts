@@ -1,0 +1,21 @@
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ASSETS_DIR, buildHostedWebApp } from '../../lib/constructs/web-hosting.js';
+
+test('the hosted build names content-hashed bundles in index.html and ships nothing else', () => {
+  const out = mkdtempSync(join(tmpdir(), 'hosted-app-'));
+  try {
+    buildHostedWebApp(out);
+    expect(readdirSync(out).sort()).toEqual([ASSETS_DIR, 'index.html']);
+    const assets = readdirSync(join(out, ASSETS_DIR)).sort();
+    expect(assets).toEqual([expect.stringMatching(/^app-[A-Z0-9]{8}\.css$/), expect.stringMatching(/^main-[A-Z0-9]{8}\.js$/)]);
+    const html = readFileSync(join(out, 'index.html'), 'utf8');
+    expect(html).toContain(`href="${ASSETS_DIR}/${assets[0]}"`);
+    expect(html).toContain(`src="${ASSETS_DIR}/${assets[1]}"`);
+    expect(html).not.toMatch(/"app\.(js|css)"/);
+    expect(readFileSync(join(out, ASSETS_DIR, assets[1]!), 'utf8')).toContain('config.json');
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
