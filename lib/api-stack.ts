@@ -532,12 +532,15 @@ export class ApiStack extends Stack {
   }
 }
 
-/** The route's own bindings, plus accounts-table read for routes whose handler resolves an API key. */
+/**
+ * The route's own bindings, plus, for routes whose handler resolves an API key, accounts-table read and,
+ * where that is all it has there, the grant to record the key's use.
+ */
 function routeBindings(route: RouteDef): Bindings {
   if (route.auth !== 'api_key' && route.auth !== 'handler_key') return route.bindings;
   const tables = { ...route.bindings.tables };
   if (tables.accounts === undefined) tables.accounts = 'read';
-  return { ...route.bindings, tables };
+  return { ...route.bindings, tables, ...(tables.accounts === 'read' ? { keyUse: true } : {}) };
 }
 
 function methodOptions(route: RouteDef, apiKeyAuthorizer: RequestAuthorizer, userAuthorizer: CognitoUserPoolsAuthorizer) {

@@ -19,7 +19,7 @@ import type { Construct } from 'constructs';
 import { INDEX_ARTIFACT_PREFIX, type Bindings } from '../../shared/catalog/bindings.js';
 import { QUEUES, type QueueKey } from '../../shared/catalog/queues.js';
 import { TABLES, type TableKey } from '../../shared/catalog/tables.js';
-import { KEY_THROTTLE_PREFIX } from '../../shared/accounts/accounts.keys.js';
+import { KEY_THROTTLE_PREFIX, KEY_USE_ATTRIBUTE, KEY_USE_PARTITIONS } from '../../shared/accounts/accounts.keys.js';
 
 /** The repository root: catalogue module paths (`functions/…`) are relative to it. */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -292,6 +292,28 @@ export class ServiceFunction extends NodejsFunction {
     );
   }
 
+  /**
+   * UpdateItem on the accounts table limited to the attribute `last_used_at` (with the key attributes every
+   * request names; IAM's "allows access to specific attributes" example), on key lookup and account items,
+   * returning nothing: a route
+   * that only reads the accounts table can record a key's use and change nothing else. DynamoDB authorises
+   * each item of the transaction by this UpdateItem grant.
+   */
+  bindKeyUse(accounts: ITable): void {
+    this.addToRolePolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['dynamodb:UpdateItem'],
+        resources: [accounts.tableArn],
+        conditions: {
+          'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', KEY_USE_ATTRIBUTE] },
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': KEY_USE_PARTITIONS },
+          StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
+        },
+      }),
+    );
+  }
+
   /** Queue URL and ARN in the catalogue's env vars; send only. */
   bindQueue(queue: IQueue, key: QueueKey): void {
     const def = QUEUES[key];
@@ -450,6 +472,7 @@ export class ServiceFunction extends NodejsFunction {
     }
     if (bindings.scheduler) fn.bindScheduler(resources.scheduler);
     if (bindings.keyThrottle) fn.bindKeyThrottle(resources.tables.accounts);
+    if (bindings.keyUse) fn.bindKeyUse(resources.tables.accounts);
     if (bindings.mail) fn.bindMail(resources.mailIdentities, resources.mailConfigurationSet);
     if (bindings.secrets) fn.bindSecrets(resources.secretBox);
     if (bindings.mailboxProviders) fn.bindMailboxProviders(resources.mailboxProviders);

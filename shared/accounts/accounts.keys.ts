@@ -20,6 +20,13 @@ export interface Key {
 /** The partition-key prefix of per-key token buckets; the IAM grant of the functions that keep them names it. */
 export const KEY_THROTTLE_PREFIX = 'RATE#';
 
+/**
+ * A key's hourly "last used" time, on its lookup item (`APIKEY#…`) and its metadata item (`ACCOUNT#…`): the one
+ * attribute, and the partitions, the IAM grant of routes that only read this table lets them update.
+ */
+export const KEY_USE_ATTRIBUTE = 'last_used_at';
+export const KEY_USE_PARTITIONS = ['APIKEY#*', 'ACCOUNT#*'];
+
 const accountPk = (accountId: string) => `ACCOUNT#${accountId}`;
 
 export const accountsKeys = {

@@ -3,7 +3,7 @@ import { documentClient } from '../adapters/aws.js';
 import { isTransactionCanceled } from '../adapters/dynamodb-errors.js';
 import { tableName } from '../core/env.js';
 import { logger } from '../core/logger.js';
-import { accountsKeys as K } from './accounts.keys.js';
+import { KEY_USE_ATTRIBUTE, accountsKeys as K } from './accounts.keys.js';
 
 /**
  * An API key's "last used" time, as the web app's keys page shows it: to the hour, like the key lists of
@@ -34,8 +34,8 @@ export async function recordKeyUse(keyHash: string, key: { accountId: string; ke
             Update: {
               TableName: table,
               Key: K.apiKeyLookup(keyHash),
-              UpdateExpression: 'SET last_used_at = :at',
-              ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(last_used_at) OR last_used_at <= :threshold)',
+              UpdateExpression: `SET ${KEY_USE_ATTRIBUTE} = :at`,
+              ConditionExpression: `attribute_exists(pk) AND (attribute_not_exists(${KEY_USE_ATTRIBUTE}) OR ${KEY_USE_ATTRIBUTE} <= :threshold)`,
               ExpressionAttributeValues: { ':at': at, ':threshold': new Date(now.getTime() - KEY_USE_GRANULARITY_MS).toISOString() },
             },
           },
@@ -43,7 +43,7 @@ export async function recordKeyUse(keyHash: string, key: { accountId: string; ke
             Update: {
               TableName: table,
               Key: K.apiKeyMeta(key.accountId, key.keyId),
-              UpdateExpression: 'SET last_used_at = :at',
+              UpdateExpression: `SET ${KEY_USE_ATTRIBUTE} = :at`,
               ConditionExpression: 'attribute_exists(pk)',
               ExpressionAttributeValues: { ':at': at },
             },

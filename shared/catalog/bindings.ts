@@ -15,6 +15,11 @@ export interface Bindings {
    * `handler_key` routes, which throttle per key themselves. Needs `tables.accounts` for the table name.
    */
   keyThrottle?: boolean;
+  /**
+   * Set `last_used_at` on API key items of the accounts table and no other attribute (the hourly "last used"
+   * of routes that resolve a key, shared/accounts/key-use.repository.ts). Needs `tables.accounts`.
+   */
+  keyUse?: boolean;
   /** Send mail through SES. */
   mail?: boolean;
   /** Read the secret-box key that encrypts webhook signing secrets, smtp account passwords and mailbox tokens. */

@@ -98,8 +98,27 @@ function refersToTable(resource: unknown, key: TableKey): boolean {
 /** The bindings the stack must apply to a route: accounts read is implied for routes that resolve a key. */
 function expectedRouteBindings(route: RouteDef): Bindings {
   if (route.auth !== 'api_key' && route.auth !== 'handler_key') return route.bindings;
-  return { ...route.bindings, tables: { accounts: 'read', ...route.bindings.tables } };
+  const tables: Bindings['tables'] = { accounts: 'read', ...route.bindings.tables };
+  // A key's hourly "last used" is written by every route that resolves one: those that only read accounts get the narrow grant.
+  return { ...route.bindings, tables, ...(tables.accounts === 'read' ? { keyUse: true } : {}) };
 }
+
+/**
+ * The actions a function may take on matching resources, leaving out the narrow grant every key-resolving route
+ * has to record a key's "last used" (one attribute; asserted on its own in IAM least privilege).
+ */
+const actionsOn = (fn: ServiceFunction, matches: (resource: unknown) => boolean) =>
+  [...new Set(statementsOf(fn).filter((s) => !JSON.stringify(s.Condition ?? {}).includes('dynamodb:Attributes') && asArray(s.Resource).some(matches)).flatMap((s) => asArray<string>(s.Action)))].sort();
+
+const RATE_BUCKETS = expect.objectContaining({ Action: 'dynamodb:UpdateItem', Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } } });
+const KEY_USE = expect.objectContaining({
+  Action: 'dynamodb:UpdateItem',
+  Condition: {
+    'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'last_used_at'] },
+    'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['APIKEY#*', 'ACCOUNT#*'] },
+    StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
+  },
+});
 
 const allFunctions: { name: string; fn: ServiceFunction; bindings: Bindings }[] = [
   ...ROUTES.map((r) => ({ name: `${r.method} ${r.path}`, fn: api.routeFunctions.get(r)!, bindings: expectedRouteBindings(r) })),
@@ -640,8 +659,6 @@ describe('mailbox providers (issue 11)', () => {
 describe('test emails', () => {
   const testRoutes = ROUTES.filter((r) => r.path.startsWith('/api/public/v1/test-emails/'));
   const fnOf = (method: string) => api.routeFunctions.get(testRoutes.find((r) => r.method === method)!)!;
-  const actionsOn = (fn: ServiceFunction, matches: (resource: unknown) => boolean) =>
-    [...new Set(statementsOf(fn).filter((s) => asArray(s.Resource).some(matches)).flatMap((s) => asArray<string>(s.Action)))].sort();
 
   test('POST and GET are routed with no gateway key check and no authorizer (the handler answers 401), at 1 per minute burst 2 per key under a stage ceiling', () => {
     expect(testRoutes.map((r) => [r.method, r.path, r.auth, r.throttle, r.edgeThrottle])).toEqual([
@@ -667,9 +684,9 @@ describe('test emails', () => {
     expect(sqs(create).map((s) => JSON.stringify(s.Resource))).toEqual([expect.stringMatching(/SendingQueue/)]);
     expect(sqs(get)).toEqual([]);
     for (const fn of [create, get]) {
-      // The per-key token bucket: UpdateItem on the accounts table, only on RATE# partitions.
-      const buckets = statementsOf(fn).filter((s) => asArray<string>(s.Action).includes('dynamodb:UpdateItem') && asArray(s.Resource).some((r) => refersToTable(r, 'accounts')));
-      expect(buckets).toEqual([expect.objectContaining({ Action: 'dynamodb:UpdateItem', Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } } })]);
+      // The per-key token bucket (UpdateItem on RATE# partitions) and the key's "last used" (one attribute).
+      const updates = statementsOf(fn).filter((s) => asArray<string>(s.Action).includes('dynamodb:UpdateItem') && asArray(s.Resource).some((r) => refersToTable(r, 'accounts')));
+      expect(updates).toEqual([RATE_BUCKETS, KEY_USE]);
       const actions = statementsOf(fn).flatMap((s) => asArray<string>(s.Action));
       expect(actions.filter((a) => a.startsWith('ses:') || a.startsWith('scheduler:') || a.startsWith('s3:'))).toEqual([]);
     }
@@ -712,8 +729,6 @@ describe('published contract', () => {
 describe('deep search', () => {
   const deepRoutes = ROUTES.filter((r) => r.path.startsWith('/api/public/v1/deep-search/'));
   const fnOf = (method: string) => api.routeFunctions.get(deepRoutes.find((r) => r.method === method)!)!;
-  const actionsOn = (fn: ServiceFunction, matches: (resource: unknown) => boolean) =>
-    [...new Set(statementsOf(fn).filter((s) => asArray(s.Resource).some(matches)).flatMap((s) => asArray<string>(s.Action)))].sort();
 
   test('POST and GET carry SPEC.md throttles (4/min burst 2, 3,600/min burst 100) behind the API key, in the Search context', () => {
     expect(deepRoutes.map((r) => [r.method, r.path, r.auth, r.throttle, boundedContextOf(r.module)])).toEqual([
@@ -743,8 +758,6 @@ describe('deep search', () => {
 describe('agentic search', () => {
   const agenticRoutes = ROUTES.filter((r) => r.path.startsWith('/api/public/v1/agentic-search/'));
   const fnOf = (path: string) => api.routeFunctions.get(agenticRoutes.find((r) => r.path === `/api/public/v1/agentic-search/${path}`)!)!;
-  const actionsOn = (fn: ServiceFunction, matches: (resource: unknown) => boolean) =>
-    [...new Set(statementsOf(fn).filter((s) => asArray(s.Resource).some(matches)).flatMap((s) => asArray<string>(s.Action)))].sort();
   const queuesSentTo = (fn: ServiceFunction) =>
     statementsOf(fn)
       .filter((s) => asArray<string>(s.Action).includes('sqs:SendMessage'))
@@ -781,8 +794,6 @@ describe('agentic search', () => {
 describe('sequences', () => {
   const sequenceRoutes = ROUTES.filter((r) => r.path.startsWith('/api/public/v1/sequences/'));
   const fnOf = (method: string, suffix: string) => api.routeFunctions.get(sequenceRoutes.find((r) => r.method === method && r.path.endsWith(suffix))!)!;
-  const actionsOn = (fn: ServiceFunction, matches: (resource: unknown) => boolean) =>
-    [...new Set(statementsOf(fn).filter((s) => asArray(s.Resource).some(matches)).flatMap((s) => asArray<string>(s.Action)))].sort();
   const sqsTargets = (fn: ServiceFunction) => statementsOf(fn).filter((s) => asArray<string>(s.Action).some((a) => a.startsWith('sqs:'))).map((s) => JSON.stringify(s.Resource));
   const schedulerActions = (fn: ServiceFunction) => statementsOf(fn).flatMap((s) => asArray<string>(s.Action)).filter((a) => a.startsWith('scheduler:'));
 
@@ -841,12 +852,13 @@ describe('IAM least privilege', () => {
       for (const table of TABLE_LIST) {
         const onTable = statements.filter((s) => asArray(s.Resource).some((r) => refersToTable(r, table.key)));
         const actions = new Set(onTable.filter((s) => !s.Condition).flatMap((s) => asArray<string>(s.Action)));
-        // The one conditioned table grant: per-key token buckets, UpdateItem on RATE# partitions of accounts.
+        // The only conditioned table grants, both UpdateItem on accounts: per-key token buckets (RATE#
+        // partitions) and a key's "last used" (that one attribute).
         const conditioned = onTable.filter((s) => s.Condition);
         expect([name, table.key, conditioned]).toEqual([
           name,
           table.key,
-          bindings.keyThrottle && table.key === 'accounts' ? [expect.objectContaining({ Action: 'dynamodb:UpdateItem', Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } } })] : [],
+          table.key === 'accounts' ? [...(bindings.keyThrottle ? [RATE_BUCKETS] : []), ...(bindings.keyUse ? [KEY_USE] : [])] : [],
         ]);
         const mode = bindings.tables?.[table.key];
         const expected = mode === 'read' ? [...TABLE_READ_ACTIONS] : mode === 'readwrite' ? [...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS] : [];
@@ -948,7 +960,7 @@ describe('IAM least privilege', () => {
     { pattern: /::\/apikeys\/\*$/, actions: /^apigateway:DELETE$/, why: 'API key ids are generated by API Gateway' },
     { pattern: /\/inbound\/\*$/, actions: /^s3:GetObject$/, why: 'SES names each stored inbound message' },
     { pattern: /\/index\/\*$/, actions: /^s3:GetObject$/, why: 'search index artifacts are named by the directory version an import produces' },
-    { pattern: /\/index\/\*$/, actions: /^s3:PutObject$/, why: 'search index artifacts are named by the directory version' },
+    { pattern: /\/index\/\*$/, actions: /^s3:(PutObject|DeleteObject)$/, why: 'search index artifacts are named by the directory version (finalize deletes superseded ones)' },
     { pattern: /\/test\/\*\/api\/console\/v1\/\*$/, actions: /^execute-api:Invoke$/, why: 'operators call every console method of this stage' },
     { pattern: /^X:\*$/, actions: /^lambda:InvokeFunction$/, why: 'Scheduler may invoke the sweeper (or mailbox poller) function and its versions and aliases' },
   ];
