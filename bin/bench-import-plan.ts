@@ -17,6 +17,7 @@
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { TABLES } from '../shared/catalog/tables.js';
+import { QUEUES } from '../shared/catalog/queues.js';
 import { companyItem, personItem, writeDirectoryBatch, type WriteRequest } from '../shared/directory/directory-dynamodb.repository.js';
 import { generateDirectory } from '../shared/directory/generate.js';
 import { DEFAULT_CHUNK_BYTES, planImport } from '../shared/directory/import/plan-import.js';
@@ -34,8 +35,8 @@ export const ASSUMPTIONS = {
   partitionWruPerSecond: 1_000,
   /** What a new on-demand table sustains before it has scaled (without warm throughput set); it then doubles every 30 min. */
   coldTableWruPerSecond: 4_000,
-  /** Chunk workers in parallel (the event source's maximumConcurrency). */
-  concurrency: 50,
+  /** Chunk workers in parallel: the deployed event source's maximumConcurrency. */
+  concurrency: QUEUES['directory-import'].worker.maxConcurrency ?? 50,
   /** What one chunk worker (1 GB, 8 BatchWriteItem of 25 in flight, ≈ 30 ms each) writes per second. */
   workerMemoryGb: 1,
   workerPeoplePerSecond: 2_000,

@@ -143,8 +143,7 @@ export const QUEUES: Record<QueueKey, QueueDef> = {
       // A person is about 4.9 write units (the item and its 3 GSIs, bin/bench-import-plan.ts). A new
       // on-demand table serves 4,000 write units/s before it adapts (then double its previous peak), about
       // 800 people/s; 8 workers keep the first import near that instead of throttling dozens of containers
-      // into retries. Raise it (and the bench plan's `concurrency`, 50 for a warmed table) for a table whose
-      // peak is known. Lambda's maximumConcurrency is 2–1000.
+      // into retries. Raise it for a table whose peak is known (bin/bench-import-plan.ts plans with this value). Lambda's maximumConcurrency is 2–1000.
       maxConcurrency: 8,
       // The last chunk queues the finalize step; a cleanup segment queues its own continuation.
       bindings: { tables: { directory: 'readwrite' }, queues: { 'directory-import': 'send', 'directory-finalize': 'send' }, directoryImport: 'read' },
