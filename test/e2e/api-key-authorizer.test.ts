@@ -41,8 +41,8 @@ describe('API keys through the authorizer path', () => {
     const t = await newTenant(stack);
     const first = await callsOf(() => t.client.api('GET', NO_SUCH_JOB));
     expect(first.value.status).toBe(404);
-    // The authorizer's read, then the handler's.
-    expect(first.calls).toEqual(['GetItemCommand', 'BatchGetItemCommand']);
+    // The authorizer's read, then the handler's, and the key's first use in the hour recorded beside it.
+    expect(first.calls).toEqual(['GetItemCommand', 'BatchGetItemCommand', 'TransactWriteItemsCommand']);
 
     expect((await admin.console('DELETE', `accounts/${t.accountId}/api-keys/${t.keyId}/`)).status).toBe(204);
     const next = await callsOf(() => t.client.api('GET', NO_SUCH_JOB));

@@ -29,6 +29,8 @@ afterAll(async () => {
 
 /** The edge authorizer's read of a key it has not met within its TTL; later requests of that key skip it. */
 const AUTHORIZER_READ = 'GetItemCommand';
+/** A key's first request in an hour also records its "last used" (shared/accounts/key-use.repository.ts): one write an hour, beside the read. */
+const KEY_USE_WRITE = 'TransactWriteItemsCommand';
 
 async function callsOf<T>(fn: () => Promise<T>): Promise<{ calls: string[]; value: T }> {
   expect(await stack.settle(30_000)).toBe(true);
@@ -62,7 +64,7 @@ describe('one DynamoDB round trip per authenticated read', () => {
     const t = await newTenant(stack);
     const jobId = await completedJob(t.accountId, t.keyId);
     const first = await callsOf(() => t.client.api('GET', `search/${jobId}/`));
-    expect(first.calls).toEqual([AUTHORIZER_READ, 'BatchGetItemCommand']);
+    expect(first.calls).toEqual([AUTHORIZER_READ, 'BatchGetItemCommand', KEY_USE_WRITE]);
     const poll = await callsOf(() => t.client.api('GET', `search/${jobId}/`));
     expect(poll.value.status).toBe(200);
     expect(poll.value.body).toMatchObject({ id: jobId, status: 'completed', tier: 'people_search', result: { results: [], total_returned: 0 } });
@@ -72,7 +74,7 @@ describe('one DynamoDB round trip per authenticated read', () => {
     const other = await newTenant(stack);
     const foreign = await callsOf(() => other.client.api('GET', `search/${jobId}/`));
     expect(foreign.value.status).toBe(404);
-    expect(foreign.calls).toEqual([AUTHORIZER_READ, 'BatchGetItemCommand']);
+    expect(foreign.calls).toEqual([AUTHORIZER_READ, 'BatchGetItemCommand', KEY_USE_WRITE]);
 
     expect((await admin.console('DELETE', `accounts/${t.accountId}/api-keys/${t.keyId}/`)).status).toBe(204);
     const revoked = await t.client.api('GET', `search/${jobId}/`);
@@ -111,7 +113,7 @@ describe('one DynamoDB round trip per authenticated read', () => {
     const t = await newTenant(stack);
     const first = await callsOf(() => t.client.api('GET', 'emails/em_00000000000000000000000000/'));
     expect(first.value.status).toBe(404);
-    expect(first.calls).toEqual([AUTHORIZER_READ, 'BatchGetItemCommand', 'GetItemCommand']);
+    expect(first.calls).toEqual([AUTHORIZER_READ, 'BatchGetItemCommand', KEY_USE_WRITE, 'GetItemCommand']);
     const warm = await callsOf(() => t.client.api('GET', 'emails/em_00000000000000000000000000/'));
     expect(warm.value.status).toBe(404);
     expect(warm.value.body.error.code).toBe('not_found');
