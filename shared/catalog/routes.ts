@@ -168,6 +168,11 @@ export const ROUTES: RouteDef[] = [
   { method: 'GET', path: app('charges/'), module: 'functions/app/list-charges.ts', auth: 'user', throttle: T.appRead, bindings: accountsRead },
   { method: 'GET', path: app('sending-accounts/'), module: 'functions/app/list-sending-accounts.ts', auth: 'user', throttle: T.appRead, bindings: accountsRead },
   { method: 'PATCH', path: app('sending-accounts/{ea_id}/'), module: 'functions/app/update-sending-account.ts', auth: 'user', throttle: T.appWrite, bindings: emailsChange },
+  { method: 'GET', path: app('emails/'), module: 'functions/app/list-emails.ts', auth: 'user', throttle: T.appRead, bindings: emailsRead },
+  { method: 'GET', path: app('emails/{email_id}/'), module: 'functions/app/get-email.ts', auth: 'user', throttle: T.appRead, bindings: emailsRead },
+  { method: 'PATCH', path: app('emails/{email_id}/'), module: 'functions/app/edit-email.ts', auth: 'user', throttle: T.appWrite, bindings: emailsChange },
+  { method: 'POST', path: app('emails/{email_id}/approve/'), module: 'functions/app/approve-email.ts', auth: 'user', throttle: T.appWrite, bindings: emailsChange },
+  { method: 'POST', path: app('emails/{email_id}/cancel/'), module: 'functions/app/cancel-email.ts', auth: 'user', throttle: T.appWrite, bindings: emailsChange },
 ];
 
 /** Per-second rate for API Gateway usage-plan throttles (which take requests per second). */

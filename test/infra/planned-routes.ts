@@ -4,11 +4,6 @@ import type { RouteDef } from '../../shared/catalog/routes.js';
 export const PLANNED: RouteDef[] = (
   [
     // The web app's outreach, sequence and search-job pages (issue 18, part B).
-    ['GET', '/api/app/v1/emails/', 'functions/app/list-emails.ts'],
-    ['GET', '/api/app/v1/emails/{email_id}/', 'functions/app/get-email.ts'],
-    ['PATCH', '/api/app/v1/emails/{email_id}/', 'functions/app/edit-email.ts'],
-    ['POST', '/api/app/v1/emails/{email_id}/approve/', 'functions/app/approve-email.ts'],
-    ['POST', '/api/app/v1/emails/{email_id}/cancel/', 'functions/app/cancel-email.ts'],
     ['GET', '/api/app/v1/sequences/', 'functions/app/list-sequences.ts'],
     ['GET', '/api/app/v1/sequences/{sequence_id}/', 'functions/app/get-sequence.ts'],
     ['GET', '/api/app/v1/sequences/{sequence_id}/replies/', 'functions/app/sequence-replies.ts'],

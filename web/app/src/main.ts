@@ -7,6 +7,7 @@ import { ApiKeysPage } from './pages/api-keys.js';
 import { WebhookSecretsPage } from './pages/webhook-secrets.js';
 import { CreditsPage } from './pages/credits.js';
 import { SendingAccountsPage } from './pages/sending-accounts.js';
+import { OutreachPage } from './pages/outreach.js';
 
 /**
  * The pages, in navigation order: `#/<path>` shows `page`. A new page is one module under pages/ and one row
@@ -18,6 +19,7 @@ const PAGES: { path: string; title: string; page: () => unknown }[] = [
   { path: 'webhook-secrets', title: 'Signing secrets', page: WebhookSecretsPage },
   { path: 'credits', title: 'Credits', page: CreditsPage },
   { path: 'sending-accounts', title: 'Sending accounts', page: SendingAccountsPage },
+  { path: 'outreach', title: 'Outreach review', page: OutreachPage },
 ];
 
 const currentPath = () => location.hash.replace(/^#\/?/, '') || PAGES[0]!.path;
