@@ -177,6 +177,11 @@ export const ROUTES: RouteDef[] = [
   { method: 'GET', path: app('jobs/{job_id}/webhook-deliveries/'), module: 'functions/app/webhook-deliveries.ts', auth: 'user', throttle: T.appRead, bindings: { tables: { jobs: 'read' } } },
   // A redelivery sends a request to the customer's server: held well below the app's other writes.
   { method: 'POST', path: app('jobs/{job_id}/webhook-deliveries/redeliver/'), module: 'functions/app/redeliver-webhook.ts', auth: 'user', throttle: { perMinute: 30, burst: 5 }, bindings: { tables: { jobs: 'readwrite' }, queues: { webhooks: 'send' } } },
+  { method: 'GET', path: app('emails/'), module: 'functions/app/list-emails.ts', auth: 'user', throttle: T.appRead, bindings: emailsRead },
+  { method: 'GET', path: app('emails/{email_id}/'), module: 'functions/app/get-email.ts', auth: 'user', throttle: T.appRead, bindings: emailsRead },
+  { method: 'PATCH', path: app('emails/{email_id}/'), module: 'functions/app/edit-email.ts', auth: 'user', throttle: T.appWrite, bindings: emailsChange },
+  { method: 'POST', path: app('emails/{email_id}/approve/'), module: 'functions/app/approve-email.ts', auth: 'user', throttle: T.appWrite, bindings: emailsChange },
+  { method: 'POST', path: app('emails/{email_id}/cancel/'), module: 'functions/app/cancel-email.ts', auth: 'user', throttle: T.appWrite, bindings: emailsChange },
 ];
 
 /** Per-second rate for API Gateway usage-plan throttles (which take requests per second). */

@@ -14,6 +14,7 @@ const BY_NAME: Record<string, RegExp> = {
   key_id: prefixed('key'),
   secret_id: prefixed('whsec'),
   ea_id: prefixed('ea'),
+  email_id: prefixed('em'),
   token: /^[A-Za-z0-9_-]{32}$/,
 };
 

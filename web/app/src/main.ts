@@ -9,6 +9,7 @@ import { CreditsPage } from './pages/credits.js';
 import { SendingAccountsPage } from './pages/sending-accounts.js';
 import { SequencesPage } from './pages/sequences.js';
 import { JobsPage } from './pages/jobs.js';
+import { OutreachPage } from './pages/outreach.js';
 
 /**
  * The pages, in navigation order: `#/<path>` shows `page`. A new page is one module under pages/ and one row
@@ -22,6 +23,7 @@ const PAGES: { path: string; title: string; page: (props: { rest?: string }) => 
   { path: 'sending-accounts', title: 'Sending accounts', page: SendingAccountsPage },
   { path: 'sequences', title: 'Sequences', page: SequencesPage },
   { path: 'jobs', title: 'Search jobs', page: JobsPage },
+  { path: 'outreach', title: 'Outreach review', page: OutreachPage },
 ];
 
 const currentPath = () => location.hash.replace(/^#\/?/, '') || PAGES[0]!.path;

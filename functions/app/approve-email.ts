@@ -1,0 +1,5 @@
+import { userRoute } from '../../shared/http/handler.js';
+import { ApproveEmailSchema, emailView } from '../../shared/outreach/model.js';
+import { approveEmail } from '../../shared/outreach/review.js';
+
+export const handler = userRoute({ body: ApproveEmailSchema }, async ({ accountId, params, body }) => ({ status: 200, body: emailView(await approveEmail(accountId, params.email_id!, body)) }));

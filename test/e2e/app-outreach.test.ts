@@ -1,0 +1,167 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { LocalStack } from '../../shared/local/stack.js';
+import { startServices } from '../../shared/local/services.js';
+import { Client, ROOT, startTestStack } from '../support/local.js';
+import { newAppTenant, USER_PASSWORD } from '../support/app-users.js';
+
+/**
+ * The web app's outreach review queue: the customer API's email routes (the account is the token's) and the
+ * page in headless Chromium, on one local stack with its workers, so drafts are written and approved emails
+ * reach the dev mailbox.
+ */
+let stack: LocalStack;
+let admin: Client;
+let context: BrowserContext;
+const dir = mkdtempSync(join(tmpdir(), 'app-outreach-'));
+const SHOTS = join(ROOT, 'test-artifacts/app');
+const blocked: string[] = [];
+
+beforeAll(async () => {
+  stack = await startTestStack({ userPool: true, throttleMultiplier: 100 });
+  await startServices({ root: ROOT, stack, dataDir: null, directory: { file: join(dir, 'd.jsonl'), people: 200, seed: 3 } });
+  admin = new Client(stack);
+  mkdirSync(SHOTS, { recursive: true });
+  context = await chromium.launchPersistentContext(mkdtempSync(join(dir, 'profile-')), {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1280, height: 900 },
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  await context.route('**/*', (route) => {
+    const host = new URL(route.request().url()).hostname;
+    if (host === 'localhost' || host === '127.0.0.1' || host === '[::1]') return route.continue();
+    blocked.push(route.request().url());
+    return route.abort();
+  });
+}, 120_000);
+afterAll(async () => {
+  await context?.close();
+  await stack?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const settle = async () => expect((await admin.console('POST', 'dev/settle/')).body).toEqual({ idle: true });
+const mailbox = async () => (await admin.console('GET', 'dev/mailbox/')).body.messages as { to: string[]; subject: string }[];
+
+async function owner(email: string) {
+  const t = await newAppTenant(stack, email);
+  const ea = await admin.console('POST', `accounts/${t.accountId}/sending-accounts/`, { email: `rep.${email}`, type: 'google' });
+  expect(ea.status).toBe(201);
+  return t;
+}
+
+async function draft(t: Awaited<ReturnType<typeof owner>>, to: string) {
+  const r = await t.client.api('POST', 'emails/', {
+    to: { email: to, first_name: 'Jane', last_name: 'Doe', company_name: 'Acme Robotics' },
+    instructions: 'Write a short, friendly email introducing our warehouse automation platform and ask for a 15-minute call.',
+  });
+  expect(r.status).toBe(202);
+  return r.body.id as string;
+}
+
+async function signIn(page: Page, email: string): Promise<void> {
+  await page.goto(stack.appUrl);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(USER_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: /^Overview/ }).waitFor();
+}
+
+test('the email routes answer as the public ones for the token\'s account, and 404 for another account\'s email', async () => {
+  const first = await owner('routes.first@tenant.test');
+  const second = await owner('routes.second@tenant.test');
+  const id = await draft(first, 'routes.lead@prospect.test');
+  await settle();
+
+  const viaKey = await first.client.api('GET', `emails/${id}/`);
+  const viaApp = await first.app.route('GET', `emails/${id}/`);
+  expect([viaApp.status, viaApp.body]).toEqual([200, viaKey.body]);
+  expect(viaApp.body.status).toBe('pending_review');
+  const list = await first.app.route('GET', 'emails/?status=pending_review');
+  expect(list.body).toEqual((await first.client.api('GET', 'emails/?status=pending_review')).body);
+  expect(list.body.results.map((e: { id: string }) => e.id)).toEqual([id]);
+  expect((await first.app.route('GET', 'emails/?status=opened')).status).toBe(400);
+
+  for (const [method, path, body] of [
+    ['GET', `emails/${id}/`, undefined],
+    ['PATCH', `emails/${id}/`, { subject: 'Taken over' }],
+    ['POST', `emails/${id}/approve/`, { schedule: 'now' }],
+    ['POST', `emails/${id}/cancel/`, undefined],
+  ] as const) {
+    const r = await second.app.route(method, path, body);
+    expect([method, path, r.status]).toEqual([method, path, 404]);
+  }
+  expect((await second.app.route('GET', 'emails/')).body.count).toBe(0);
+  expect((await second.app.route('GET', 'emails/em_not-an-id/')).status).toBe(404);
+  expect((await first.client.api('GET', `emails/${id}/`)).body.subject).toBe(viaKey.body.subject);
+
+  expect((await first.app.route('POST', `emails/${id}/approve/`, { schedule: 'at' })).status).toBe(400);
+  const cancelled = await first.app.route('POST', `emails/${id}/cancel/`);
+  expect([cancelled.status, cancelled.body.status]).toEqual([200, 'cancelled']);
+  expect((await first.app.route('PATCH', `emails/${id}/`, { subject: 'Too late' })).status).toBe(409);
+}, 90_000);
+
+test('in Chromium: a draft is edited, approved and sent; another is cancelled; another account sees none of them', async () => {
+  const t = await owner('queue.owner@tenant.test');
+  const other = await owner('queue.other@tenant.test');
+  const sentTo = 'queue.sent@prospect.test';
+  const toSend = await draft(t, sentTo);
+  const toCancel = await draft(t, 'queue.cancelled@prospect.test');
+  await settle();
+
+  const page = await context.newPage();
+  page.on('dialog', (d) => void d.accept());
+  await signIn(page, t.email);
+  await page.getByRole('link', { name: 'Outreach review' }).click();
+  await page.getByRole('heading', { name: 'Outreach review' }).waitFor();
+  const card = page.locator(`[data-email="${toSend}"]`);
+  await card.waitFor();
+  expect(await page.locator('[data-email]').count()).toBe(2);
+  await page.screenshot({ path: join(SHOTS, 'outreach-review.png'), fullPage: true });
+
+  await card.getByLabel('Subject').fill('');
+  await card.getByRole('button', { name: 'Save changes' }).click();
+  expect(await card.getByLabel('Subject').evaluate((el) => (el as unknown as { validity: { valueMissing: boolean } }).validity.valueMissing)).toBe(true);
+  await card.getByLabel('Subject').fill('A quick idea for Acme Robotics');
+  await card.getByRole('button', { name: 'Save changes' }).click();
+  await page.getByRole('status').filter({ hasText: 'Saved the draft' }).waitFor();
+  expect((await t.client.api('GET', `emails/${toSend}/`)).body.subject).toBe('A quick idea for Acme Robotics');
+
+  await card.getByLabel('Send', { exact: true }).selectOption('at');
+  await card.getByLabel('Send at (your time)').waitFor();
+  await card.getByLabel('Send', { exact: true }).selectOption('now');
+  await card.getByRole('button', { name: 'Approve' }).click();
+  await page.getByRole('status').filter({ hasText: 'Approved the email' }).waitFor();
+  await settle();
+  expect((await t.client.api('GET', `emails/${toSend}/`)).body.status).toBe('sent');
+  expect((await mailbox()).filter((m) => m.to.includes(sentTo)).map((m) => m.subject)).toEqual(['A quick idea for Acme Robotics']);
+
+  await page.locator(`[data-email="${toCancel}"]`).getByRole('button', { name: 'Cancel email' }).click();
+  await page.getByRole('status').filter({ hasText: 'Cancelled the email' }).waitFor();
+  expect((await t.client.api('GET', `emails/${toCancel}/`)).body.status).toBe('cancelled');
+  await page.getByRole('button', { name: 'Sent and opened' }).click();
+  await page.locator(`[data-email="${toSend}"]`).getByText('sent', { exact: true }).waitFor();
+  await page.screenshot({ path: join(SHOTS, 'outreach-sent.png'), fullPage: true });
+
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.getByRole('button', { name: 'Cancelled' }).click();
+  await page.locator(`[data-email="${toCancel}"]`).waitFor();
+  expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+  await page.screenshot({ path: join(SHOTS, 'outreach-375px.png'), fullPage: true });
+  await page.close();
+
+  const theirs = await context.newPage();
+  await signIn(theirs, other.email);
+  await theirs.getByRole('link', { name: 'Outreach review' }).click();
+  for (const view of ['Drafts to review', 'Sent and opened', 'Cancelled']) {
+    await theirs.getByRole('button', { name: view }).click();
+    await theirs.getByText('No emails here.').waitFor();
+  }
+  expect(await theirs.locator('[data-email]').count()).toBe(0);
+  expect((await other.app.route('GET', `emails/${toSend}/`)).status).toBe(404);
+  await theirs.close();
+  expect(blocked).toEqual([]);
+}, 120_000);
