@@ -85,7 +85,12 @@ export class SearchCollection extends Construct {
     const rules = [rule(searchers, ['aoss:ReadDocument', 'aoss:DescribeIndex'], ['aoss:DescribeCollectionItems'])];
     if (this.indexers.length) rules.push(rule(this.indexers, ['aoss:CreateIndex', 'aoss:DescribeIndex', 'aoss:WriteDocument'], ['aoss:DescribeCollectionItems']));
     if (this.publishers.length) {
-      rules.push(rule(this.publishers, ['aoss:DeleteIndex', 'aoss:UpdateIndex', 'aoss:DescribeIndex', 'aoss:ReadDocument'], ['aoss:DescribeCollectionItems', 'aoss:UpdateCollectionItems']));
+      // Aliases are collection items: `POST _aliases` needs CreateCollectionItems, and moving or removing one
+      // Update/DeleteCollectionItems (AWS "Supported operations … in OpenSearch Serverless"); `_count` is a
+      // ReadDocument, dropping the replaced index a DeleteIndex.
+      rules.push(
+        rule(this.publishers, ['aoss:DeleteIndex', 'aoss:DescribeIndex', 'aoss:ReadDocument'], ['aoss:CreateCollectionItems', 'aoss:UpdateCollectionItems', 'aoss:DeleteCollectionItems', 'aoss:DescribeCollectionItems']),
+      );
     }
     return new CfnAccessPolicy(scope, 'SearchCollectionAccess', {
       name: `${this.name}-access`,
