@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { loopbackBrowser } from '../support/browser.js';
 import type { LocalStack } from '../../shared/local/stack.js';
 import { startServices } from '../../shared/local/services.js';
 import { Client, ROOT, startTestStack } from '../support/local.js';
@@ -30,19 +31,7 @@ beforeAll(async () => {
   receiver = await new WebhookReceiver([]).start();
   profile = mkdtempSync(join(tmpdir(), 'app-jobs-chromium-'));
   mkdirSync(SHOTS, { recursive: true });
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 375, height: 900 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  await browser.route('**/*', (route) => {
-    const host = new URL(route.request().url()).hostname;
-    if (host === 'localhost' || host === '127.0.0.1' || host === '[::1]') return route.continue();
-    blocked.push(route.request().url());
-    return route.abort();
-  });
-  browser.on('page', (page) => page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text())));
+  browser = await loopbackBrowser(profile, { width: 375, blocked, consoleErrors });
 }, 120_000);
 afterAll(async () => {
   await browser?.close();

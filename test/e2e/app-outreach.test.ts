@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { loopbackBrowser } from '../support/browser.js';
 import type { LocalStack } from '../../shared/local/stack.js';
 import { startServices } from '../../shared/local/services.js';
 import { Client, ROOT, startTestStack } from '../support/local.js';
@@ -24,18 +25,7 @@ beforeAll(async () => {
   await startServices({ root: ROOT, stack, dataDir: null, directory: { file: join(dir, 'd.jsonl'), people: 200, seed: 3 } });
   admin = new Client(stack);
   mkdirSync(SHOTS, { recursive: true });
-  context = await chromium.launchPersistentContext(mkdtempSync(join(dir, 'profile-')), {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1280, height: 900 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  await context.route('**/*', (route) => {
-    const host = new URL(route.request().url()).hostname;
-    if (host === 'localhost' || host === '127.0.0.1' || host === '[::1]') return route.continue();
-    blocked.push(route.request().url());
-    return route.abort();
-  });
+  context = await loopbackBrowser(mkdtempSync(join(dir, 'profile-')), { blocked });
 }, 120_000);
 afterAll(async () => {
   await context?.close();

@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { loopbackBrowser } from '../support/browser.js';
 import type { LocalStack } from '../../shared/local/stack.js';
 import { Client, ROOT, startTestStack } from '../support/local.js';
 import { AppClient, newAppTenant, USER_PASSWORD } from '../support/app-users.js';
@@ -141,20 +142,7 @@ describe('in Chromium', () => {
 
   /** A fresh profile whose requests may only reach loopback. */
   async function browserContext(width = 1280): Promise<BrowserContext> {
-    const ctx = await chromium.launchPersistentContext(mkdtempSync(join(profile, 'profile-')), {
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      viewport: { width, height: 900 },
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    await ctx.route('**/*', (route) => {
-      const host = new URL(route.request().url()).hostname;
-      if (host === 'localhost' || host === '127.0.0.1' || host === '[::1]') return route.continue();
-      blocked.push(route.request().url());
-      return route.abort();
-    });
-    ctx.on('page', (page) => page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text())));
-    return ctx;
+    return loopbackBrowser(mkdtempSync(join(profile, 'profile-')), { width, blocked, consoleErrors });
   }
 
   async function signIn(page: Page, email: string): Promise<void> {
