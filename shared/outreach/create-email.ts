@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type * as z from 'zod';
 import { reserveWith } from '../accounts/ledger.repository.js';
 import { DEADLINES, after } from '../catalog/deadlines.js';
@@ -16,7 +15,7 @@ import { findContact } from '../enrichment/identity.js';
 import { findByProfessionalUrl } from '../directory/directory.repository.js';
 import { normalizeProfessionalUrl } from '../directory/urls.js';
 import { isValidTimeZone, timeZoneForLocation } from './send-time.js';
-import { newEmailWrites } from './emails.repository.js';
+import { newEmailWrites, undraftedEmailFields } from './emails.repository.js';
 import { logger } from '../core/logger.js';
 
 /**
@@ -94,7 +93,7 @@ export async function createEmail(accountId: string, body: z.output<typeof Creat
   const record: EmailRecord = {
     id,
     account_id: accountId,
-    status: 'drafting',
+    ...undraftedEmailFields(iso),
     contact: body.to,
     to: { email: body.to.email, name },
     from_account: sender.id,
@@ -103,23 +102,8 @@ export async function createEmail(accountId: string, body: z.output<typeof Creat
     cc: body.cc,
     bcc: body.bcc,
     review: body.review,
-    subject: '',
-    body_plain: '',
-    body_html: '',
     instructions: body.instructions,
-    created_at: iso,
-    updated_at: iso,
-    drafted_at: null,
-    scheduled_for: null,
-    sent_at: null,
-    opened_at: null,
-    replied_at: null,
-    open_count: 0,
-    review_expires_at: null,
-    error: null,
     charge_id: chargeId,
-    message_id: null,
-    track_token: randomBytes(24).toString('base64url'),
     timezone: sender.timezone,
     recipient_timezone: recipientZone,
     api_created: true,

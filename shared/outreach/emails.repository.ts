@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { BatchGetCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, queryAll, scanAll } from '../adapters/aws.js';
 import { tableName } from '../core/env.js';
@@ -170,6 +171,32 @@ export async function transitionClaimed(accountId: string, id: string, claim: { 
     if (isConditionFailed(e) || (isTransactionCanceled(e) && cancellationReasons(e)[0]?.Code === 'ConditionalCheckFailed')) return null;
     throw e;
   }
+}
+
+/** The lifecycle fields of an email not yet drafted, the same whether one email or a sequence step creates it. */
+export function undraftedEmailFields(iso: string): Pick<
+  EmailRecord,
+  | 'status' | 'subject' | 'body_plain' | 'body_html' | 'created_at' | 'updated_at' | 'drafted_at' | 'scheduled_for' | 'sent_at'
+  | 'opened_at' | 'replied_at' | 'open_count' | 'review_expires_at' | 'error' | 'message_id' | 'track_token'
+> {
+  return {
+    status: 'drafting',
+    subject: '',
+    body_plain: '',
+    body_html: '',
+    created_at: iso,
+    updated_at: iso,
+    drafted_at: null,
+    scheduled_for: null,
+    sent_at: null,
+    opened_at: null,
+    replied_at: null,
+    open_count: 0,
+    review_expires_at: null,
+    error: null,
+    message_id: null,
+    track_token: randomBytes(24).toString('base64url'),
+  };
 }
 
 /**

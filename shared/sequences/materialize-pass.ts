@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { sendMessage } from '../adapters/queue.js';
 import { cancellationReasons, isTransactionCanceled } from '../adapters/dynamodb-errors.js';
 import { DEADLINES, after } from '../catalog/deadlines.js';
 import { messages } from '../catalog/messages.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { logger } from '../core/logger.js';
-import { newEmailWrites } from '../outreach/emails.repository.js';
+import { newEmailWrites, undraftedEmailFields } from '../outreach/emails.repository.js';
 import { leadUpsertWrite } from '../outreach/leads.repository.js';
 import type { EmailRecord } from '../outreach/model.js';
 import { contactName, type PendingEnrollment, type SequenceRecord } from './model.js';
@@ -31,7 +30,7 @@ function stepEmail(s: SequenceRecord, p: PendingEnrollment, step: number, iso: s
   return {
     id: p.email_ids[step]!,
     account_id: s.account_id,
-    status: 'drafting',
+    ...undraftedEmailFields(iso),
     contact: p.contact,
     to: { email: p.contact.email, name: contactName(p.contact) },
     from_account: pass.from_account,
@@ -40,23 +39,8 @@ function stepEmail(s: SequenceRecord, p: PendingEnrollment, step: number, iso: s
     cc: s.cc,
     bcc: s.bcc,
     review: pass.review,
-    subject: '',
-    body_plain: '',
-    body_html: '',
     instructions: s.instructions,
-    created_at: iso,
-    updated_at: iso,
-    drafted_at: null,
-    scheduled_for: null,
-    sent_at: null,
-    opened_at: null,
-    replied_at: null,
-    open_count: 0,
-    review_expires_at: null,
-    error: null,
     charge_id: pass.charge_id,
-    message_id: null,
-    track_token: randomBytes(24).toString('base64url'),
     timezone: pass.timezone,
     recipient_timezone: p.recipient_timezone,
     step,
