@@ -14,6 +14,7 @@ import {
   RestApi,
   type Method,
   type MethodDeploymentOptions,
+  type StageOptions,
   type ThrottlingPerMethod,
 } from 'aws-cdk-lib/aws-apigateway';
 import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
@@ -148,6 +149,21 @@ function methodArnPath(route: RouteDef): string {
 }
 
 /** Stage-wide throttles of routes no API key identifies (usage plans only throttle per key). */
+/** The stage settings both REST APIs share: traced, metered, errors logged, one access log, per-route throttles. */
+function stageOptions(stageName: string, accessLogs: LogGroup, routes: readonly RouteDef[]): StageOptions {
+  return {
+    stageName,
+    tracingEnabled: true,
+    metricsEnabled: true,
+    loggingLevel: MethodLoggingLevel.ERROR,
+    // Request/response bodies carry personal data and keys: never written to execution logs.
+    dataTraceEnabled: false,
+    accessLogDestination: new LogGroupLogDestination(accessLogs),
+    accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
+    methodOptions: stageThrottles(routes),
+  };
+}
+
 function stageThrottles(routes: readonly RouteDef[]): Record<string, MethodDeploymentOptions> {
   const options: Record<string, MethodDeploymentOptions> = {};
   for (const route of routes) {
@@ -243,17 +259,7 @@ export class ApiStack extends Stack {
       binaryMediaTypes: ['*/*'],
       // Stage execution logging needs the account-level CloudWatch role; CDK manages it with the API.
       cloudWatchRole: true,
-      deployOptions: {
-        stageName: stage,
-        tracingEnabled: true,
-        metricsEnabled: true,
-        loggingLevel: MethodLoggingLevel.ERROR,
-        // Request/response bodies carry personal data and keys: never written to execution logs.
-        dataTraceEnabled: false,
-        accessLogDestination: new LogGroupLogDestination(accessLogs),
-        accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
-        methodOptions: stageThrottles(routes.filter((r) => r.auth !== 'user')),
-      },
+      deployOptions: stageOptions(stage, accessLogs, routes.filter((r) => r.auth !== 'user')),
     });
     Validations.of(this.api).acknowledge(
       {
@@ -284,16 +290,7 @@ export class ApiStack extends Stack {
       endpointTypes: [EndpointType.REGIONAL],
       // The account-level logging role is the public API's (one per account and region).
       cloudWatchRole: false,
-      deployOptions: {
-        stageName: stage,
-        tracingEnabled: true,
-        metricsEnabled: true,
-        loggingLevel: MethodLoggingLevel.ERROR,
-        dataTraceEnabled: false,
-        accessLogDestination: new LogGroupLogDestination(appAccessLogs),
-        accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
-        methodOptions: stageThrottles(routes.filter((r) => r.auth === 'user')),
-      },
+      deployOptions: stageOptions(stage, appAccessLogs, routes.filter((r) => r.auth === 'user')),
     });
     // Its stage logs through the account-level role the public API sets up: created after that setting only.
     this.appApi.deploymentStage.node.addDependency(this.api.node.findChild('Account'));
