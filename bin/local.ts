@@ -1,8 +1,8 @@
 import { resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { startLocalStack } from '../shared/local/stack.js';
-import { startServices } from '../shared/local/services.js';
+import { startDynamoLocal } from '../shared/local/processes.js';
+import { startupPhase } from '../shared/local/startup-trace.js';
 
 /**
  * `npm start`: the whole service on loopback with no cloud account and no Docker.
@@ -24,13 +24,23 @@ const onSignal = () => {
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 
-const stack = await startLocalStack({ root, dataDir, port: Number(process.env.PORT ?? 3000), gated: true, userPool: true });
+// DynamoDB Local's JVM takes seconds to start: it starts first, and the service's modules load meanwhile.
+const dynamoLocal = startDynamoLocal({ root, dbPath: resolve(dataDir, 'dynamodb') });
+// Its failure is reported where it is awaited; until then it is not an unhandled rejection (nor is the load's).
+dynamoLocal.catch(() => undefined);
+const [{ startLocalStack }, { directoryPlan, loadDirectory, startServices }] = await Promise.all([import('../shared/local/stack.js'), import('../shared/local/services.js')]);
+startupPhase('modules loaded');
+// The directory (generated on the first run, its index loaded) needs nothing of the stack: both start together.
+const loading = loadDirectory({ ...directoryPlan(resolve(dataDir, 'directory.jsonl')), log: (m) => console.log(m) });
+loading.catch(() => undefined);
+const stack = await startLocalStack({ root, dataDir, port: Number(process.env.PORT ?? 3000), gated: true, userPool: true, dynamoLocal });
 console.log(`gateway listening on http://localhost:${stack.port}/ (public API answers 503 until the directory is ready)`);
 shutdown = async () => {
   await stack.stop();
   process.exit(0);
 };
-const services = await startServices({ root, stack, dataDir, log: (m) => console.log(m) });
+const services = await startServices({ root, stack, dataDir, loading, log: (m) => console.log(m) });
+startupPhase('directory ready, in-flight work resumed');
 
 // The demo account is made once; its key is kept in DATA_DIR only so the banner can show it again.
 const demoFile = resolve(dataDir, 'demo-account.json');
@@ -45,6 +55,7 @@ if (existsSync(demoFile)) {
 const demoUser = { email: 'demo@demo-workspace.test', password: 'Demo-workspace-1' };
 await stack.userPool!.ensureUser(demoUser.email, demoUser.password, demo.account_id);
 
+startupPhase('demo account and user ready');
 const ms = Date.now() - t0;
 console.log(`
 People search, enrichment and outreach — local stack ready in ${(ms / 1000).toFixed(1)} s

@@ -53,6 +53,14 @@ function capturedOnFirstSend<C extends AwsClient>(client: C): C {
   return client;
 }
 
+/**
+ * A process-wide cache other than an SDK client (SMTP transports, provider settings) that `resetClients` drops
+ * too, registered by its own module when loaded: the local stack resets it without importing that module.
+ */
+export function dropOnReset(reset: () => void): void {
+  destroyers.add(reset);
+}
+
 /** Drop every cached client (local stack restarts in one process, tests). */
 export function resetClients(): void {
   for (const destroy of destroyers) destroy();

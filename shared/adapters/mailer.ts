@@ -4,6 +4,7 @@ import { sesClient } from './ses-client.js';
 import { secretBox } from './secret-box.js';
 import { isLocalMode, optionalEnv, requireEnv } from '../core/env.js';
 import { LruMap } from '../core/lru-map.js';
+import { dropOnReset } from './aws-client.js';
 import { isPublicAddress, systemResolver, type Resolver } from '../webhooks/target.js';
 import type { SendingAccount } from '../accounts/model.js';
 import type { StoredSmtpSettings } from '../accounts/smtp-settings.js';
@@ -140,11 +141,12 @@ export function accountSmtpMailer(account: SendingAccount & { smtp: StoredSmtpSe
   return { send: async (mail) => sendSmtp(await accountTransport(account, account.smtp), mail) };
 }
 
-export function resetSmtp(): void {
+function resetSmtp(): void {
   relay?.close();
   relay = undefined;
   accountTransports = new LruMap<string, Transporter>(200);
 }
+dropOnReset(resetSmtp);
 
 /**
  * The engine for a sending account. `google`/`microsoft`: its connected mailbox (Gmail API, Microsoft

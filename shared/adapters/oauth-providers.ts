@@ -1,7 +1,7 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod';
 import { optionalEnv } from '../core/env.js';
-import { lazyClient } from './aws-client.js';
+import { dropOnReset, lazyClient } from './aws-client.js';
 
 /**
  * Where each mailbox provider lives and the service's OAuth client there. In AWS the client ids and secrets
@@ -94,3 +94,4 @@ export async function providerSettings(kind: MailboxProviderKind): Promise<Provi
 export function resetProviderSettings(): void {
   loaded = undefined;
 }
+dropOnReset(resetProviderSettings);

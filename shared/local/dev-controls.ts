@@ -6,10 +6,7 @@ import { ValidationError, type ErrorDetail } from '../core/errors.js';
 import { advanceServiceClock, serviceClockOffset } from '../core/clock.js';
 import { sameSecret, type ExtraRoute } from './gateway.js';
 import type { LocalStack } from './stack.js';
-import { localMailbox } from './mailbox.js';
-import { sweep } from '../workers/sweep.js';
-import { pollMailboxesLocally, type InboundDelivery } from './dev-inbound.js';
-import { injectSesEvent } from './dev-ses-events.js';
+import type { InboundDelivery } from './dev-inbound.js';
 
 /**
  * Local-only endpoints (absent in AWS): readiness and the dev controls of DESIGN.md §2, behind the
@@ -37,6 +34,7 @@ function parseJson(body: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
+// What the dev routes run (the sweeper, the mailbox reader, SES events) loads on first use, not at start-up.
 export function devControls(opts: { stack: LocalStack; clockFile: string | null; adminToken: string; inbound: InboundDelivery }): ExtraRoute {
   return async (req, body, url) => {
     if (url.pathname === '/healthz' && req.method === 'GET') {
@@ -61,22 +59,22 @@ export function devControls(opts: { stack: LocalStack; clockFile: string | null;
         if (opts.clockFile) writeFileSync(opts.clockFile, JSON.stringify({ offsetMs: serviceClockOffset() }));
         await opts.stack.scheduler.fireDue();
         // What fell due includes overdue steps on the due index, which the sweeper re-drives or ends.
-        await sweep();
-        await pollMailboxesLocally();
+        await (await import('../workers/sweep.js')).sweep();
+        await (await import('./dev-inbound.js')).pollMailboxesLocally();
         return { status: 200, body: { now: now.toISOString() } };
       }
       case 'POST settle/': {
-        await sweep();
-        await pollMailboxesLocally();
+        await (await import('../workers/sweep.js')).sweep();
+        await (await import('./dev-inbound.js')).pollMailboxesLocally();
         const idle = await opts.stack.settle(Number(process.env.SETTLE_TIMEOUT_MS ?? 30_000));
         return idle ? { status: 200, body: { idle: true } } : { status: 504, body: { idle: false } };
       }
       case 'GET mailbox/':
-        return { status: 200, body: { messages: await localMailbox(opts.stack.sentMail) } };
+        return { status: 200, body: { messages: await (await import('./mailbox.js')).localMailbox(opts.stack.sentMail) } };
       case 'POST inbound/':
         return opts.inbound(parsed.value);
       case 'POST ses-events/':
-        return injectSesEvent(parsed.value);
+        return (await import('./dev-ses-events.js')).injectSesEvent(parsed.value);
       default:
         return null;
     }

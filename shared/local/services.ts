@@ -1,13 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LocalStack } from './stack.js';
-import { writeDirectoryFile, readDirectoryFile } from '../directory/file.js';
-import { getImportMarker, importDirectory, recordImport } from '../directory/directory.repository.js';
+import { startupPhase } from './startup-trace.js';
 import { directoryStoreName } from '../directory/directory-store.js';
 import type { DirectoryRecord } from '../directory/types.js';
-import { loadDirectoryFile, useLoadedDirectory } from '../search/index-source.js';
-import { resumeInFlight } from './resume.js';
-import { sweep } from '../workers/sweep.js';
+import { loadDirectoryFile, useLoadedDirectory, type LoadedDirectory } from '../search/index-source.js';
 
 /**
  * What the running service adds on top of the bare stack: the people directory (generated on first run,
@@ -50,18 +47,25 @@ async function connectThroughEmulator(stack: LocalStack, accountId: string, emai
   if (!done.ok) throw new Error(`oauth callback → ${done.status} ${await done.text()}`);
 }
 
+/** Where the directory file is and what to generate there when it is missing. */
+export interface DirectoryPlan {
+  file: string;
+  people: number;
+  seed: number;
+  log?: (m: string) => void;
+}
+
 /**
- * Generate (first run) the directory, then load its index: from the snapshot persisted beside the file
- * when one matches the file's sha256, else built and persisted. Lookups are served from that index
- * (`DIRECTORY_STORE=memory`, the local default); with `DIRECTORY_STORE=dynamodb` the file is also
- * imported into the directory table when the table's import marker names another version.
+ * The directory's file generated (first run) and its index loaded, for the in-memory store: nothing of it
+ * needs the stack, so `npm start` runs it while the stack starts.
  */
-export async function prepareDirectory(opts: { file: string; people: number; seed: number; log?: (m: string) => void }): Promise<void> {
+export async function loadDirectory(opts: DirectoryPlan): Promise<LoadedDirectory> {
   const log = opts.log ?? (() => undefined);
   let generated: DirectoryRecord[] | undefined;
   if (!existsSync(opts.file)) {
     log(`generating a sample directory of ${opts.people.toLocaleString('en-US')} people (seed ${opts.seed}) → ${opts.file}`);
     generated = [];
+    const { writeDirectoryFile } = await import('../directory/file.js');
     const r = await writeDirectoryFile(opts.file, { people: opts.people, seed: opts.seed }, { progress: process.stdout.isTTY === true && !process.env.CI, into: generated });
     log(`  ${r.people.toLocaleString('en-US')} people, ${r.companies.toLocaleString('en-US')} companies in ${(r.ms / 1000).toFixed(1)} s`);
   }
@@ -71,7 +75,20 @@ export async function prepareDirectory(opts: { file: string; people: number; see
   generated = undefined;
   useLoadedDirectory(directory);
   log(`search index ${directory.fromSnapshot ? 'loaded' : 'built'}: ${directory.index.size.toLocaleString('en-US')} people in ${(directory.ms / 1000).toFixed(1)} s (directory ${directory.version!.slice(0, 12)}, store ${directoryStoreName()})`);
+  return directory;
+}
+
+/**
+ * Generate (first run) the directory, then load its index: from the snapshot persisted beside the file
+ * when one matches the file's sha256, else built and persisted. Lookups are served from that index
+ * (`DIRECTORY_STORE=memory`, the local default); with `DIRECTORY_STORE=dynamodb` the file is also
+ * imported into the directory table when the table's import marker names another version.
+ */
+export async function prepareDirectory(opts: DirectoryPlan & { loading?: Promise<LoadedDirectory> }): Promise<void> {
+  const log = opts.log ?? (() => undefined);
+  const directory = await (opts.loading ?? loadDirectory(opts));
   if (directoryStoreName() !== 'dynamodb') return;
+  const [{ getImportMarker, importDirectory, recordImport }, { readDirectoryFile }] = await Promise.all([import('../directory/directory.repository.js'), import('../directory/file.js')]);
   const marker = await getImportMarker();
   if (marker?.version !== directory.version) {
     const t0 = Date.now();
@@ -82,17 +99,32 @@ export async function prepareDirectory(opts: { file: string; people: number; see
   }
 }
 
-export async function startServices(opts: { root: string; stack: LocalStack; dataDir: string | null; directory?: DirectoryOptions; log?: (m: string) => void }): Promise<LocalServices> {
+/** The directory in this file, with the generation defaults of `npm start` unless the options name others. */
+export function directoryPlan(file: string, directory?: DirectoryOptions): Omit<DirectoryPlan, 'log'> {
+  return {
+    file,
+    people: directory?.people ?? Number(process.env.DIRECTORY_PEOPLE ?? 100_000),
+    seed: directory?.seed ?? Number(process.env.DIRECTORY_SEED ?? 42),
+  };
+}
+
+export async function startServices(opts: {
+  root: string;
+  stack: LocalStack;
+  dataDir: string | null;
+  directory?: DirectoryOptions;
+  /** The directory's load, begun by the caller (`loadDirectory`) while the stack started. */
+  loading?: Promise<LoadedDirectory>;
+  log?: (m: string) => void;
+}): Promise<LocalServices> {
   const { stack } = opts;
   const file = opts.directory?.file ?? (opts.dataDir ? join(opts.dataDir, 'directory.jsonl') : null);
   if (!file) throw new Error('a directory file (or DATA_DIR) is required');
-  await prepareDirectory({
-    file,
-    people: opts.directory?.people ?? Number(process.env.DIRECTORY_PEOPLE ?? 100_000),
-    seed: opts.directory?.seed ?? Number(process.env.DIRECTORY_SEED ?? 42),
-    log: opts.log,
-  });
+  await prepareDirectory({ ...directoryPlan(file, opts.directory), log: opts.log, loading: opts.loading });
   stack.setReady();
+  startupPhase('ready (directory loaded)');
+  // Loaded once the service is ready: resuming and sweeping load most of its modules.
+  const [{ resumeInFlight }, { sweep }] = await Promise.all([import('./resume.js'), import('../workers/sweep.js')]);
   const resumed = await resumeInFlight();
   if (resumed.jobs + resumed.webhooks + resumed.drafts + resumed.sends > 0) opts.log?.(`resumed in-flight work: ${JSON.stringify(resumed)}`);
   // The sweeper runs at start; the stack runs it on its schedule's period, and dev clock moves run it too.

@@ -9,19 +9,16 @@ import { createSqsServer } from 'local-aws-sqs';
 import * as sesModule from 'aws-ses-v2-local';
 import { TABLE_LIST, type TableDef } from '../catalog/tables.js';
 import { DEAD_LETTERS, QUEUE_LIST, SWEEPER, queueName, type QueueKey } from '../catalog/queues.js';
-import { sweep } from '../workers/sweep.js';
 import { resetClients } from '../adapters/aws.js';
-import { resetSmtp } from '../adapters/mailer.js';
 import { resetSecretBox } from '../adapters/secret-box.js';
 import { serviceClock, setServiceClockOffset } from '../core/clock.js';
-import { freePort, startDynamoLocal } from './processes.js';
+import { freePort, startDynamoLocal, type DynamoLocal } from './processes.js';
 import { startSchedulerEmulator, type SchedulerEmulator } from './scheduler-emulator.js';
 import { startEventSourceRunner, type EventSourceRunner } from './event-source-runner.js';
 import { loadHandler, startGateway } from './gateway.js';
 import { devControls } from './dev-controls.js';
-import { devInbound, pollMailboxesLocally } from './dev-inbound.js';
+import type { InboundDelivery } from './dev-inbound.js';
 import { startMailProviderEmulator, type MailProviderEmulator } from './oauth-emulator.js';
-import { resetProviderSettings } from '../adapters/oauth-providers.js';
 import type { SqsHandler } from './event-source-runner.js';
 import { logger } from '../core/logger.js';
 import { startSesCapture, startSmtpSink, type CapturedSend } from './ses-capture.js';
@@ -30,6 +27,7 @@ import { startLocalUserPool, type LocalUserPool } from './cognito-local.js';
 import { userTokenVerifier } from './user-authorizer.js';
 import { APP_PATH, buildWebApp, webAppSite } from './web-app.js';
 import { APP_BASE } from '../catalog/routes.js';
+import { startupPhase } from './startup-trace.js';
 
 /**
  * The one-machine twin: DynamoDB Local, local-aws-sqs, aws-ses-v2-local and the Scheduler emulator on
@@ -57,6 +55,11 @@ export interface LocalStackOptions {
   workerModules?: Partial<Record<ConsumerKey, string>>;
   /** Local-only: multiply every route's throttle (tests of other behaviour use a large value; default 1). */
   throttleMultiplier?: number;
+  /**
+   * A DynamoDB Local its caller started already (with `dbPath` under `dataDir`), so the JVM's start-up overlaps
+   * the loading of this module; the stack stops it with the rest.
+   */
+  dynamoLocal?: Promise<DynamoLocal>;
   /** Hold the public API (503) and readiness until `setReady()`, e.g. while the directory is imported. */
   gated?: boolean;
   /** Seconds between the twin's mailbox polls (default MAILBOX_POLL_SECONDS or 10); 0: only on settle, clock and dev/inbound. */
@@ -134,32 +137,34 @@ export function tableCreateInput(def: TableDef, name: string): CreateTableComman
 
 async function ensureTables(endpoint: string): Promise<void> {
   const ddb = new DynamoDBClient({ endpoint });
-  for (const def of TABLE_LIST) {
-    const name = `${LOCAL_PREFIX}-${def.key}`;
-    let existing;
-    try {
-      existing = (await ddb.send(new DescribeTableCommand({ TableName: name }))).Table;
-    } catch (e) {
-      if (!(e instanceof ResourceNotFoundException)) throw e;
-      await ddb.send(new CreateTableCommand(tableCreateInput(def, name)));
-      continue;
-    }
-    // A data directory from an older version lacks the indexes added since: add them, one per update as
-    // DynamoDB requires (the same course CloudFormation takes on deploy).
-    const have = new Set((existing?.GlobalSecondaryIndexes ?? []).map((g) => g.IndexName));
-    const input = tableCreateInput(def, name);
-    for (const gsi of input.GlobalSecondaryIndexes ?? []) {
-      if (have.has(gsi.IndexName)) continue;
-      await ddb.send(
-        new UpdateTableCommand({
-          TableName: name,
-          AttributeDefinitions: input.AttributeDefinitions,
-          GlobalSecondaryIndexUpdates: [{ Create: { IndexName: gsi.IndexName, KeySchema: gsi.KeySchema, Projection: gsi.Projection } }],
-        }),
-      );
-    }
-  }
+  await Promise.all(TABLE_LIST.map((def) => ensureTable(ddb, def)));
   ddb.destroy();
+}
+
+async function ensureTable(ddb: DynamoDBClient, def: TableDef): Promise<void> {
+  const name = `${LOCAL_PREFIX}-${def.key}`;
+  let existing;
+  try {
+    existing = (await ddb.send(new DescribeTableCommand({ TableName: name }))).Table;
+  } catch (e) {
+    if (!(e instanceof ResourceNotFoundException)) throw e;
+    await ddb.send(new CreateTableCommand(tableCreateInput(def, name)));
+    return;
+  }
+  // A data directory from an older version lacks the indexes added since: add them, one per update as
+  // DynamoDB requires (the same course CloudFormation takes on deploy).
+  const have = new Set((existing?.GlobalSecondaryIndexes ?? []).map((g) => g.IndexName));
+  const input = tableCreateInput(def, name);
+  for (const gsi of input.GlobalSecondaryIndexes ?? []) {
+    if (have.has(gsi.IndexName)) continue;
+    await ddb.send(
+      new UpdateTableCommand({
+        TableName: name,
+        AttributeDefinitions: input.AttributeDefinitions,
+        GlobalSecondaryIndexUpdates: [{ Create: { IndexName: gsi.IndexName, KeySchema: gsi.KeySchema, Projection: gsi.Projection } }],
+      }),
+    );
+  }
 }
 
 /** A stack on a shared DynamoDB Local leaves nothing behind in it: its namespace's tables go when it stops. */
@@ -177,6 +182,23 @@ function readOrCreate(file: string | null, make: () => string): string {
   return v;
 }
 
+// The sweeper and the mailbox paths load most of the service's modules (every record kind, the mail
+// providers' clients, MIME parsing): they load on first use, so that start-up does not wait for them.
+const sweepLater = async () => (await import('../workers/sweep.js')).sweep();
+const pollMailboxesLater = async () => (await import('./dev-inbound.js')).pollMailboxesLocally();
+const inboundLater = (emulator: MailProviderEmulator): InboundDelivery => {
+  let delivery: Promise<InboundDelivery> | undefined;
+  return async (body) => (await (delivery ??= import('./dev-inbound.js').then((m) => m.devInbound(emulator))))(body);
+};
+
+/** Every start settled, then the first failure thrown: nothing is still starting when the caller cleans up. */
+async function allStarted<T extends readonly unknown[]>(starts: readonly [...{ [K in keyof T]: Promise<T[K]> }]): Promise<T> {
+  const settled = await Promise.allSettled(starts);
+  const failed = settled.find((p): p is PromiseRejectedResult => p.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((p) => (p as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
+
 export async function startLocalStack(opts: LocalStackOptions): Promise<LocalStack> {
   const root = resolve(opts.root);
   const dataDir = opts.dataDir ? resolve(opts.dataDir) : null;
@@ -187,44 +209,65 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   setServiceClockOffset(clockFile && existsSync(clockFile) ? (JSON.parse(readFileSync(clockFile, 'utf8')).offsetMs as number) : 0);
 
   const started: { stop(): Promise<void> }[] = [];
+  /** Resolves once `start` has, and registers what it started for the stop, even when a sibling start fails. */
+  const track = async <T extends { stop(): Promise<void> }>(start: Promise<T>, name: string): Promise<T> => {
+    const part = await start;
+    started.push(part);
+    startupPhase(name);
+    return part;
+  };
   try {
     const shared = opts.dynamodb && !dataDir ? opts.dynamodb : null;
-    const dynamo = shared ? { endpoint: shared.endpoint, stop: () => dropTables(shared) } : await startDynamoLocal({ root, dbPath: file('dynamodb') });
-    started.push(dynamo);
-
+    // The stand-ins do not depend on one another: their start-ups (a JVM, a Node child, servers) overlap. All
+    // of them settle before a failure is thrown, so whatever did start is in `started` and is stopped below.
     const sqsPort = await freePort();
-    const sqsServer: Server = await createSqsServer({ port: sqsPort, hostname: '127.0.0.1', emulateQueueCreationLifecycle: false });
-    started.push({ stop: () => new Promise<void>((r) => { sqsServer.closeAllConnections?.(); sqsServer.close(() => r()); }) });
-
     const sesPort = await freePort();
     // aws-ses-v2-local is CommonJS: its default export arrives as `.default` (or nested once more under tsx).
     type SesStart = (c: { host: string; port: number }) => Promise<Server>;
     const sesMod = sesModule as unknown as { default: SesStart | { default: SesStart } };
     const sesServer = typeof sesMod.default === 'function' ? sesMod.default : sesMod.default.default;
-    const ses: Server = await sesServer({ host: '127.0.0.1', port: sesPort });
-    started.push({ stop: () => new Promise<void>((r) => { ses.closeAllConnections?.(); ses.close(() => r()); }) });
-
-    const capture = await startSesCapture({ upstreamPort: sesPort, port: await freePort(), now: () => serviceClock.now().getTime() });
-    started.push(capture);
-    const smtpSink = await startSmtpSink({ port: await freePort(), now: () => serviceClock.now().getTime(), sends: capture.sends });
-    started.push(smtpSink);
-
-    const mailProviders = await startMailProviderEmulator({
-      port: await freePort(),
-      file: file('mail-providers.json'),
-      onSent: (s) => capture.sends.push({ raw: s.raw, destination: s.bcc.length ? { BccAddresses: s.bcc } : {}, from: s.from, simple: null, provider_message_id: s.providerMessageId, at: serviceClock.now().getTime() }),
+    const closing = (server: Server) => ({
+      server,
+      stop: () => new Promise<void>((r) => { server.closeAllConnections?.(); server.close(() => r()); }),
     });
-    started.push(mailProviders);
+    // The app's config names the API by path: the page and the API share this origin.
+    const buildApp = async (): Promise<string | null> => {
+      if (opts.gateway === false || !opts.userPool) return null;
+      const dir = dataDir ? join(dataDir, 'web-app') : mkdtempSync(join(tmpdir(), 'web-app-'));
+      if (!dataDir) started.push({ stop: async () => rmSync(dir, { recursive: true, force: true }) });
+      await buildWebApp(root, dir);
+      startupPhase('web app built');
+      return dir;
+    };
+    const mail = async () => {
+      await track(sesServer({ host: '127.0.0.1', port: sesPort }).then(closing), 'ses');
+      const capture = await track(startSesCapture({ upstreamPort: sesPort, port: await freePort(), now: () => serviceClock.now().getTime() }), 'ses capture');
+      const smtpSink = await track(startSmtpSink({ port: await freePort(), now: () => serviceClock.now().getTime(), sends: capture.sends }), 'smtp sink');
+      const mailProviders = await track(
+        startMailProviderEmulator({
+          port: await freePort(),
+          file: file('mail-providers.json'),
+          onSent: (s) => capture.sends.push({ raw: s.raw, destination: s.bcc.length ? { BccAddresses: s.bcc } : {}, from: s.from, simple: null, provider_message_id: s.providerMessageId, at: serviceClock.now().getTime() }),
+        }),
+        'mail providers',
+      );
+      return { capture, smtpSink, mailProviders };
+    };
+    const [dynamo, , { capture, smtpSink, mailProviders }, sampleWeb, userPool, appDir] = await allStarted([
+      track(shared ? Promise.resolve({ endpoint: shared.endpoint, stop: () => dropTables(shared) }) : (opts.dynamoLocal ?? startDynamoLocal({ root, dbPath: file('dynamodb') })), 'dynamodb'),
+      track(createSqsServer({ port: sqsPort, hostname: '127.0.0.1', emulateQueueCreationLifecycle: false }).then(closing), 'sqs'),
+      mail(),
+      track(startSampleWeb(), 'sample web'),
+      opts.userPool ? track(startLocalUserPool({ root, dataDir }), 'cognito-local') : Promise.resolve(null),
+      buildApp(),
+    ]);
+    startupPhase('stand-ins up');
     const emulated = (p: 'google' | 'microsoft', api: string) => ({
       ...mailProviders.clients[p],
       authorization_endpoint: `${mailProviders.baseUrl}/${p}/oauth/authorize`,
       token_endpoint: `${mailProviders.baseUrl}/${p}/oauth/token`,
       api_base: `${mailProviders.baseUrl}/${api}`,
     });
-    const sampleWeb = await startSampleWeb();
-    started.push(sampleWeb);
-    const userPool = opts.userPool ? await startLocalUserPool({ root, dataDir }) : null;
-    if (userPool) started.push(userPool);
 
     const endpoints = {
       dynamodb: dynamo.endpoint,
@@ -260,32 +303,34 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     for (const def of TABLE_LIST) process.env[def.env] = `${LOCAL_PREFIX}-${def.key}`;
     resetClients();
     resetSecretBox();
-    resetProviderSettings();
-
-    await ensureTables(endpoints.dynamodb);
 
     const sqs = new SQSClient({ endpoint: endpoints.sqs });
     const queueUrls: Record<string, string> = {};
     const dlqArns = {} as Record<QueueKey, string>;
-    for (const q of QUEUE_LIST) {
-      const dlq = await sqs.send(new CreateQueueCommand({ QueueName: queueName(LOCAL_PREFIX, q.key, true) }));
-      const dlqArn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl!, AttributeNames: ['QueueArn'] }))).Attributes!.QueueArn!;
-      const main = await sqs.send(
-        new CreateQueueCommand({
-          QueueName: queueName(LOCAL_PREFIX, q.key),
-          Attributes: {
-            VisibilityTimeout: String(opts.visibilityTimeoutSeconds ?? 20),
-            RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: q.maxReceiveCount }),
-          },
-        }),
-      );
-      const arn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: main.QueueUrl!, AttributeNames: ['QueueArn'] }))).Attributes!.QueueArn!;
-      queueUrls[q.key] = main.QueueUrl!;
-      queueUrls[`${q.key}-dlq`] = dlq.QueueUrl!;
-      dlqArns[q.key] = dlqArn;
-      process.env[q.urlEnv] = main.QueueUrl!;
-      process.env[q.arnEnv] = arn;
-    }
+    // Tables and queues are independent of one another: all are made together.
+    await allStarted([
+      ensureTables(endpoints.dynamodb),
+      ...QUEUE_LIST.map(async (q) => {
+        const dlq = await sqs.send(new CreateQueueCommand({ QueueName: queueName(LOCAL_PREFIX, q.key, true) }));
+        const dlqArn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl!, AttributeNames: ['QueueArn'] }))).Attributes!.QueueArn!;
+        const main = await sqs.send(
+          new CreateQueueCommand({
+            QueueName: queueName(LOCAL_PREFIX, q.key),
+            Attributes: {
+              VisibilityTimeout: String(opts.visibilityTimeoutSeconds ?? 20),
+              RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: q.maxReceiveCount }),
+            },
+          }),
+        );
+        const arn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: main.QueueUrl!, AttributeNames: ['QueueArn'] }))).Attributes!.QueueArn!;
+        queueUrls[q.key] = main.QueueUrl!;
+        queueUrls[`${q.key}-dlq`] = dlq.QueueUrl!;
+        dlqArns[q.key] = dlqArn;
+        process.env[q.urlEnv] = main.QueueUrl!;
+        process.env[q.arnEnv] = arn;
+      }),
+    ]);
+    startupPhase('tables and queues made');
     process.env.TIMERS_QUEUE_ARN = process.env[QUEUE_LIST.find((q) => q.key === 'timers')!.arnEnv];
     process.env.TIMERS_DLQ_ARN = dlqArns.timers;
 
@@ -329,13 +374,13 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     if (runner) started.push(runner);
     if (runner) {
       // The twin's stand-in for the sweeper's EventBridge schedule; it lives and stops with the stack.
-      const sweeping = setInterval(() => void sweep().catch((e: unknown) => logger.warn('sweep failed', { error: e as Error })), SWEEPER.rateMinutes * 60_000);
+      const sweeping = setInterval(() => void sweepLater().catch((e: unknown) => logger.warn('sweep failed', { error: e as Error })), SWEEPER.rateMinutes * 60_000);
       sweeping.unref();
       started.push({ stop: async () => clearInterval(sweeping) });
       // The twin's stand-in for the mailbox poller's schedule, more often than AWS's minute so a demo sees replies at once.
       const pollSeconds = opts.mailboxPollSeconds ?? Number(process.env.MAILBOX_POLL_SECONDS ?? 10);
       if (pollSeconds > 0) {
-        const mailboxPolling = setInterval(() => void pollMailboxesLocally(), pollSeconds * 1000);
+        const mailboxPolling = setInterval(() => void pollMailboxesLater(), pollSeconds * 1000);
         mailboxPolling.unref();
         started.push({ stop: async () => clearInterval(mailboxPolling) });
       }
@@ -399,7 +444,6 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
         for (const s of started.reverse()) await s.stop().catch(() => undefined);
         sqs.destroy();
         resetClients();
-        resetSmtp();
       },
     };
 
@@ -407,18 +451,12 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       const throttleMultiplier = opts.throttleMultiplier ?? Number(process.env.LOCAL_THROTTLE_MULTIPLIER ?? 1);
       // Handlers that throttle per key themselves (handler_key routes) read the same multiplier.
       process.env.LOCAL_THROTTLE_MULTIPLIER = String(throttleMultiplier);
-      // The app's config names the API by path: the page and the API share this origin.
-      const appDir = userPool ? (dataDir ? join(dataDir, 'web-app') : mkdtempSync(join(tmpdir(), 'web-app-'))) : null;
-      if (appDir && userPool) {
-        await buildWebApp(root, appDir);
-        if (!dataDir) started.push({ stop: async () => rmSync(appDir, { recursive: true, force: true }) });
-      }
       const gateway = await startGateway({
         port: opts.port ?? 3000,
         root,
         adminToken,
         throttleMultiplier,
-        extra: devControls({ stack, clockFile, adminToken, inbound: devInbound(mailProviders) }),
+        extra: devControls({ stack, clockFile, adminToken, inbound: inboundLater(mailProviders) }),
         ...(userPool && appDir
           ? {
               userTokens: await userTokenVerifier(userPool),
@@ -427,6 +465,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
           : {}),
       });
       started.push(gateway);
+    startupPhase('gateway listening');
       stack.port = gateway.port;
       stack.baseUrl = `http://localhost:${gateway.port}/api/public/v1/`;
       stack.consoleUrl = `http://localhost:${gateway.port}/api/console/v1/`;
