@@ -14,18 +14,18 @@ import { SNAPSHOT_FORMAT, type PeopleIndex } from './search-engine.js';
 export const artifactKey = (version: string): string => `${INDEX_ARTIFACT_PREFIX}people-v${SNAPSHOT_FORMAT}-${version}.v8`;
 
 /**
- * Measured with bin/bench-engine.ts (seed 42, 100,000 and 300,000 people, load average ≈ 20): the artifact
- * takes 1,749–1,750 bytes per person; loading it in a fresh process peaked at 3,334 and 4,247 bytes per person
+ * Measured with bin/bench-engine.ts (seed 42, 100,000, 300,000 and 1,000,000 people): the artifact takes
+ * 1,749–1,750 bytes per person; loading it in a fresh process peaked at 3,334, 4,247 and 4,571 bytes per person
  * of resident memory above the process's baseline (the artifact's buffer, the index buffer copied out of it
- * and the loaded index are alive together for a moment). The larger figure, rounded up, is the budget.
+ * and the loaded index are alive together for a moment). The largest figure, rounded up, is the budget.
  */
 export const ARTIFACT_BYTES_PER_PERSON = 1_750;
-export const LOAD_PEAK_BYTES_PER_PERSON = 4_300;
+export const LOAD_PEAK_BYTES_PER_PERSON = 4_600;
 /** The search worker's memory (shared/catalog/queues.ts). */
 const WORKER_MEMORY_MB = 2_048;
 /** Node, the query parser's gazetteer (≈155 MB resident, measured) and a job's own work, with room to spare. */
 const RESERVED_MB = 448;
-/** The most people one search-worker container loads: (2,048 − 448) MB / 4,300 B ≈ 390,167, rounded down to 390,000. */
+/** The most people one search-worker container loads: (2,048 − 448) MB / 4,600 B ≈ 364,722, rounded down to 364,000. */
 export const MAX_IN_MEMORY_PEOPLE = Math.floor(((WORKER_MEMORY_MB - RESERVED_MB) * 2 ** 20) / LOAD_PEAK_BYTES_PER_PERSON / 1_000) * 1_000;
 
 export type RefusalReason = 'no_directory_version' | 'index_artifact_missing' | 'directory_too_large';

@@ -391,9 +391,13 @@ export class PeopleIndex implements SearchEngine {
     const json = people.map((p) => JSON.stringify(p));
     const offsets = new Uint32Array(json.length + 1);
     for (let i = 0; i < json.length; i++) offsets[i + 1] = offsets[i]! + Buffer.byteLength(json[i]!);
+    // Written person by person: one joined string would pass V8's string length limit (2^29 − 24 characters)
+    // at about 300,000 people.
+    const bytes = Buffer.allocUnsafe(offsets[json.length]!);
+    for (let i = 0; i < json.length; i++) bytes.write(json[i]!, offsets[i]!, 'utf8');
     return serialize({
       format: SNAPSHOT_FORMAT,
-      people: { json: Buffer.from(json.join(''), 'utf8'), offsets, ids: pack(people.map((p) => p.id)) },
+      people: { json: bytes, offsets, ids: pack(people.map((p) => p.id)) },
       companies: this.companies,
       pCompany: this.pCompany,
       pFunction: this.pFunction,
