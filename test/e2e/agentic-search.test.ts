@@ -5,7 +5,7 @@ import type { LocalStack } from '../../shared/local/stack.js';
 import { startServices } from '../../shared/local/services.js';
 import { getJob } from '../../shared/jobs/jobs.repository.js';
 import { agenticSearchCompletedSchema } from '../../shared/webhooks/events.js';
-import { Client, ROOT, newTenant, startTestStack } from '../support/local.js';
+import { Client, ROOT, newTenant, startTestStack, reply } from '../support/local.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
@@ -49,20 +49,22 @@ async function settle() {
 const balance = async (accountId: string) => (await admin.console('GET', `accounts/${accountId}/`)).body.balance as number;
 const charges = async (accountId: string) => (await admin.console('GET', `accounts/${accountId}/charges/`)).body.results as any[];
 
+// The public API is called through the typed client; `client.api` remains where a test sends bodies the
+// document does not allow.
 describe('agentic search over HTTP', () => {
   test('is enabled per account (404), needs a signing secret (409), validates its body (400) and a public webhook_url', async () => {
     const off = await tenant({ agentic_search: false });
     const body = { query: QUERY, webhook_url: receiver.url };
-    expect((await off.client.api('POST', 'agentic-search/', body)).status).toBe(404);
-    expect((await off.client.api('GET', 'agentic-search/dj_01aaaaaaaaaaaaaaaaaaaaaaaa/')).status).toBe(404);
-    expect((await off.client.api('POST', 'agentic-search/dj_01aaaaaaaaaaaaaaaaaaaaaaaa/cancel/')).status).toBe(404);
+    expect((await reply(off.client.typed.POST('/api/public/v1/agentic-search/', { body: body }))).status).toBe(404);
+    expect((await reply(off.client.typed.GET('/api/public/v1/agentic-search/{job_id}/', { params: { path: { job_id: 'dj_01aaaaaaaaaaaaaaaaaaaaaaaa' } } }))).status).toBe(404);
+    expect((await reply(off.client.typed.POST('/api/public/v1/agentic-search/{job_id}/cancel/', { params: { path: { job_id: 'dj_01aaaaaaaaaaaaaaaaaaaaaaaa' } } }))).status).toBe(404);
     // Enrolment applies to every key of the account, new ones included.
     expect((await admin.console('PATCH', `accounts/${off.accountId}/`, { agentic_search: true })).body.agentic_search).toBe(true);
     const fresh = await admin.console('POST', `accounts/${off.accountId}/api-keys/`);
-    expect((await new Client(stack, fresh.body.key).api('POST', 'agentic-search/', { ...body, max_credits: 300 })).status).toBe(202);
+    expect((await reply(new Client(stack, fresh.body.key).typed.POST('/api/public/v1/agentic-search/', { body: { ...body, max_credits: 300 } }))).status).toBe(202);
 
     const noSecret = await newTenant(stack, { agentic_search: true });
-    const r = await noSecret.client.api('POST', 'agentic-search/', body);
+    const r = await reply(noSecret.client.typed.POST('/api/public/v1/agentic-search/', { body: body }));
     expect(r.status).toBe(409);
     expect(r.body.error.code).toBe('conflict');
 
@@ -87,7 +89,7 @@ describe('agentic search over HTTP', () => {
     }
     expect((await charges(t.accountId)).every((c) => c.charge_status === 'released' && c.charged === 0)).toBe(true);
     const poor = await tenant({ agentic_search: true, credits: 299 });
-    const broke = await poor.client.api('POST', 'agentic-search/', { ...body, max_credits: 300 });
+    const broke = await reply(poor.client.typed.POST('/api/public/v1/agentic-search/', { body: { ...body, max_credits: 300 } }));
     expect(broke.status).toBe(402);
     expect(broke.body.error.code).toBe('insufficient_credits');
   });
@@ -96,13 +98,13 @@ describe('agentic search over HTTP', () => {
     const t = await tenant();
     const before = await balance(t.accountId);
     const served = stack.sampleWeb.served.length;
-    const r = await t.client.api('POST', 'agentic-search/', { query: QUERY, target_results: 10, max_credits: 1000, webhook_url: receiver.url });
+    const r = await reply(t.client.typed.POST('/api/public/v1/agentic-search/', { body: { query: QUERY, target_results: 10, max_credits: 1000, webhook_url: receiver.url } }));
     expect(r.status).toBe(202);
     expect(Object.keys(r.body).sort()).toEqual(['created_at', 'id', 'status']);
     expect(r.body.status).toBe('pending');
     await settle();
 
-    const poll = await t.client.api('GET', `agentic-search/${r.body.id}/`);
+    const poll = await reply(t.client.typed.GET('/api/public/v1/agentic-search/{job_id}/', { params: { path: { job_id: r.body.id } } }));
     expect(poll.status).toBe(200);
     expect(poll.body).toMatchObject({ id: r.body.id, status: 'completed', tier: 'agentic_search', error: null, leads_returned: 10 });
     const result = poll.body.result;
@@ -137,7 +139,7 @@ describe('agentic search over HTTP', () => {
 
     // Cancel of a finished job: unchanged, nothing refunded; idempotent.
     for (let i = 0; i < 2; i++) {
-      const c = await t.client.api('POST', `agentic-search/${r.body.id}/cancel/`);
+      const c = await reply(t.client.typed.POST('/api/public/v1/agentic-search/{job_id}/cancel/', { params: { path: { job_id: r.body.id } } }));
       expect(c.status).toBe(202);
       expect(c.body).toEqual({ id: r.body.id, status: 'completed', created_at: r.body.created_at });
     }
@@ -147,22 +149,22 @@ describe('agentic search over HTTP', () => {
 
   test('a search with nothing to shortlist completes empty at no charge (zero_result); another account sees 404', async () => {
     const t = await tenant();
-    const r = await t.client.api('POST', 'agentic-search/', { query: 'people who spoke at a conference', webhook_url: receiver.url });
+    const r = await reply(t.client.typed.POST('/api/public/v1/agentic-search/', { body: { query: 'people who spoke at a conference', webhook_url: receiver.url } }));
     expect(r.status).toBe(202);
     await settle();
-    const poll = await t.client.api('GET', `agentic-search/${r.body.id}/`);
+    const poll = await reply(t.client.typed.GET('/api/public/v1/agentic-search/{job_id}/', { params: { path: { job_id: r.body.id } } }));
     expect(poll.body.result).toEqual({ partial: false, completion_reason: '', total_returned: 0, results: [] });
     expect((await charges(t.accountId))[0]).toMatchObject({ reference: r.body.id, reserved: 500, charged: 0, charge_status: 'zero_result' });
     const other = await tenant();
-    expect((await other.client.api('GET', `agentic-search/${r.body.id}/`)).status).toBe(404);
-    expect((await other.client.api('POST', `agentic-search/${r.body.id}/cancel/`)).status).toBe(404);
+    expect((await reply(other.client.typed.GET('/api/public/v1/agentic-search/{job_id}/', { params: { path: { job_id: r.body.id } } }))).status).toBe(404);
+    expect((await reply(other.client.typed.POST('/api/public/v1/agentic-search/{job_id}/cancel/', { params: { path: { job_id: r.body.id } } }))).status).toBe(404);
   }, 120_000);
 
   test('a search that qualifies nobody costs 100 (charged), zero leads', async () => {
     const t = await tenant();
-    const r = await t.client.api('POST', 'agentic-search/', { query: 'Software engineers at companies that use Fortran', webhook_url: receiver.url });
+    const r = await reply(t.client.typed.POST('/api/public/v1/agentic-search/', { body: { query: 'Software engineers at companies that use Fortran', webhook_url: receiver.url } }));
     await settle();
-    const poll = await t.client.api('GET', `agentic-search/${r.body.id}/`);
+    const poll = await reply(t.client.typed.GET('/api/public/v1/agentic-search/{job_id}/', { params: { path: { job_id: r.body.id } } }));
     expect(poll.body.status).toBe('completed');
     expect(poll.body.result).toEqual({ partial: false, completion_reason: '', total_returned: 0, results: [] });
     expect((await charges(t.accountId))[0]).toMatchObject({ reference: r.body.id, reserved: 500, charged: 100, charge_status: 'charged' });
@@ -172,17 +174,17 @@ describe('agentic search over HTTP', () => {
   test('Idempotency-Key is scoped to the API key: same body → same job, no new reservation; changed body → 409', async () => {
     const t = await tenant();
     const body = { query: 'Software engineers at companies that use Go', target_results: 1, max_credits: 300, webhook_url: receiver.url };
-    const headers = { 'idempotency-key': 'agentic-1' };
-    const first = await t.client.api('POST', 'agentic-search/', body, headers);
-    const again = await t.client.api('POST', 'agentic-search/', { webhook_url: receiver.url, max_credits: 300, target_results: 1, query: body.query }, headers);
+    const headers = { 'Idempotency-Key': 'agentic-1' };
+    const first = await reply(t.client.typed.POST('/api/public/v1/agentic-search/', { params: { header: headers }, body: body }));
+    const again = await reply(t.client.typed.POST('/api/public/v1/agentic-search/', { params: { header: headers }, body: { webhook_url: receiver.url, max_credits: 300, target_results: 1, query: body.query } }));
     expect(first.status).toBe(202);
     expect(again.status).toBe(202);
     expect(again.body.id).toBe(first.body.id);
-    expect((await t.client.api('POST', 'agentic-search/', { ...body, webhook_url: `${receiver.url}?v=2` }, headers)).status).toBe(409);
-    expect((await t.client.api('POST', 'agentic-search/', { ...body, max_credits: 301 }, headers)).status).toBe(409);
+    expect((await reply(t.client.typed.POST('/api/public/v1/agentic-search/', { params: { header: headers }, body: { ...body, webhook_url: `${receiver.url}?v=2` } }))).status).toBe(409);
+    expect((await reply(t.client.typed.POST('/api/public/v1/agentic-search/', { params: { header: headers }, body: { ...body, max_credits: 301 } }))).status).toBe(409);
     // Another key of the same account has its own key space.
     const k2 = await admin.console('POST', `accounts/${t.accountId}/api-keys/`);
-    const other = await new Client(stack, k2.body.key).api('POST', 'agentic-search/', body, headers);
+    const other = await reply(new Client(stack, k2.body.key).typed.POST('/api/public/v1/agentic-search/', { params: { header: headers }, body: body }));
     expect(other.status).toBe(202);
     expect(other.body.id).not.toBe(first.body.id);
     await settle();

@@ -3,7 +3,7 @@ import type { LocalStack } from '../../shared/local/stack.js';
 import { documentClient } from '../../shared/adapters/aws.js';
 import { hashApiKey } from '../../shared/accounts/api-key-values.js';
 import { accountsKeys } from '../../shared/accounts/accounts.keys.js';
-import { Client, newTenant, startTestStack } from '../support/local.js';
+import { Client, newTenant, startTestStack, reply } from '../support/local.js';
 import { dynamoCallCounter } from '../support/probes.js';
 
 /**
@@ -25,7 +25,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const NO_SUCH_JOB = 'search/dj_00000000000000000000000000/';
+const NO_SUCH_JOB = 'dj_00000000000000000000000000';
 
 describe('API keys through the authorizer path', () => {
   test('the key record holds a usage identifier that is neither the key nor its hash', async () => {
@@ -39,13 +39,13 @@ describe('API keys through the authorizer path', () => {
 
   test('a key revoked while its Allow is cached is refused at the very next request, by the handler’s read', async () => {
     const t = await newTenant(stack);
-    const first = await callsOf(() => t.client.api('GET', NO_SUCH_JOB));
+    const first = await callsOf(() => reply(t.client.typed.GET('/api/public/v1/search/{job_id}/', { params: { path: { job_id: NO_SUCH_JOB } } })));
     expect(first.value.status).toBe(404);
     // The authorizer's read, then the handler's, and the key's first use in the hour recorded beside it.
     expect(first.calls).toEqual(['GetItemCommand', 'BatchGetItemCommand', 'TransactWriteItemsCommand']);
 
     expect((await admin.console('DELETE', `accounts/${t.accountId}/api-keys/${t.keyId}/`)).status).toBe(204);
-    const next = await callsOf(() => t.client.api('GET', NO_SUCH_JOB));
+    const next = await callsOf(() => reply(t.client.typed.GET('/api/public/v1/search/{job_id}/', { params: { path: { job_id: NO_SUCH_JOB } } })));
     expect(next.value.status).toBe(403);
     expect(next.value.body).toEqual({ message: 'Forbidden' });
     // No authorizer read: the edge let it through on its cached Allow; the handler's read refused it.
@@ -55,7 +55,7 @@ describe('API keys through the authorizer path', () => {
   test('a key revoked before the edge met it is refused by the authorizer, and the handler never runs', async () => {
     const t = await newTenant(stack);
     expect((await admin.console('DELETE', `accounts/${t.accountId}/api-keys/${t.keyId}/`)).status).toBe(204);
-    const r = await callsOf(() => t.client.api('GET', NO_SUCH_JOB));
+    const r = await callsOf(() => reply(t.client.typed.GET('/api/public/v1/search/{job_id}/', { params: { path: { job_id: NO_SUCH_JOB } } })));
     expect(r.value.status).toBe(403);
     expect(r.value.body).toEqual({ message: 'Forbidden' });
     expect(r.calls).toEqual(['GetItemCommand']);
@@ -64,7 +64,7 @@ describe('API keys through the authorizer path', () => {
   test('a burst of an unknown key answers 403, never 429, even past the route’s burst', async () => {
     // POST /search/ allows a burst of 2 per key (SPEC.md "Limits").
     const stranger = new Client(stack, 'pk_never-issued');
-    const burst = await callsOf(() => Promise.all(Array.from({ length: 30 }, () => stranger.api('POST', 'search/', { query: 'cto', max_results: 25, webhook_url: 'http://127.0.0.1:9/hook' }))));
+    const burst = await callsOf(() => Promise.all(Array.from({ length: 30 }, () => reply(stranger.typed.POST('/api/public/v1/search/', { body: { query: 'cto', max_results: 25, webhook_url: 'http://127.0.0.1:9/hook' } })))));
     expect(burst.value.map((r) => r.status)).toEqual(Array(30).fill(403));
     for (const r of burst.value) expect(r.body).toEqual({ message: 'Forbidden' });
     // One authorizer read for the whole burst: its Deny is shared and cached.
@@ -76,9 +76,9 @@ describe('API keys through the authorizer path', () => {
     const second = new Client(stack, (await admin.console('POST', `accounts/${t.accountId}/api-keys/`)).body.key);
     const body = { query: 'cto', max_results: 25, webhook_url: 'http://127.0.0.1:9/hook' };
     const statuses = [];
-    for (let i = 0; i < 3; i++) statuses.push((await t.client.api('POST', 'search/', body)).status);
+    for (let i = 0; i < 3; i++) statuses.push((await reply(t.client.typed.POST('/api/public/v1/search/', { body: body }))).status);
     // No signing secret: the handler answers 409 for the two the burst admits; the third is throttled.
     expect(statuses).toEqual([409, 409, 429]);
-    expect((await second.api('POST', 'search/', body)).status).toBe(409);
+    expect((await reply(second.typed.POST('/api/public/v1/search/', { body: body }))).status).toBe(409);
   });
 });

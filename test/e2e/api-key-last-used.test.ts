@@ -6,7 +6,7 @@ import { KEY_USE_GRANULARITY_MS, keyUseDue } from '../../shared/accounts/key-use
 import { tableName } from '../../shared/core/env.js';
 import type { LocalStack } from '../../shared/local/stack.js';
 import { newAppTenant } from '../support/app-users.js';
-import { startTestStack } from '../support/local.js';
+import { startTestStack, reply } from '../support/local.js';
 
 let stack: LocalStack;
 
@@ -27,14 +27,14 @@ test('a call with a key sets its last-used time on the app\'s keys page; a secon
   expect((await listed()).last_used_at).toBeNull();
 
   const before = Date.now();
-  expect((await tenant.client.api('GET', 'email/accounts/')).status).toBe(200);
+  expect((await reply(tenant.client.typed.GET('/api/public/v1/email/accounts/'))).status).toBe(200);
   const first = (await listed()).last_used_at;
   expect(first).not.toBeNull();
   expect(Date.parse(first!)).toBeGreaterThanOrEqual(before - 1000);
   expect((await keyRecord(tenant.apiKey))!.last_used_at).toBe(first);
 
   await new Promise((r) => setTimeout(r, 20));
-  expect((await tenant.client.api('GET', 'email/accounts/')).status).toBe(200);
+  expect((await reply(tenant.client.typed.GET('/api/public/v1/email/accounts/'))).status).toBe(200);
   expect((await listed()).last_used_at).toBe(first);
   expect((await keyRecord(tenant.apiKey))!.last_used_at).toBe(first);
 }, 120_000);

@@ -5,7 +5,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { loopbackBrowser } from '../support/browser.js';
 import type { LocalStack } from '../../shared/local/stack.js';
 import { startServices } from '../../shared/local/services.js';
-import { Client, ROOT, startTestStack } from '../support/local.js';
+import { Client, ROOT, startTestStack, reply } from '../support/local.js';
 import { newAppTenant, USER_PASSWORD } from '../support/app-users.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -57,17 +57,17 @@ test('a search job with its results and webhook deliveries, a redelivery from th
   const secret = (await owner.app.route('POST', 'webhook-secrets/')).body.secret as string;
   receiver.setSecrets([secret]);
 
-  const search = await owner.client.api('POST', 'search/', { query: 'software engineers', max_results: 25, webhook_url: receiver.url });
+  const search = await reply(owner.client.typed.POST('/api/public/v1/search/', { body: { query: 'software engineers', max_results: 25, webhook_url: receiver.url } }));
   expect(search.status).toBe(202);
-  const second = await owner.client.api('POST', 'search/', { query: 'product managers', max_results: 25, webhook_url: receiver.url });
+  const second = await reply(owner.client.typed.POST('/api/public/v1/search/', { body: { query: 'product managers', max_results: 25, webhook_url: receiver.url } }));
   expect(second.status).toBe(202);
   const contacts = ['ana@prospect.test', 'ben@prospect.test'].map((email) => ({ email, first_name: 'Ana', last_name: 'Lee', company_name: 'Acme Robotics' }));
-  const sequence = await owner.client.api('POST', 'sequences/', { name: 'Warehouse intro', instructions: 'Introduce our warehouse automation platform and ask for a short call.', contacts, steps: 2 });
+  const sequence = await reply(owner.client.typed.POST('/api/public/v1/sequences/', { body: { name: 'Warehouse intro', instructions: 'Introduce our warehouse automation platform and ask for a short call.', contacts, steps: 2 } }));
   expect(sequence.status).toBe(202);
   await settle();
 
   const jobId = search.body.id as string;
-  const polled = (await owner.client.api('GET', `search/${jobId}/`)).body;
+  const polled = (await reply(owner.client.typed.GET('/api/public/v1/search/{job_id}/', { params: { path: { job_id: jobId } } }))).body;
   expect(polled.status).toBe('completed');
   expect(polled.result.results.length).toBeGreaterThan(0);
   expect((await owner.app.route('GET', `jobs/${jobId}/`)).body).toEqual(polled);

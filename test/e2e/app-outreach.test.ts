@@ -5,7 +5,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { loopbackBrowser } from '../support/browser.js';
 import type { LocalStack } from '../../shared/local/stack.js';
 import { startServices } from '../../shared/local/services.js';
-import { Client, ROOT, startTestStack } from '../support/local.js';
+import { Client, ROOT, startTestStack, reply } from '../support/local.js';
 import { newAppTenant, USER_PASSWORD } from '../support/app-users.js';
 
 /**
@@ -44,10 +44,10 @@ async function owner(email: string) {
 }
 
 async function draft(t: Awaited<ReturnType<typeof owner>>, to: string) {
-  const r = await t.client.api('POST', 'emails/', {
+  const r = await reply(t.client.typed.POST('/api/public/v1/emails/', { body: {
     to: { email: to, first_name: 'Jane', last_name: 'Doe', company_name: 'Acme Robotics' },
     instructions: 'Write a short, friendly email introducing our warehouse automation platform and ask for a 15-minute call.',
-  });
+  } }));
   expect(r.status).toBe(202);
   return r.body.id as string;
 }
@@ -66,12 +66,12 @@ test('the email routes answer as the public ones for the token\'s account, and 4
   const id = await draft(first, 'routes.lead@prospect.test');
   await settle();
 
-  const viaKey = await first.client.api('GET', `emails/${id}/`);
+  const viaKey = await reply(first.client.typed.GET('/api/public/v1/emails/{id}/', { params: { path: { id } } }));
   const viaApp = await first.app.route('GET', `emails/${id}/`);
   expect([viaApp.status, viaApp.body]).toEqual([200, viaKey.body]);
   expect(viaApp.body.status).toBe('pending_review');
   const list = await first.app.route('GET', 'emails/?status=pending_review');
-  expect(list.body).toEqual((await first.client.api('GET', 'emails/?status=pending_review')).body);
+  expect(list.body).toEqual((await reply(first.client.typed.GET('/api/public/v1/emails/', { params: { query: { status: 'pending_review' } } }))).body);
   expect(list.body.results.map((e: { id: string }) => e.id)).toEqual([id]);
   expect((await first.app.route('GET', 'emails/?status=opened')).status).toBe(400);
 
@@ -86,7 +86,7 @@ test('the email routes answer as the public ones for the token\'s account, and 4
   }
   expect((await second.app.route('GET', 'emails/')).body.count).toBe(0);
   expect((await second.app.route('GET', 'emails/em_not-an-id/')).status).toBe(404);
-  expect((await first.client.api('GET', `emails/${id}/`)).body.subject).toBe(viaKey.body.subject);
+  expect((await reply(first.client.typed.GET('/api/public/v1/emails/{id}/', { params: { path: { id } } }))).body.subject).toBe(viaKey.body.subject);
 
   expect((await first.app.route('POST', `emails/${id}/approve/`, { schedule: 'at' })).status).toBe(400);
   const cancelled = await first.app.route('POST', `emails/${id}/cancel/`);
@@ -118,7 +118,7 @@ test('in Chromium: a draft is edited, approved and sent; another is cancelled; a
   await card.getByLabel('Subject').fill('A quick idea for Acme Robotics');
   await card.getByRole('button', { name: 'Save changes' }).click();
   await page.getByRole('status').filter({ hasText: 'Saved the draft' }).waitFor();
-  expect((await t.client.api('GET', `emails/${toSend}/`)).body.subject).toBe('A quick idea for Acme Robotics');
+  expect((await reply(t.client.typed.GET('/api/public/v1/emails/{id}/', { params: { path: { id: toSend } } }))).body.subject).toBe('A quick idea for Acme Robotics');
 
   await card.getByLabel('Send', { exact: true }).selectOption('at');
   await card.getByLabel('Send at (your time)').waitFor();
@@ -126,12 +126,12 @@ test('in Chromium: a draft is edited, approved and sent; another is cancelled; a
   await card.getByRole('button', { name: 'Approve' }).click();
   await page.getByRole('status').filter({ hasText: 'Approved the email' }).waitFor();
   await settle();
-  expect((await t.client.api('GET', `emails/${toSend}/`)).body.status).toBe('sent');
+  expect((await reply(t.client.typed.GET('/api/public/v1/emails/{id}/', { params: { path: { id: toSend } } }))).body.status).toBe('sent');
   expect((await mailbox()).filter((m) => m.to.includes(sentTo)).map((m) => m.subject)).toEqual(['A quick idea for Acme Robotics']);
 
   await page.locator(`[data-email="${toCancel}"]`).getByRole('button', { name: 'Cancel email' }).click();
   await page.getByRole('status').filter({ hasText: 'Cancelled the email' }).waitFor();
-  expect((await t.client.api('GET', `emails/${toCancel}/`)).body.status).toBe('cancelled');
+  expect((await reply(t.client.typed.GET('/api/public/v1/emails/{id}/', { params: { path: { id: toCancel } } }))).body.status).toBe('cancelled');
   await page.getByRole('button', { name: 'Sent and opened' }).click();
   await page.locator(`[data-email="${toSend}"]`).getByText('sent', { exact: true }).waitFor();
   await page.screenshot({ path: join(SHOTS, 'outreach-sent.png'), fullPage: true });

@@ -6,7 +6,7 @@ import { startServices } from '../../shared/local/services.js';
 import { readDirectoryFile } from '../../shared/directory/file.js';
 import type { Person } from '../../shared/directory/types.js';
 import { FIT_WEIGHTS } from '../../shared/search/fit-score.js';
-import { Client, ROOT, newTenant, startTestStack } from '../support/local.js';
+import { Client, ROOT, newTenant, startTestStack, reply } from '../support/local.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /** Deep search over HTTP on the local stack, as a client sees it: acceptance, polling, webhooks and charges. */
@@ -48,11 +48,13 @@ const charges = async (accountId: string) => (await admin.console('GET', `accoun
 
 const ITEM_KEYS = ['company', 'current_job_title', 'email', 'experience', 'first_name', 'full_name', 'headline', 'last_name', 'location', 'professional_url', 'score'];
 
+// The public API is called through the typed client; `client.api` remains where a test sends what the
+// document does not allow (invalid bodies) or a path built at run time (another tenant's ids, wrong kinds).
 describe('deep search', () => {
   test('409 without an active signing secret; invalid bodies are 400 and audited as released', async () => {
     const t = await newTenant(stack);
     const body = { query: 'marketing directors', webhook_url: receiver.url };
-    const noSecret = await t.client.api('POST', 'deep-search/', body);
+    const noSecret = await reply(t.client.typed.POST('/api/public/v1/deep-search/', { body: body }));
     expect(noSecret.status).toBe(409);
     expect(noSecret.body.error.code).toBe('conflict');
     expect(await balance(t.accountId)).toBe(1250);
@@ -76,7 +78,7 @@ describe('deep search', () => {
 
   test('standard: 202 acceptance, a researched shortlist by signed webhook and polling, 200 credits charged', async () => {
     const t = await tenant();
-    const r = await t.client.api('POST', 'deep-search/', { query: 'software engineers in the United States', webhook_url: receiver.url });
+    const r = await reply(t.client.typed.POST('/api/public/v1/deep-search/', { body: { query: 'software engineers in the United States', webhook_url: receiver.url } }));
     expect(r.status).toBe(202);
     expect(Object.keys(r.body).sort()).toEqual(['created_at', 'id', 'status']);
     expect(r.body.id).toMatch(/^dj_[0-9a-z]{26}$/);
@@ -85,7 +87,7 @@ describe('deep search', () => {
     expect((await charges(t.accountId))[0]).toMatchObject({ operation: 'deep_search', reference: r.body.id, reserved: 200, charged: 0, charge_status: 'pending' });
     await settle();
 
-    const poll = await t.client.api('GET', `deep-search/${r.body.id}/`);
+    const poll = await reply(t.client.typed.GET('/api/public/v1/deep-search/{job_id}/', { params: { path: { job_id: r.body.id } } }));
     expect(poll.status).toBe(200);
     expect(poll.body).toMatchObject({ id: r.body.id, status: 'completed', tier: 'deep_search', created_at: r.body.created_at, error: null, leads_returned: 25 });
     expect(Date.parse(poll.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(r.body.created_at));
@@ -124,11 +126,11 @@ describe('deep search', () => {
 
   test('extended: up to 100 people for 400 credits', async () => {
     const t = await tenant();
-    const r = await t.client.api('POST', 'deep-search/', { query: 'software engineers', mode: 'extended', webhook_url: receiver.url });
+    const r = await reply(t.client.typed.POST('/api/public/v1/deep-search/', { body: { query: 'software engineers', mode: 'extended', webhook_url: receiver.url } }));
     expect(r.status).toBe(202);
     expect(await balance(t.accountId)).toBe(850);
     await settle();
-    const poll = (await t.client.api('GET', `deep-search/${r.body.id}/`)).body;
+    const poll = (await reply(t.client.typed.GET('/api/public/v1/deep-search/{job_id}/', { params: { path: { job_id: r.body.id } } }))).body;
     expect(poll.status).toBe('completed');
     expect(poll.result.results).toHaveLength(100);
     expect(poll.leads_returned).toBe(100);
@@ -138,9 +140,9 @@ describe('deep search', () => {
 
   test('a run that finds nobody is still charged in full', async () => {
     const t = await tenant();
-    const r = await t.client.api('POST', 'deep-search/', { query: 'chief executive officers at Zyzzyva Quantum Holdings', webhook_url: receiver.url });
+    const r = await reply(t.client.typed.POST('/api/public/v1/deep-search/', { body: { query: 'chief executive officers at Zyzzyva Quantum Holdings', webhook_url: receiver.url } }));
     await settle();
-    const poll = (await t.client.api('GET', `deep-search/${r.body.id}/`)).body;
+    const poll = (await reply(t.client.typed.GET('/api/public/v1/deep-search/{job_id}/', { params: { path: { job_id: r.body.id } } }))).body;
     expect([poll.status, poll.leads_returned]).toEqual(['completed', 0]);
     expect(poll.result).toEqual({ results: [], total_returned: 0 });
     expect((await charges(t.accountId))[0]).toMatchObject({ reference: r.body.id, reserved: 200, charged: 200, charge_status: 'charged' });
@@ -150,10 +152,10 @@ describe('deep search', () => {
 
   test('a query that cannot be understood fails as invalid_input and its reservation is released', async () => {
     const t = await tenant();
-    const r = await t.client.api('POST', 'deep-search/', { query: 'the and of', mode: 'extended', webhook_url: receiver.url });
+    const r = await reply(t.client.typed.POST('/api/public/v1/deep-search/', { body: { query: 'the and of', mode: 'extended', webhook_url: receiver.url } }));
     expect(r.status).toBe(202);
     await settle();
-    const poll = (await t.client.api('GET', `deep-search/${r.body.id}/`)).body;
+    const poll = (await reply(t.client.typed.GET('/api/public/v1/deep-search/{job_id}/', { params: { path: { job_id: r.body.id } } }))).body;
     expect([poll.status, poll.result, poll.leads_returned]).toEqual(['failed', null, null]);
     expect(poll.error).toEqual({ code: 'invalid_input', message: 'invalid deep-search query' });
     expect((await charges(t.accountId))[0]).toMatchObject({ reference: r.body.id, reserved: 400, charged: 0, charge_status: 'released' });
@@ -166,44 +168,44 @@ describe('deep search', () => {
   test('Idempotency-Key: the same body replays the same job with one reservation; a changed body is 409', async () => {
     const t = await tenant();
     const body = { query: 'product managers in London', webhook_url: receiver.url };
-    const a = await t.client.api('POST', 'deep-search/', body, { 'Idempotency-Key': 'deep-1' });
-    const b = await t.client.api('POST', 'deep-search/', { ...body, mode: 'standard' }, { 'Idempotency-Key': 'deep-1' });
+    const a = await reply(t.client.typed.POST('/api/public/v1/deep-search/', { params: { header: { 'Idempotency-Key': 'deep-1' } }, body: body }));
+    const b = await reply(t.client.typed.POST('/api/public/v1/deep-search/', { params: { header: { 'Idempotency-Key': 'deep-1' } }, body: { ...body, mode: 'standard' } }));
     expect([a.status, b.status]).toEqual([202, 202]);
     // The replay is the same job as it stands now: the worker may already have picked it up.
     expect({ ...b.body, status: undefined }).toEqual({ ...a.body, status: undefined });
     expect(['pending', 'running', 'completed']).toContain(b.body.status);
-    for (const changed of [{ ...body, mode: 'extended' }, { ...body, webhook_url: `${receiver.url}?other` }, { ...body, query: 'product managers in Paris' }]) {
-      const c = await t.client.api('POST', 'deep-search/', changed, { 'Idempotency-Key': 'deep-1' });
+    for (const changed of [{ ...body, mode: 'extended' as const }, { ...body, webhook_url: `${receiver.url}?other` }, { ...body, query: 'product managers in Paris' }]) {
+      const c = await reply(t.client.typed.POST('/api/public/v1/deep-search/', { params: { header: { 'Idempotency-Key': 'deep-1' } }, body: changed }));
       expect([c.status, c.body.error.code]).toEqual([409, 'conflict']);
     }
     await settle();
-    const replay = await t.client.api('POST', 'deep-search/', body, { 'Idempotency-Key': 'deep-1' });
+    const replay = await reply(t.client.typed.POST('/api/public/v1/deep-search/', { params: { header: { 'Idempotency-Key': 'deep-1' } }, body: body }));
     expect(replay.body).toEqual({ id: a.body.id, status: 'completed', created_at: a.body.created_at });
     expect((await charges(t.accountId)).map((c) => [c.reference, c.reserved, c.charge_status])).toEqual([[a.body.id, 200, 'charged']]);
     expect(receiver.for(a.body.id)).toHaveLength(1);
     // The key is the caller's: another account's same key is a new job.
     const other = await tenant();
-    const theirs = await other.client.api('POST', 'deep-search/', body, { 'Idempotency-Key': 'deep-1' });
+    const theirs = await reply(other.client.typed.POST('/api/public/v1/deep-search/', { params: { header: { 'Idempotency-Key': 'deep-1' } }, body: body }));
     expect(theirs.status).toBe(202);
     expect(theirs.body.id).not.toBe(a.body.id);
   });
 
   test('402 when the balance cannot cover the mode; 404 for another tenant’s job, another kind’s route and a malformed id', async () => {
     const poor = await tenant({ credits: 399 });
-    const r = await poor.client.api('POST', 'deep-search/', { query: 'sales managers', mode: 'extended', webhook_url: receiver.url });
+    const r = await reply(poor.client.typed.POST('/api/public/v1/deep-search/', { body: { query: 'sales managers', mode: 'extended', webhook_url: receiver.url } }));
     expect([r.status, r.body.error.code]).toEqual([402, 'insufficient_credits']);
     expect(await balance(poor.accountId)).toBe(399);
 
     const owner = await tenant();
-    const job = await owner.client.api('POST', 'deep-search/', { query: 'sales managers', webhook_url: receiver.url });
+    const job = await reply(owner.client.typed.POST('/api/public/v1/deep-search/', { body: { query: 'sales managers', webhook_url: receiver.url } }));
     await settle();
-    expect((await owner.client.api('GET', `deep-search/${job.body.id}/`)).status).toBe(200);
+    expect((await reply(owner.client.typed.GET('/api/public/v1/deep-search/{job_id}/', { params: { path: { job_id: job.body.id } } }))).status).toBe(200);
     const stranger = await tenant();
     for (const path of [`deep-search/${job.body.id}/`, 'deep-search/dj_01aaaaaaaaaaaaaaaaaaaaaaaa/', 'deep-search/dj_nope/', 'deep-search/job/']) {
       const res = await stranger.client.api('GET', path);
       expect([path, res.status, res.body.error?.code]).toEqual([path, 404, 'not_found']);
     }
-    expect((await owner.client.api('GET', `search/${job.body.id}/`)).status).toBe(404);
-    expect((await owner.client.api('GET', `deep-search/dj_nope/`)).status).toBe(404);
+    expect((await reply(owner.client.typed.GET('/api/public/v1/search/{job_id}/', { params: { path: { job_id: job.body.id } } }))).status).toBe(404);
+    expect((await reply(owner.client.typed.GET('/api/public/v1/deep-search/{job_id}/', { params: { path: { job_id: 'dj_nope' } } }))).status).toBe(404);
   });
 });

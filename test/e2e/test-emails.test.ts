@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { LocalStack } from '../../shared/local/stack.js';
-import { Client, newTenant, startTestStack } from '../support/local.js';
+import { Client, newTenant, startTestStack, reply, type RequestBody } from '../support/local.js';
 import { ROUTES } from '../../shared/catalog/routes.js';
 
 /**
@@ -25,7 +25,7 @@ async function pilotWithKeys(keys: number, account: Record<string, unknown> = {}
   return { ...t, clients, sender: sender.body as { id: string; email: string } };
 }
 
-const post = (c: Client, b: unknown) => c.api('POST', 'test-emails/', b, { 'Idempotency-Key': randomUUID() });
+const post = (c: Client, b: RequestBody<'post_test_emails'>) => reply(c.typed.POST('/api/public/v1/test-emails/', { params: { header: { 'Idempotency-Key': randomUUID() } }, body: b }));
 
 test('the catch-all throttle: 1 per minute with a burst of 2, per key', async () => {
   const p = await pilotWithKeys(2);
@@ -55,7 +55,7 @@ test('a test with signature and attachments goes from POST to the dev mailbox on
   expect([created.status, created.body.status]).toEqual([202, 'queued']);
   expect((await admin.console('POST', 'dev/settle/')).body).toEqual({ idle: true });
 
-  const got = await p.clients[1]!.api('GET', `test-emails/${created.body.id}/`);
+  const got = await reply(p.clients[1]!.typed.GET('/api/public/v1/test-emails/{id}/', { params: { path: { id: created.body.id } } }));
   expect(got.body).toMatchObject({ id: created.body.id, status: 'sent', error: null, attachments: [{ filename: 'people.csv', content_type: 'text/csv', size_bytes: csv.length }] });
   const messages = ((await admin.console('GET', 'dev/mailbox/')).body.messages as any[]).filter((m) => m.subject === 'Finished copy for review');
   expect(messages).toHaveLength(1);
@@ -71,7 +71,7 @@ test('the gateway holds every caller together to the stage ceiling; the handler 
   const ceiling = route.edgeThrottle!.burst;
   const p = await pilotWithKeys(1);
   const t0 = Date.now();
-  const answers = await Promise.all(Array.from({ length: ceiling + 10 }, () => p.client.api('GET', `test-emails/${randomUUID()}/`)));
+  const answers = await Promise.all(Array.from({ length: ceiling + 10 }, () => reply(p.client.typed.GET('/api/public/v1/test-emails/{id}/', { params: { path: { id: randomUUID() } } }))));
   const refilled = Math.ceil(((Date.now() - t0) / 60_000) * route.edgeThrottle!.perMinute);
   const fromHandler = answers.filter((a) => a.status === 429 && a.headers.get('retry-after'));
   const fromGateway = answers.filter((a) => a.status === 429 && !a.headers.get('retry-after'));

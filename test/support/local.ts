@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../shared/local/stack.js';
 import { assertResponseMatchesContract } from './contract.js';
 import { publicApiClient, type PublicApiClient } from '../../shared/contract/client.js';
+import type { operations } from '../../shared/contract/public-api.js';
 import { SHARED_DYNAMODB_ENV } from './shared-dynamodb.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -80,6 +81,9 @@ export async function reply(request: Promise<{ data?: unknown; error?: unknown; 
   const { data, error, response } = await request;
   return { status: response.status, headers: response.headers, body: data ?? error ?? null };
 }
+
+/** The JSON body the published document gives an operation, for test helpers that build request bodies. */
+export type RequestBody<O extends keyof operations> = operations[O] extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
 
 /** Make an account through the console API and return a client holding one of its keys. */
 export async function newTenant(
