@@ -1,5 +1,5 @@
 import type { LocalStack } from '../../shared/local/stack.js';
-import { Client, newTenant, startTestStack } from '../support/local.js';
+import { Client, newTenant, startTestStack, reply } from '../support/local.js';
 import { sesEventFor } from '../support/ses-events.js';
 
 /**
@@ -38,15 +38,15 @@ async function tenantWith(sendingAccount: Record<string, unknown>) {
 }
 
 async function sent(t: Awaited<ReturnType<typeof tenantWith>>, to = recipient()) {
-  const r = await t.client.api('POST', 'emails/', {
+  const r = await reply(t.client.typed.POST('/api/public/v1/emails/', { body: {
     to: { email: to, first_name: 'Jane', last_name: 'Doe', company_name: 'Acme Robotics' },
     instructions: 'Write a short, friendly email introducing our warehouse automation platform.',
-  });
+  } }));
   expect(r.status).toBe(202);
   await settle();
-  expect((await t.client.api('POST', `emails/${r.body.id}/approve/`, { schedule: 'now' })).status).toBe(200);
+  expect((await reply(t.client.typed.POST('/api/public/v1/emails/{id}/approve/', { params: { path: { id: r.body.id } }, body: { schedule: 'now' } }))).status).toBe(200);
   await settle();
-  return { ...(await t.client.api('GET', `emails/${r.body.id}/`)).body, to_address: to };
+  return { ...(await reply(t.client.typed.GET('/api/public/v1/emails/{id}/', { params: { path: { id: r.body.id } } }))).body, to_address: to };
 }
 
 const sendOf = (emailId: string) => stack.sentMail.find((s) => s.raw?.toString('utf8').includes(`<${emailId}.`));
@@ -59,7 +59,7 @@ describe('smtp accounts with their own server', () => {
     const t = await tenantWith({ type: 'smtp', smtp: { host: 'localhost', port: sinkPort(), username: 'rep-login', password } });
     expect(t.ea.smtp).toEqual({ host: 'localhost', port: sinkPort(), username: 'rep-login', tls: 'starttls', password_set: true });
     expect(t.ea.transport).toBe('smtp');
-    const list = await t.client.api('GET', 'email/accounts/');
+    const list = await reply(t.client.typed.GET('/api/public/v1/email/accounts/'));
     expect(list.status).toBe(200);
     expect(Object.keys(list.body.accounts[0]).sort()).toEqual(['connected', 'daily_limit', 'email', 'health', 'id', 'sending_enabled', 'sent_today', 'type']);
     expect(JSON.stringify(t.ea) + JSON.stringify(list.body)).not.toContain(password);
@@ -129,15 +129,15 @@ describe('sending through SES', () => {
     const send = sendOf(e.id)!;
     expect(send.configuration_set).toBe('local-mail');
     expect(send.provider_message_id).toEqual(expect.any(String));
-    const reply = await admin.console('POST', 'dev/inbound/', {
+    const inbound = await admin.console('POST', 'dev/inbound/', {
       from: `Jane Doe <${e.to_address}>`,
       to: t.ea.email,
       subject: 'Re: hello',
       text: 'Sounds good.',
       headers: { 'In-Reply-To': `<${send.provider_message_id}@email.amazonses.com>` },
     });
-    expect(reply.body).toMatchObject({ matched: true, email_id: e.id, classification: 'reply' });
-    expect((await t.client.api('GET', `emails/${e.id}/`)).body.status).toBe('replied');
+    expect(inbound.body).toMatchObject({ matched: true, email_id: e.id, classification: 'reply' });
+    expect((await reply(t.client.typed.GET('/api/public/v1/emails/{id}/', { params: { path: { id: e.id } } }))).body.status).toBe('replied');
   });
 });
 
@@ -151,14 +151,14 @@ describe('SES bounce and complaint events', () => {
     const event = sesEventFor('bounce-permanent', { messageId: sesId, recipient: e.to_address });
     expect((await inject(event)).status).toBe(202);
     await settle();
-    const bounced = (await t.client.api('GET', `emails/${e.id}/`)).body;
+    const bounced = (await reply(t.client.typed.GET('/api/public/v1/emails/{id}/', { params: { path: { id: e.id } } }))).body;
     expect(bounced.error.code).toBe('bounced');
 
     expect((await inject(event)).status).toBe(202);
     await settle();
-    expect((await t.client.api('GET', `emails/${e.id}/`)).body.updated_at).toBe(bounced.updated_at);
+    expect((await reply(t.client.typed.GET('/api/public/v1/emails/{id}/', { params: { path: { id: e.id } } }))).body.updated_at).toBe(bounced.updated_at);
 
-    const later = await t.client.api('POST', 'emails/', { to: { email: e.to_address, first_name: 'Jane' }, instructions: 'Follow up on my last email.' });
+    const later = await reply(t.client.typed.POST('/api/public/v1/emails/', { body: { to: { email: e.to_address, first_name: 'Jane' }, instructions: 'Follow up on my last email.' } }));
     expect(later.status).toBe(400);
   });
 
@@ -167,23 +167,23 @@ describe('SES bounce and complaint events', () => {
     const e = await sent(t);
     await inject(sesEventFor('bounce-transient', { messageId: sendOf(e.id)!.provider_message_id!, recipient: e.to_address }));
     await settle();
-    expect((await t.client.api('GET', `emails/${e.id}/`)).body).toMatchObject({ status: 'sent', error: null });
+    expect((await reply(t.client.typed.GET('/api/public/v1/emails/{id}/', { params: { path: { id: e.id } } }))).body).toMatchObject({ status: 'sent', error: null });
   });
 
   test('a complaint suppresses the address: a later email to it is refused as for an unsubscribed one', async () => {
     const t = await tenantWith({ type: 'google' });
     const e = await sent(t);
-    const queued = await t.client.api('POST', 'emails/', { to: { email: e.to_address, first_name: 'Jane' }, instructions: 'A second note.' });
+    const queued = await reply(t.client.typed.POST('/api/public/v1/emails/', { body: { to: { email: e.to_address, first_name: 'Jane' }, instructions: 'A second note.' } }));
     expect(queued.status).toBe(202);
     await settle();
     await inject(sesEventFor('complaint', { messageId: sendOf(e.id)!.provider_message_id!, recipient: e.to_address }));
     await settle();
-    const refused = await t.client.api('POST', 'emails/', { to: { email: e.to_address, first_name: 'Jane' }, instructions: 'A third note.' });
+    const refused = await reply(t.client.typed.POST('/api/public/v1/emails/', { body: { to: { email: e.to_address, first_name: 'Jane' }, instructions: 'A third note.' } }));
     expect(refused.status).toBe(400);
     expect(refused.body.error.details).toEqual([{ path: 'to.email', message: 'on your suppression list' }]);
-    await t.client.api('POST', `emails/${queued.body.id}/approve/`, { schedule: 'now' });
+    await reply(t.client.typed.POST('/api/public/v1/emails/{id}/approve/', { params: { path: { id: queued.body.id } }, body: { schedule: 'now' } }));
     await settle();
-    expect((await t.client.api('GET', `emails/${queued.body.id}/`)).body.error.code).toBe('unsubscribed');
+    expect((await reply(t.client.typed.GET('/api/public/v1/emails/{id}/', { params: { path: { id: queued.body.id } } }))).body.error.code).toBe('unsubscribed');
   });
 
   test('an event that is not of the documented shape is refused at the door', async () => {

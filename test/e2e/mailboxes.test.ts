@@ -9,7 +9,7 @@ import { documentClient } from '../../shared/adapters/aws.js';
 import { tableName } from '../../shared/core/env.js';
 import { getConnection } from '../../shared/mailboxes/mailboxes.repository.js';
 import { pollMailbox } from '../../shared/mailboxes/poll-mailboxes.js';
-import { Client, ROOT, newTenant, startTestStack } from '../support/local.js';
+import { Client, ROOT, newTenant, startTestStack, reply } from '../support/local.js';
 
 let stack: LocalStack;
 let admin: Client;
@@ -57,15 +57,15 @@ async function tenantWith(type: 'google' | 'microsoft') {
 }
 
 async function sentEmail(t: Awaited<ReturnType<typeof tenantWith>>, to: string) {
-  const r = await t.client.api('POST', 'emails/', {
+  const r = await reply(t.client.typed.POST('/api/public/v1/emails/', { body: {
     to: { email: to, first_name: 'Jane', company_name: 'Acme' },
     instructions: 'Short and friendly: introduce our warehouse automation platform, ask for a 15-minute call.',
-  });
+  } }));
   expect(r.status).toBe(202);
   await settle();
-  expect((await t.client.api('POST', `emails/${r.body.id}/approve/`, { schedule: 'now' })).status).toBe(200);
+  expect((await reply(t.client.typed.POST('/api/public/v1/emails/{id}/approve/', { params: { path: { id: r.body.id } }, body: { schedule: 'now' } }))).status).toBe(200);
   await settle();
-  return (await t.client.api('GET', `emails/${r.body.id}/`)).body;
+  return (await reply(t.client.typed.GET('/api/public/v1/emails/{id}/', { params: { path: { id: r.body.id } } }))).body;
 }
 
 async function repliesTo(accountId: string, emailId: string) {
@@ -85,7 +85,7 @@ describe.each(['google', 'microsoft'] as const)('%s mailbox', (type) => {
     expect(url.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(url.searchParams.get('scope')).toContain(type === 'google' ? 'gmail.send' : 'Mail.Send');
     expect(done.body).toMatchObject({ id: expect.stringMatching(/^ea_/), email, type, connected: true, health: 'healthy' });
-    const listed = (await t.client.api('GET', 'email/accounts/')).body.accounts;
+    const listed = (await reply(t.client.typed.GET('/api/public/v1/email/accounts/'))).body.accounts;
     expect(listed).toEqual([expect.objectContaining({ id: done.body.id, email, connected: true })]);
     const replay = await admin.call('GET', callback.toString(), undefined, { 'x-admin-token': stack.adminToken });
     expect(replay.status).toBe(400);
@@ -106,11 +106,11 @@ describe.each(['google', 'microsoft'] as const)('%s mailbox', (type) => {
 
     const ooo = await admin.console('POST', 'dev/inbound/', { from: to, to: t.email, subject: `Automatic reply: ${sent.subject}`, text: 'I am currently out of the office.', in_reply_to: sent.message_id, headers: { 'Auto-Submitted': 'auto-replied' } });
     expect(ooo.body).toMatchObject({ matched: true, classification: 'auto_reply' });
-    expect((await t.client.api('GET', `emails/${email.id}/`)).body.status).toBe('sent');
+    expect((await reply(t.client.typed.GET('/api/public/v1/emails/{id}/', { params: { path: { id: email.id } } }))).body.status).toBe('sent');
 
-    const reply = await admin.console('POST', 'dev/inbound/', { from: `Jane <${to}>`, to: t.email, subject: `Re: ${sent.subject}`, text: 'Sounds good.', in_reply_to: sent.message_id });
-    expect(reply.body).toMatchObject({ matched: true, classification: 'reply', counted_as_lead_reply: true });
-    expect((await t.client.api('GET', `emails/${email.id}/`)).body.status).toBe('replied');
+    const inbound = await admin.console('POST', 'dev/inbound/', { from: `Jane <${to}>`, to: t.email, subject: `Re: ${sent.subject}`, text: 'Sounds good.', in_reply_to: sent.message_id });
+    expect(inbound.body).toMatchObject({ matched: true, classification: 'reply', counted_as_lead_reply: true });
+    expect((await reply(t.client.typed.GET('/api/public/v1/emails/{id}/', { params: { path: { id: email.id } } }))).body.status).toBe('replied');
 
     const second = await sentEmail(t, `${unique('lead')}@prospect.test`);
     const secondSent = (await mailbox()).find((m) => m.to.includes(second.to.email));
@@ -122,7 +122,7 @@ describe.each(['google', 'microsoft'] as const)('%s mailbox', (type) => {
       headers: { References: secondSent.message_id },
     });
     expect(dsn.body).toMatchObject({ matched: true, classification: 'bounce' });
-    expect((await t.client.api('GET', `emails/${second.id}/`)).body.error.code).toBe('bounced');
+    expect((await reply(t.client.typed.GET('/api/public/v1/emails/{id}/', { params: { path: { id: second.id } } }))).body.error.code).toBe('bounced');
   });
 
   test('a revoked grant found at sending fails that send (sender_disconnected) and disconnects the account; its other queued send fails too, never from another account', async () => {
@@ -130,7 +130,7 @@ describe.each(['google', 'microsoft'] as const)('%s mailbox', (type) => {
     const fallback = await admin.console('POST', `accounts/${t.accountId}/sending-accounts/`, { email: `${unique('other')}@seller.test`, type: 'smtp' });
     expect(fallback.status).toBe(201);
     const drafted = async (to: string) => {
-      const r = await t.client.api('POST', 'emails/', { to: { email: to, first_name: 'Jane' }, from_account: t.ea.id, instructions: 'Short and friendly: ask for a 15-minute call.' });
+      const r = await reply(t.client.typed.POST('/api/public/v1/emails/', { body: { to: { email: to, first_name: 'Jane' }, from_account: t.ea.id, instructions: 'Short and friendly: ask for a 15-minute call.' } }));
       expect(r.status).toBe(202);
       return r.body.id as string;
     };
@@ -139,24 +139,24 @@ describe.each(['google', 'microsoft'] as const)('%s mailbox', (type) => {
     await settle();
     stack.mailProviders.revoke(t.email);
     // No poll runs until the next settle: the send itself meets the revoked grant.
-    expect((await t.client.api('POST', `emails/${first}/approve/`, { schedule: 'now' })).status).toBe(200);
+    expect((await reply(t.client.typed.POST('/api/public/v1/emails/{id}/approve/', { params: { path: { id: first } }, body: { schedule: 'now' } }))).status).toBe(200);
     let email: any;
     for (let i = 0; i < 120; i += 1) {
-      email = (await t.client.api('GET', `emails/${first}/`)).body;
+      email = (await reply(t.client.typed.GET('/api/public/v1/emails/{id}/', { params: { path: { id: first } } }))).body;
       if (email.status === 'failed' || email.status === 'sent') break;
       await new Promise((r) => setTimeout(r, 250));
     }
     expect(email.status).toBe('failed');
     expect(email.error.code).toBe('sender_disconnected');
-    const accounts = (await t.client.api('GET', 'email/accounts/')).body.accounts;
+    const accounts = (await reply(t.client.typed.GET('/api/public/v1/email/accounts/'))).body.accounts;
     const account = accounts.find((a: any) => a.id === t.ea.id);
     expect(account).toMatchObject({ connected: false });
     expect(account.health).toMatch(/revoked/);
     expect((await getConnection(t.ea.id))?.status).toBe('revoked');
 
-    expect((await t.client.api('POST', `emails/${second}/approve/`, { schedule: 'now' })).status).toBe(200);
+    expect((await reply(t.client.typed.POST('/api/public/v1/emails/{id}/approve/', { params: { path: { id: second } }, body: { schedule: 'now' } }))).status).toBe(200);
     await settle();
-    const after = (await t.client.api('GET', `emails/${second}/`)).body;
+    const after = (await reply(t.client.typed.GET('/api/public/v1/emails/{id}/', { params: { path: { id: second } } }))).body;
     expect(after.status).toBe('failed');
     const recipients = [email.to.email, after.to.email];
     expect((await mailbox()).filter((m) => recipients.some((r) => m.to.includes(r)))).toEqual([]);
@@ -190,7 +190,7 @@ describe.each(['google', 'microsoft'] as const)('%s mailbox', (type) => {
     const resumed = await pollMailbox(t.ea.id);
     expect(resumed).toMatchObject({ messages: 2, advanced: true });
     expect(await repliesTo(t.accountId, email.id)).toHaveLength(2);
-    expect((await t.client.api('GET', `emails/${email.id}/`)).body.status).toBe('replied');
+    expect((await reply(t.client.typed.GET('/api/public/v1/emails/{id}/', { params: { path: { id: email.id } } }))).body.status).toBe('replied');
     expect(await pollMailbox(t.ea.id)).toMatchObject({ messages: 0 });
 
     // Gmail answers 404 for history that is gone, Graph 410 for a lost delta: the poll resyncs, doubling nothing.
@@ -229,7 +229,7 @@ describe.each(['google', 'microsoft'] as const)('a %s account created with POST 
     const created = await admin.console('POST', `accounts/${t.accountId}/sending-accounts/`, { email, type, daily_limit: 7, timezone: 'Europe/Berlin' });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ email, type, connected: true, health: 'healthy', daily_limit: 7, timezone: 'Europe/Berlin' });
-    expect((await t.client.api('GET', 'email/accounts/')).body.accounts).toHaveLength(1);
+    expect((await reply(t.client.typed.GET('/api/public/v1/email/accounts/'))).body.accounts).toHaveLength(1);
     const connection = await getConnection(created.body.id);
     expect(connection).toMatchObject({ provider: type, email: email.toLowerCase(), status: 'active' });
     expect(connection?.tokens_sealed).toMatch(/^v1\./);
@@ -240,9 +240,9 @@ describe.each(['google', 'microsoft'] as const)('a %s account created with POST 
     const copy = stack.mailProviders.mailbox(email)!.messages.find((m) => m.raw.includes(to));
     const delivered = (await mailbox()).find((m) => m.to.includes(to));
     expect(copy?.internetMessageId).toBe(delivered.message_id);
-    const reply = await admin.console('POST', 'dev/inbound/', { from: to, to: email, subject: `Re: ${delivered.subject}`, text: 'Yes, Tuesday works.', in_reply_to: delivered.message_id });
-    expect(reply.body).toMatchObject({ matched: true, classification: 'reply', email_id: sent.id });
-    expect((await t.client.api('GET', `emails/${sent.id}/`)).body.status).toBe('replied');
+    const inbound = await admin.console('POST', 'dev/inbound/', { from: to, to: email, subject: `Re: ${delivered.subject}`, text: 'Yes, Tuesday works.', in_reply_to: delivered.message_id });
+    expect(inbound.body).toMatchObject({ matched: true, classification: 'reply', email_id: sent.id });
+    expect((await reply(t.client.typed.GET('/api/public/v1/emails/{id}/', { params: { path: { id: sent.id } } }))).body.status).toBe('replied');
   });
 
   test('"connected": false skips the consent: no connection, not connected', async () => {

@@ -6,7 +6,7 @@ import type { Job } from '../../shared/jobs/model.js';
 import { jobsKeys } from '../../shared/jobs/jobs.keys.js';
 import { newId } from '../../shared/core/ids.js';
 import { accountsKeys } from '../../shared/accounts/accounts.keys.js';
-import { Client, newTenant, startTestStack } from '../support/local.js';
+import { Client, newTenant, startTestStack, reply } from '../support/local.js';
 import { dynamoCallCounter } from '../support/probes.js';
 
 /**
@@ -63,21 +63,21 @@ describe('one DynamoDB round trip per authenticated read', () => {
   test('a poll reads the key record and the job in one BatchGetItem; a revocation holds at the next poll', async () => {
     const t = await newTenant(stack);
     const jobId = await completedJob(t.accountId, t.keyId);
-    const first = await callsOf(() => t.client.api('GET', `search/${jobId}/`));
+    const first = await callsOf(() => reply(t.client.typed.GET('/api/public/v1/search/{job_id}/', { params: { path: { job_id: jobId } } })));
     expect(first.calls).toEqual([AUTHORIZER_READ, 'BatchGetItemCommand', KEY_USE_WRITE]);
-    const poll = await callsOf(() => t.client.api('GET', `search/${jobId}/`));
+    const poll = await callsOf(() => reply(t.client.typed.GET('/api/public/v1/search/{job_id}/', { params: { path: { job_id: jobId } } })));
     expect(poll.value.status).toBe(200);
     expect(poll.value.body).toMatchObject({ id: jobId, status: 'completed', tier: 'people_search', result: { results: [], total_returned: 0 } });
     expect(poll.calls).toEqual(['BatchGetItemCommand']);
 
-    expect((await t.client.api('GET', `enrich/phone/${jobId}/`)).status).toBe(404);
+    expect((await reply(t.client.typed.GET('/api/public/v1/enrich/phone/{job_id}/', { params: { path: { job_id: jobId } } }))).status).toBe(404);
     const other = await newTenant(stack);
-    const foreign = await callsOf(() => other.client.api('GET', `search/${jobId}/`));
+    const foreign = await callsOf(() => reply(other.client.typed.GET('/api/public/v1/search/{job_id}/', { params: { path: { job_id: jobId } } })));
     expect(foreign.value.status).toBe(404);
     expect(foreign.calls).toEqual([AUTHORIZER_READ, 'BatchGetItemCommand', KEY_USE_WRITE]);
 
     expect((await admin.console('DELETE', `accounts/${t.accountId}/api-keys/${t.keyId}/`)).status).toBe(204);
-    const revoked = await t.client.api('GET', `search/${jobId}/`);
+    const revoked = await reply(t.client.typed.GET('/api/public/v1/search/{job_id}/', { params: { path: { job_id: jobId } } }));
     expect(revoked.status).toBe(403);
     expect(revoked.body).toEqual({ message: 'Forbidden' });
   });
@@ -85,52 +85,52 @@ describe('one DynamoDB round trip per authenticated read', () => {
   test('an unfinished job is read on every poll; a finished one is held and never changes', async () => {
     const t = await newTenant(stack);
     const jobId = await completedJob(t.accountId, t.keyId, 'running');
-    expect((await t.client.api('GET', `search/${jobId}/`)).body.status).toBe('running');
+    expect((await reply(t.client.typed.GET('/api/public/v1/search/{job_id}/', { params: { path: { job_id: jobId } } }))).body.status).toBe('running');
     await documentClient().send(
       new UpdateCommand({ TableName: process.env.JOBS_TABLE_NAME, Key: jobsKeys.job(jobId), UpdateExpression: 'SET #s = :c', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':c': 'completed' } }),
     );
-    const after = await callsOf(() => t.client.api('GET', `search/${jobId}/`));
+    const after = await callsOf(() => reply(t.client.typed.GET('/api/public/v1/search/{job_id}/', { params: { path: { job_id: jobId } } })));
     expect(after.value.body.status).toBe('completed');
     expect(after.calls).toEqual(['BatchGetItemCommand']);
-    const again = await t.client.api('GET', `search/${jobId}/`);
+    const again = await reply(t.client.typed.GET('/api/public/v1/search/{job_id}/', { params: { path: { job_id: jobId } } }));
     expect(again.body).toEqual(after.value.body);
   });
 
   test('an unknown key costs the authorizer its one key read, then nothing while its Deny is cached; no key costs nothing', async () => {
-    const unknown = await callsOf(() => new Client(stack, 'pk_unknown').api('GET', 'search/dj_x/'));
+    const unknown = await callsOf(() => reply(new Client(stack, 'pk_unknown').typed.GET('/api/public/v1/search/{job_id}/', { params: { path: { job_id: 'dj_x' } } })));
     expect(unknown.value.status).toBe(403);
     expect(unknown.value.body).toEqual({ message: 'Forbidden' });
     expect(unknown.calls).toEqual([AUTHORIZER_READ]);
-    const again = await callsOf(() => new Client(stack, 'pk_unknown').api('GET', 'emails/'));
+    const again = await callsOf(() => reply(new Client(stack, 'pk_unknown').typed.GET('/api/public/v1/emails/')));
     expect(again.value.body).toEqual({ message: 'Forbidden' });
     expect(again.calls).toEqual([]);
-    const none = await callsOf(() => new Client(stack).api('GET', 'search/dj_x/'));
+    const none = await callsOf(() => reply(new Client(stack).typed.GET('/api/public/v1/search/{job_id}/', { params: { path: { job_id: 'dj_x' } } })));
     expect(none.value.body).toEqual({ message: 'Forbidden' });
     expect(none.calls).toEqual([]);
   });
 
   test('GET /emails/{id}/ is one BatchGetItem once the key has been seen; lists query alongside the key read', async () => {
     const t = await newTenant(stack);
-    const first = await callsOf(() => t.client.api('GET', 'emails/em_00000000000000000000000000/'));
+    const first = await callsOf(() => reply(t.client.typed.GET('/api/public/v1/emails/{id}/', { params: { path: { id: 'em_00000000000000000000000000' } } })));
     expect(first.value.status).toBe(404);
     expect(first.calls).toEqual([AUTHORIZER_READ, 'BatchGetItemCommand', KEY_USE_WRITE, 'GetItemCommand']);
-    const warm = await callsOf(() => t.client.api('GET', 'emails/em_00000000000000000000000000/'));
+    const warm = await callsOf(() => reply(t.client.typed.GET('/api/public/v1/emails/{id}/', { params: { path: { id: 'em_00000000000000000000000000' } } })));
     expect(warm.value.status).toBe(404);
     expect(warm.value.body.error.code).toBe('not_found');
     expect(warm.calls).toEqual(['BatchGetItemCommand']);
-    const list = await callsOf(() => t.client.api('GET', 'emails/'));
+    const list = await callsOf(() => reply(t.client.typed.GET('/api/public/v1/emails/')));
     expect(list.value.body).toEqual({ count: 0, page: 1, page_size: expect.any(Number), total_pages: 0, results: [] });
     expect([...list.calls].sort()).toEqual(['BatchGetItemCommand', 'QueryCommand']);
-    const senders = await callsOf(() => t.client.api('GET', 'email/accounts/'));
+    const senders = await callsOf(() => reply(t.client.typed.GET('/api/public/v1/email/accounts/')));
     expect(senders.value.body).toEqual({ accounts: [] });
     expect([...senders.calls].sort()).toEqual(['BatchGetItemCommand', 'QueryCommand']);
   });
 
   test('a read that ran alongside the key check is thrown away when the key was revoked meanwhile', async () => {
     const t = await newTenant(stack, {}, { sender: { email: 'rep@acme.test', type: 'google' } });
-    expect((await t.client.api('GET', 'email/accounts/')).body.accounts).toHaveLength(1);
+    expect((await reply(t.client.typed.GET('/api/public/v1/email/accounts/'))).body.accounts).toHaveLength(1);
     await admin.console('DELETE', `accounts/${t.accountId}/api-keys/${t.keyId}/`);
-    const after = await t.client.api('GET', 'email/accounts/');
+    const after = await reply(t.client.typed.GET('/api/public/v1/email/accounts/'));
     expect(after.status).toBe(403);
     expect(after.body).toEqual({ message: 'Forbidden' });
   });
@@ -139,20 +139,20 @@ describe('one DynamoDB round trip per authenticated read', () => {
     const t = await newTenant(stack);
     const second = new Client(stack, (await admin.console('POST', `accounts/${t.accountId}/api-keys/`)).body.key);
     const jobId = await completedJob(t.accountId, t.keyId);
-    expect((await t.client.api('GET', `search/${jobId}/`)).status).toBe(200);
+    expect((await reply(t.client.typed.GET('/api/public/v1/search/{job_id}/', { params: { path: { job_id: jobId } } }))).status).toBe(200);
     const off = await admin.console('PATCH', `accounts/${t.accountId}/`, { public_api: false });
     expect(off.status).toBe(200);
     expect(off.body.public_api).toBe(false);
     for (const client of [t.client, second]) {
-      const r = await client.api('GET', `search/${jobId}/`);
+      const r = await reply(client.typed.GET('/api/public/v1/search/{job_id}/', { params: { path: { job_id: jobId } } }));
       expect(r.status).toBe(403);
       expect(r.body.error.code).toBe('permission_denied');
     }
     expect((await admin.console('GET', `accounts/${t.accountId}/`)).body.public_api).toBe(false);
     const third = new Client(stack, (await admin.console('POST', `accounts/${t.accountId}/api-keys/`)).body.key);
-    expect((await third.api('GET', `search/${jobId}/`)).body.error.code).toBe('permission_denied');
+    expect((await reply(third.typed.GET('/api/public/v1/search/{job_id}/', { params: { path: { job_id: jobId } } }))).body.error.code).toBe('permission_denied');
     expect((await admin.console('PATCH', `accounts/${t.accountId}/`, { public_api: true })).status).toBe(200);
-    for (const client of [t.client, second, third]) expect((await client.api('GET', `search/${jobId}/`)).status).toBe(200);
+    for (const client of [t.client, second, third]) expect((await reply(client.typed.GET('/api/public/v1/search/{job_id}/', { params: { path: { job_id: jobId } } }))).status).toBe(200);
   });
 
   test('a key record written before it carried public_api falls back to the account', async () => {
@@ -161,7 +161,7 @@ describe('one DynamoDB round trip per authenticated read', () => {
       new UpdateCommand({ TableName: process.env.ACCOUNTS_TABLE_NAME, Key: accountsKeys.apiKeyLookup(hashApiKey(t.apiKey)), UpdateExpression: 'REMOVE public_api' }),
     );
     const jobId = await completedJob(t.accountId, t.keyId);
-    const r = await callsOf(() => t.client.api('GET', `search/${jobId}/`));
+    const r = await callsOf(() => reply(t.client.typed.GET('/api/public/v1/search/{job_id}/', { params: { path: { job_id: jobId } } })));
     expect(r.value.body.error.code).toBe('permission_denied');
     expect(r.calls).toEqual([AUTHORIZER_READ, 'BatchGetItemCommand', 'GetItemCommand']);
   });
