@@ -18,22 +18,28 @@ function addIssues(v: IdentityInput, ctx: z.RefinementCtx, extra: { path: string
 }
 
 // Each endpoint accepts every identity field but the one its shapes do not use (strict: unknown → 400).
-const { email: _email, ...withoutEmail } = identityFields;
-const { professional_url: _url, ...withoutUrl } = identityFields;
+// Built on first use (z.lazy), not at module load: a function's cold start pays only for the schema it parses.
+const withoutEmail = () => {
+  const { email: _email, ...fields } = identityFields;
+  return fields;
+};
+const withoutUrl = () => {
+  const { professional_url: _url, ...fields } = identityFields;
+  return fields;
+};
 
-export const EmailEnrichSchema = z
-  .strictObject(withoutEmail)
-  .superRefine((v, ctx) => {
+export const EmailEnrichSchema = z.lazy(() =>
+  z.strictObject(withoutEmail()).superRefine((v, ctx) => {
     const extra = [];
     if (v.professional_url === undefined && !(nameDomainShape(v) || nameCompanyShape(v))) {
       extra.push({ path: hasNames(v) ? 'domain' : 'professional_url', message: 'provide professional_url, or first_name + last_name with company_name or domain' });
     }
     addIssues(v, ctx, extra);
-  });
+  }),
+);
 
-export const ProfessionalUrlEnrichSchema = z
-  .strictObject(withoutUrl)
-  .superRefine((v, ctx) => {
+export const ProfessionalUrlEnrichSchema = z.lazy(() =>
+  z.strictObject(withoutUrl()).superRefine((v, ctx) => {
     const extra = [];
     const namesUsed = v.first_name !== undefined || v.last_name !== undefined || v.company_name !== undefined || v.domain !== undefined;
     if (v.email !== undefined && namesUsed) extra.push({ path: 'email', message: 'use exactly one shape: email, or names with company_name or domain' });
@@ -41,29 +47,34 @@ export const ProfessionalUrlEnrichSchema = z
       extra.push({ path: hasNames(v) ? 'domain' : 'email', message: 'provide email, or first_name + last_name with company_name or domain' });
     }
     addIssues(v, ctx, extra);
-  });
+  }),
+);
 
-export const ProfileEnrichSchema = z.strictObject({
-  professional_url: z
-    .string()
-    .trim()
-    .min(1)
-    .max(2048)
-    .refine((u) => normalizeProfessionalUrl(u) !== null, 'must be a professional-network profile URL of the /in/<slug> shape'),
-});
+export const ProfileEnrichSchema = z.lazy(() =>
+  z.strictObject({
+    professional_url: z
+      .string()
+      .trim()
+      .min(1)
+      .max(2048)
+      .refine((u) => normalizeProfessionalUrl(u) !== null, 'must be a professional-network profile URL of the /in/<slug> shape'),
+  }),
+);
 
-export const PhoneEnrichSchema = z
-  .strictObject({
-    ...identityFields,
-    webhook_url: z.string().max(2048),
-  })
-  .superRefine((v, ctx) => {
-    const extra = [];
-    if (v.professional_url === undefined && v.email === undefined && !(nameDomainShape(v) || nameCompanyShape(v))) {
-      extra.push({ path: hasNames(v) ? 'domain' : 'professional_url', message: 'provide professional_url, email, or first_name + last_name with company_name or domain' });
-    }
-    addIssues(v, ctx, extra);
-  });
+export const PhoneEnrichSchema = z.lazy(() =>
+  z
+    .strictObject({
+      ...identityFields,
+      webhook_url: z.string().max(2048),
+    })
+    .superRefine((v, ctx) => {
+      const extra = [];
+      if (v.professional_url === undefined && v.email === undefined && !(nameDomainShape(v) || nameCompanyShape(v))) {
+        extra.push({ path: hasNames(v) ? 'domain' : 'professional_url', message: 'provide professional_url, email, or first_name + last_name with company_name or domain' });
+      }
+      addIssues(v, ctx, extra);
+    }),
+);
 
 /** Reserve the price, look up, keep the price whether or not there is a match; release on upstream failure. */
 async function charged<T>(accountId: string, operation: 'email' | 'professional_url' | 'professional_profile', reference: string, lookup: () => Promise<T | null>): Promise<T> {

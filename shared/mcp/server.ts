@@ -152,7 +152,7 @@ export function createMcpServer(opts: McpOptions): McpServer {
   );
   server.registerTool(
     'enrich_phone',
-    { description: `Find a phone number. Price: ${price('POST enrich/phone/')}. Waits for the lookup.`, inputSchema: PhoneEnrichSchema.safeExtend(idempotency) },
+    { description: `Find a phone number. Price: ${price('POST enrich/phone/')}. Waits for the lookup.`, inputSchema: PhoneEnrichSchema.unwrap().safeExtend(idempotency) },
     async ({ idempotency_key, ...body }, extra) => startJob('phone_enrich', '/api/public/v1/enrich/phone/', body, idempotency_key, extra as Extra),
   );
   server.registerTool(
@@ -170,7 +170,7 @@ export function createMcpServer(opts: McpOptions): McpServer {
     ['enrich_professional_profile', 'Get a structured professional profile', 'POST enrich/professional-profile/', '/api/public/v1/enrich/professional-profile/', ProfileEnrichSchema, PRICES.professional_profile_enrich],
   ] as const;
   for (const [name, what, key, path, schema, cost] of syncEnrichment) {
-    server.registerTool(name, { description: `${what}. Price: ${price(key)}.`, inputSchema: schema as z.ZodType<Json> }, async (args: Json) => {
+    server.registerTool(name, { description: `${what}. Price: ${price(key)}.`, inputSchema: schema.unwrap() as z.ZodType<Json> }, async (args: Json) => {
       const res = (await api.POST(path as never, { body: args } as never)) as { data?: Json; error?: unknown; response: Response };
       // Found (200) and no match (404) are both completed calls at full price; anything else is free.
       const status = res.response.status;
@@ -184,7 +184,7 @@ export function createMcpServer(opts: McpOptions): McpServer {
 
   server.registerTool(
     'create_email',
-    { description: `Draft a personalized outreach email for review. Price: ${price('POST emails/')}. Waits for the draft.`, inputSchema: CreateEmailSchema },
+    { description: `Draft a personalized outreach email for review. Price: ${price('POST emails/')}. Waits for the draft.`, inputSchema: CreateEmailSchema.unwrap() },
     async (args, extra) => {
       const created = await api.POST('/api/public/v1/emails/', { body: args });
       if (!created.data) return answer(created as never, { credits_charged: 0 });
@@ -204,12 +204,12 @@ export function createMcpServer(opts: McpOptions): McpServer {
   server.registerTool('get_email', { description: 'Read an outreach email (free).', inputSchema: z.object({ id: EMAIL_ID }) }, async ({ id }) =>
     answer((await api.GET('/api/public/v1/emails/{id}/', { params: { path: { id } } })) as never),
   );
-  server.registerTool('edit_email', { description: 'Edit the subject and/or body of an email in review or queued (free).', inputSchema: PatchEmailSchema.safeExtend({ id: EMAIL_ID }) }, async ({ id, ...body }) =>
+  server.registerTool('edit_email', { description: 'Edit the subject and/or body of an email in review or queued (free).', inputSchema: PatchEmailSchema.unwrap().safeExtend({ id: EMAIL_ID }) }, async ({ id, ...body }) =>
     answer((await api.PATCH('/api/public/v1/emails/{id}/', { params: { path: { id } }, body })) as never),
   );
   server.registerTool(
     'approve_email',
-    { description: 'Approve an email in review for sending: best_time (default), now, or at send_at (free).', inputSchema: ApproveEmailSchema.safeExtend({ id: EMAIL_ID }) },
+    { description: 'Approve an email in review for sending: best_time (default), now, or at send_at (free).', inputSchema: ApproveEmailSchema.unwrap().safeExtend({ id: EMAIL_ID }) },
     async ({ id, ...body }) => answer((await api.POST('/api/public/v1/emails/{id}/approve/', { params: { path: { id } }, body })) as never),
   );
   server.registerTool('cancel_email', { description: 'Cancel an email that is drafting, in review or queued (free; no refund).', inputSchema: z.object({ id: EMAIL_ID }) }, async ({ id }) =>
@@ -217,7 +217,7 @@ export function createMcpServer(opts: McpOptions): McpServer {
   );
   server.registerTool(
     'create_sequence',
-    { description: `A multi-step sequence with automatic follow-ups. Price: ${price('POST sequences/')}; requires confirm: true.`, inputSchema: CreateSequenceSchema.extend({ confirm: CONFIRM }) },
+    { description: `A multi-step sequence with automatic follow-ups. Price: ${price('POST sequences/')}; requires confirm: true.`, inputSchema: CreateSequenceSchema.unwrap().extend({ confirm: CONFIRM }) },
     async ({ confirm: _confirm, ...body }) => {
       const res = await api.POST('/api/public/v1/sequences/', { body: body as never });
       return answer(res as never, { credits_reserved: res.data ? res.data.total_emails * PRICES.sequence_per_draft : 0 });

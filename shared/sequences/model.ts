@@ -80,23 +80,27 @@ export interface EnrollmentRecord {
 const contacts = z.array(z.unknown()).min(1).max(100);
 const review = z.enum(['required', 'none']).default('required');
 
-export const CreateSequenceSchema = z.strictObject({
-  contacts,
-  instructions: z.string().max(2000).refine((s) => s.trim().length > 0, 'must not be blank'),
-  name: z.string().max(200).optional(),
-  steps: z.number().int().min(1).max(4).default(DEFAULT_STEPS),
-  from_account: z.string().regex(/^ea_[0-9a-z]{26}$/, 'must be an ea_<id>').optional(),
-  reply_to: z.email().max(320).optional(),
-  cc: z.array(z.email().max(320)).max(3).default([]),
-  bcc: z.array(z.email().max(320)).max(3).default([]),
-  review,
-});
+export const CreateSequenceSchema = z.lazy(() =>
+  z.strictObject({
+    contacts,
+    instructions: z.string().max(2000).refine((s) => s.trim().length > 0, 'must not be blank'),
+    name: z.string().max(200).optional(),
+    steps: z.number().int().min(1).max(4).default(DEFAULT_STEPS),
+    from_account: z.string().regex(/^ea_[0-9a-z]{26}$/, 'must be an ea_<id>').optional(),
+    reply_to: z.email().max(320).optional(),
+    cc: z.array(z.email().max(320)).max(3).default([]),
+    bcc: z.array(z.email().max(320)).max(3).default([]),
+    review,
+  }),
+);
 
-export const AddContactsSchema = z.strictObject({
-  contacts,
-  from_account: z.string().regex(/^ea_[0-9a-z]{26}$/, 'must be an ea_<id>').optional(),
-  review,
-});
+export const AddContactsSchema = z.lazy(() =>
+  z.strictObject({
+    contacts,
+    from_account: z.string().regex(/^ea_[0-9a-z]{26}$/, 'must be an ea_<id>').optional(),
+    review,
+  }),
+);
 
 export const ListSequencesQuerySchema = z.strictObject({
   page: z.coerce.number().int().min(1).default(1),
