@@ -11,7 +11,7 @@ import { ComposerDrafter } from './composer/composer-drafter.js';
 import { DraftFailedError, type Drafter } from './drafter.js';
 import { getEmail, transition, transitionOrCurrent } from './emails.repository.js';
 import { REVIEW_WINDOW_MS, type EmailRecord } from './model.js';
-import { scheduleSend } from './schedule-send.js';
+import { reviewScheduleName, scheduleSend } from './schedule-send.js';
 import { logger } from '../core/logger.js';
 import { messages } from '../catalog/messages.js';
 import { draftStep, failStep } from '../sequences/step-drafting.js';
@@ -31,7 +31,6 @@ export function defaultDrafter(): Drafter {
   return drafter;
 }
 
-export const reviewScheduleName = (emailId: string) => scheduleName('review', emailId);
 
 /**
  * The email left `drafting` without this delivery: a concurrent delivery wrote the draft, or it was

@@ -5,58 +5,27 @@ import { serviceClock, type Clock } from '../core/clock.js';
 import { ConflictError, NotFoundError, ValidationError } from '../core/errors.js';
 import { awsScheduler, type Scheduler } from '../adapters/scheduler.js';
 import { getEmail, transition, transitionOrCurrent } from './emails.repository.js';
-import { htmlToPlain, plainToHtml, sanitizeEmailHtml } from './html.js';
-import { reviewScheduleName } from './drafting.js';
-import { scheduleSend, sendScheduleName } from './schedule-send.js';
+import { reviewScheduleName, scheduleSend, sendScheduleName } from './schedule-send.js';
 import { releaseSlot } from './send-slots.repository.js';
-import { messages } from '../catalog/messages.js';
-import { REVIEW_WINDOW_MS, type ApproveEmailSchema, type EmailRecord, type EmailStatus, type PatchEmailSchema } from './model.js';
+import type { ApproveEmailSchema, EmailRecord, EmailStatus } from './model.js';
 
 /**
- * Review, edit, approve and cancel (SPEC.md "States and transitions → Outreach email"). A wrong state is
- * 409 `conflict` and costs nothing; another tenant's or an unknown id is 404.
+ * Review, approve and cancel (SPEC.md "States and transitions → Outreach email"); the edit, which needs the
+ * HTML sanitiser, is in edit-email.ts, so that approve and cancel do not load it. A wrong state is 409
+ * `conflict` and costs nothing; another tenant's or an unknown id is 404.
  */
-async function requireEmail(accountId: string, id: string): Promise<EmailRecord> {
+export async function requireEmail(accountId: string, id: string): Promise<EmailRecord> {
   const e = await getEmail(accountId, id);
   if (!e) throw new NotFoundError('Email not found.');
   return e;
 }
 
-const conflict = (action: string, status: EmailStatus) => new ConflictError(`Cannot ${action} an email that is ${status}.`);
+export const conflict = (action: string, status: EmailStatus) => new ConflictError(`Cannot ${action} an email that is ${status}.`);
 
 /** The email as a lost transition found it: judged again from there, without reading it once more. */
-function stillThere(r: { current: EmailRecord | null }): EmailRecord {
+export function stillThere(r: { current: EmailRecord | null }): EmailRecord {
   if (!r.current) throw new NotFoundError('Email not found.');
   return r.current;
-}
-
-export async function editEmail(accountId: string, id: string, patch: z.output<typeof PatchEmailSchema>, deps: { clock?: Clock; scheduler?: Scheduler } = {}, known?: EmailRecord): Promise<EmailRecord> {
-  const clock = deps.clock ?? serviceClock;
-  const email = known ?? (await requireEmail(accountId, id));
-  if (email.status !== 'pending_review' && email.status !== 'queued') throw conflict('edit', email.status);
-  const now = clock.now();
-  const set: Record<string, unknown> = { updated_at: now.toISOString() };
-  if (patch.subject !== undefined) set.subject = patch.subject;
-  if (patch.body_html !== undefined) {
-    // Sanitised server-side; the plain alternative is regenerated from what was kept.
-    set.body_html = sanitizeEmailHtml(patch.body_html);
-    set.body_plain = htmlToPlain(set.body_html as string);
-  } else if (patch.body_plain !== undefined) {
-    set.body_plain = patch.body_plain;
-    set.body_html = plainToHtml(patch.body_plain);
-  }
-  // A sequence step has no review window of its own: it waits for the sequence's approval.
-  const inReview = email.status === 'pending_review' && !email.sequence_id;
-  if (inReview) set.review_expires_at = new Date(now.getTime() + REVIEW_WINDOW_MS).toISOString();
-  // An edit in review moves the window's end, and with it the time the sweeper would expire it.
-  const due = inReview ? { due: new Date(set.review_expires_at as string) } : {};
-  const r = await transitionOrCurrent(accountId, id, [email.status], set, [], due);
-  if (!r.moved) return editEmail(accountId, id, patch, deps, stillThere(r)); // the state moved under us: judge again
-  const updated = r.email;
-  if (inReview) {
-    await (deps.scheduler ?? awsScheduler).scheduleAt(reviewScheduleName(id), new Date(updated.review_expires_at!), messages.reviewExpired(accountId, id));
-  }
-  return updated;
 }
 
 export async function approveEmail(accountId: string, id: string, body: z.output<typeof ApproveEmailSchema>, deps: { clock?: Clock; scheduler?: Scheduler } = {}): Promise<EmailRecord> {

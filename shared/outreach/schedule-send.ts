@@ -17,6 +17,8 @@ import { DEADLINES } from '../catalog/deadlines.js';
  * daily limit of 0 has no slot to give: the email stays `queued` with the request kept until it has.
  */
 export const sendScheduleName = (emailId: string) => scheduleName('send', emailId);
+/** The schedule that ends an email's review window (set when drafted, moved by an edit, cancelled by approval). */
+export const reviewScheduleName = (emailId: string) => scheduleName('review', emailId);
 
 export async function scheduleSend(email: EmailRecord, mode: SendMode, sendAt: string | undefined, deps: { clock?: Clock; scheduler?: Scheduler } = {}): Promise<EmailRecord> {
   const clock = deps.clock ?? serviceClock;

@@ -1,0 +1,39 @@
+import type * as z from 'zod';
+import { serviceClock, type Clock } from '../core/clock.js';
+import { awsScheduler, type Scheduler } from '../adapters/scheduler.js';
+import { messages } from '../catalog/messages.js';
+import { transitionOrCurrent } from './emails.repository.js';
+import { htmlToPlain, plainToHtml, sanitizeEmailHtml } from './html.js';
+import { REVIEW_WINDOW_MS, type EmailRecord, type PatchEmailSchema } from './model.js';
+import { conflict, requireEmail, stillThere } from './review.js';
+import { reviewScheduleName } from './schedule-send.js';
+
+/** Edit an email in review or queued (SPEC.md "PATCH /emails/{id}/"): a new body is sanitised server-side. */
+export async function editEmail(accountId: string, id: string, patch: z.output<typeof PatchEmailSchema>, deps: { clock?: Clock; scheduler?: Scheduler } = {}, known?: EmailRecord): Promise<EmailRecord> {
+  const clock = deps.clock ?? serviceClock;
+  const email = known ?? (await requireEmail(accountId, id));
+  if (email.status !== 'pending_review' && email.status !== 'queued') throw conflict('edit', email.status);
+  const now = clock.now();
+  const set: Record<string, unknown> = { updated_at: now.toISOString() };
+  if (patch.subject !== undefined) set.subject = patch.subject;
+  if (patch.body_html !== undefined) {
+    // Sanitised server-side; the plain alternative is regenerated from what was kept.
+    set.body_html = sanitizeEmailHtml(patch.body_html);
+    set.body_plain = htmlToPlain(set.body_html as string);
+  } else if (patch.body_plain !== undefined) {
+    set.body_plain = patch.body_plain;
+    set.body_html = plainToHtml(patch.body_plain);
+  }
+  // A sequence step has no review window of its own: it waits for the sequence's approval.
+  const inReview = email.status === 'pending_review' && !email.sequence_id;
+  if (inReview) set.review_expires_at = new Date(now.getTime() + REVIEW_WINDOW_MS).toISOString();
+  // An edit in review moves the window's end, and with it the time the sweeper would expire it.
+  const due = inReview ? { due: new Date(set.review_expires_at as string) } : {};
+  const r = await transitionOrCurrent(accountId, id, [email.status], set, [], due);
+  if (!r.moved) return editEmail(accountId, id, patch, deps, stillThere(r)); // the state moved under us: judge again
+  const updated = r.email;
+  if (inReview) {
+    await (deps.scheduler ?? awsScheduler).scheduleAt(reviewScheduleName(id), new Date(updated.review_expires_at!), messages.reviewExpired(accountId, id));
+  }
+  return updated;
+}
