@@ -38,7 +38,7 @@ const POOL_NAME = 'local-users';
 const CLIENT_NAME = 'local-web-app';
 const REGION = 'us-east-1';
 
-export async function startLocalUserPool(opts: { root: string; dataDir: string | null }): Promise<LocalUserPool> {
+export async function startLocalUserPool(opts: { root: string; dataDir: string | null; bindRetries?: number }): Promise<LocalUserPool> {
   const dir = opts.dataDir ? join(opts.dataDir, 'cognito') : mkdtempSync(join(tmpdir(), 'cognito-local-'));
   mkdirSync(dir, { recursive: true });
   const port = await freePort();
@@ -156,6 +156,8 @@ export async function startLocalUserPool(opts: { root: string; dataDir: string |
     };
   } catch (e) {
     await stop();
+    // Its port taken between the choice and the child's bind (another process on the machine): a new one.
+    if (/EADDRINUSE/.test(output) && (opts.bindRetries ?? 0) < 3) return startLocalUserPool({ ...opts, bindRetries: (opts.bindRetries ?? 0) + 1 });
     throw e;
   }
 }

@@ -4,16 +4,46 @@ import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 
-/** A free loopback port (bound then released). */
-export function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
+/** Whether `port` can be bound on loopback now (bound, then released). */
+function bindable(port: number): Promise<number | null> {
+  return new Promise((res) => {
     const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
+    s.once('error', () => res(null));
+    s.listen(port, '127.0.0.1', () => {
+      const got = (s.address() as { port: number }).port;
+      s.close(() => res(got));
     });
   });
+}
+
+/** The kernel's range for the source ports of outgoing connections (Linux; elsewhere IANA's 49152-65535). */
+function ephemeralRange(): [number, number] {
+  try {
+    const [lo, hi] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (lo > 0 && hi >= lo) return [lo, hi];
+  } catch {
+    /* not Linux */
+  }
+  return [49152, 65535];
+}
+
+/**
+ * A free loopback port for a server that another process will open (a JVM, a child Node, a service under
+ * test). It is taken below the kernel's ephemeral range: a port from that range, released and then bound by
+ * the child a moment later, can meanwhile become the source port of any outgoing connection on the machine
+ * (a readiness poll, a parallel test), and the child's bind fails with EADDRINUSE. A server in this process
+ * listens on port 0 instead and reads the port it got.
+ */
+export async function freePort(): Promise<number> {
+  const [lo] = ephemeralRange();
+  const floor = 10_000;
+  for (let i = 0; lo - floor > 1000 && i < 50; i++) {
+    const got = await bindable(floor + Math.floor(Math.random() * (lo - floor)));
+    if (got !== null) return got;
+  }
+  const any = await bindable(0);
+  if (any === null) throw new Error('no free loopback port');
+  return any;
 }
 
 function dynamoLocalDir(root: string): string {
@@ -72,7 +102,7 @@ export interface DynamoLocal {
  * `namespaced` leaves out `-sharedDb`, so each access key id sees its own tables: one JVM can then serve many
  * stacks, each under its own key (the test run shares one instead of starting a JVM per test file).
  */
-export async function startDynamoLocal(opts: { root: string; dbPath: string | null; port?: number; namespaced?: boolean }): Promise<DynamoLocal> {
+export async function startDynamoLocal(opts: { root: string; dbPath: string | null; port?: number; namespaced?: boolean; bindRetries?: number }): Promise<DynamoLocal> {
   try {
     execFileSync('java', ['-version'], { stdio: 'ignore' });
   } catch {
@@ -115,7 +145,15 @@ export async function startDynamoLocal(opts: { root: string; dbPath: string | nu
   const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`DynamoDB Local exited: ${stderr}`);
+    if (child.exitCode !== null) {
+      process.removeListener('exit', killOnExit);
+      watchdog?.kill('SIGKILL');
+      // Its port taken between the choice and the JVM's bind (another process on the machine): a new one.
+      if (opts.port === undefined && /BindException|Address already in use/.test(stderr) && (opts.bindRetries ?? 0) < 3) {
+        return startDynamoLocal({ ...opts, bindRetries: (opts.bindRetries ?? 0) + 1 });
+      }
+      throw new Error(`DynamoDB Local exited: ${stderr}`);
+    }
     try {
       await client.send(new ListTablesCommand({}));
       break;

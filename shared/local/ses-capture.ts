@@ -125,5 +125,5 @@ export async function startSmtpSink(opts: { port: number; now: () => number; sen
     },
   });
   await new Promise<void>((r) => server.listen(opts.port, '127.0.0.1', () => r()));
-  return { port: opts.port, logins, stop: () => new Promise<void>((r) => server.close(() => r())) };
+  return { port: (server.server.address() as { port: number }).port, logins, stop: () => new Promise<void>((r) => server.close(() => r())) };
 }

@@ -220,8 +220,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     const shared = opts.dynamodb && !dataDir ? opts.dynamodb : null;
     // The stand-ins do not depend on one another: their start-ups (a JVM, a Node child, servers) overlap. All
     // of them settle before a failure is thrown, so whatever did start is in `started` and is stopped below.
-    const sqsPort = await freePort();
-    const sesPort = await freePort();
+    // Every server in this process listens on port 0 and reports the port it got: a port chosen earlier and
+    // released could be taken, before the listen, as the source port of one of the start-up's own connections.
     // aws-ses-v2-local is CommonJS: its default export arrives as `.default` (or nested once more under tsx).
     type SesStart = (c: { host: string; port: number }) => Promise<Server>;
     const sesMod = sesModule as unknown as { default: SesStart | { default: SesStart } };
@@ -240,12 +240,13 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       return dir;
     };
     const mail = async () => {
-      await track(sesServer({ host: '127.0.0.1', port: sesPort }).then(closing), 'ses');
-      const capture = await track(startSesCapture({ upstreamPort: sesPort, port: await freePort(), now: () => serviceClock.now().getTime() }), 'ses capture');
-      const smtpSink = await track(startSmtpSink({ port: await freePort(), now: () => serviceClock.now().getTime(), sends: capture.sends }), 'smtp sink');
+      const ses = await track(sesServer({ host: '127.0.0.1', port: 0 }).then(closing), 'ses');
+      const sesPort = (ses.server.address() as { port: number }).port;
+      const capture = await track(startSesCapture({ upstreamPort: sesPort, port: 0, now: () => serviceClock.now().getTime() }), 'ses capture');
+      const smtpSink = await track(startSmtpSink({ port: 0, now: () => serviceClock.now().getTime(), sends: capture.sends }), 'smtp sink');
       const mailProviders = await track(
         startMailProviderEmulator({
-          port: await freePort(),
+          port: 0,
           file: file('mail-providers.json'),
           onSent: (s) => capture.sends.push({ raw: s.raw, destination: s.bcc.length ? { BccAddresses: s.bcc } : {}, from: s.from, simple: null, provider_message_id: s.providerMessageId, at: serviceClock.now().getTime() }),
         }),
@@ -253,9 +254,9 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       );
       return { capture, smtpSink, mailProviders };
     };
-    const [dynamo, , { capture, smtpSink, mailProviders }, sampleWeb, userPool, appDir] = await allStarted([
+    const [dynamo, sqsServer, { capture, smtpSink, mailProviders }, sampleWeb, userPool, appDir] = await allStarted([
       track(shared ? Promise.resolve({ endpoint: shared.endpoint, stop: () => dropTables(shared) }) : (opts.dynamoLocal ?? startDynamoLocal({ root, dbPath: file('dynamodb') })), 'dynamodb'),
-      track(createSqsServer({ port: sqsPort, hostname: '127.0.0.1', emulateQueueCreationLifecycle: false }).then(closing), 'sqs'),
+      track(createSqsServer({ port: 0, hostname: '127.0.0.1', emulateQueueCreationLifecycle: false }).then(closing), 'sqs'),
       mail(),
       track(startSampleWeb(), 'sample web'),
       opts.userPool ? track(startLocalUserPool({ root, dataDir }), 'cognito-local') : Promise.resolve(null),
@@ -269,6 +270,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       api_base: `${mailProviders.baseUrl}/${api}`,
     });
 
+    const sqsPort = (sqsServer.server.address() as { port: number }).port;
     const endpoints = {
       dynamodb: dynamo.endpoint,
       sqs: `http://127.0.0.1:${sqsPort}`,
@@ -334,7 +336,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     process.env.TIMERS_QUEUE_ARN = process.env[QUEUE_LIST.find((q) => q.key === 'timers')!.arnEnv];
     process.env.TIMERS_DLQ_ARN = dlqArns.timers;
 
-    const scheduler = await startSchedulerEmulator({ port: await freePort(), file: file('schedules.json'), clock: serviceClock, sqs });
+    const scheduler = await startSchedulerEmulator({ port: 0, file: file('schedules.json'), clock: serviceClock, sqs });
     started.push(scheduler);
     endpoints.scheduler = `http://127.0.0.1:${scheduler.port}`;
     process.env.AWS_ENDPOINT_URL_SCHEDULER = endpoints.scheduler;

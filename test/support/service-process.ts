@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { isAlive, until } from './probes.js';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { ROOT } from './local.js';
 
@@ -20,16 +19,8 @@ export interface ServiceOptions {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A free loopback port (bound, then released for the service to take). */
-export function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const server = createServer();
-    server.once('error', rej);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => res(port));
-    });
-  });
-}
+/** Below the ephemeral range, so no outgoing connection takes it before the service binds it (see processes.ts). */
+export { freePort } from '../../shared/local/processes.js';
 
 export class ServiceProcess {
   private child: ChildProcess | null = null;
