@@ -102,13 +102,21 @@ export interface DynamoLocal {
  * `namespaced` leaves out `-sharedDb`, so each access key id sees its own tables: one JVM can then serve many
  * stacks, each under its own key (the test run shares one instead of starting a JVM per test file).
  */
-export async function startDynamoLocal(opts: { root: string; dbPath: string | null; port?: number; namespaced?: boolean; bindRetries?: number }): Promise<DynamoLocal> {
+export async function startDynamoLocal(opts: {
+  root: string;
+  dbPath: string | null;
+  port?: number;
+  namespaced?: boolean;
+  /** How a port is chosen when none is given (tests inject a taken one). */
+  choosePort?: () => Promise<number>;
+  bindRetries?: number;
+}): Promise<DynamoLocal> {
   try {
     execFileSync('java', ['-version'], { stdio: 'ignore' });
   } catch {
     throw new Error('Java 17+ is required for DynamoDB Local (Debian: apt-get install -y default-jre-headless)');
   }
-  const port = opts.port ?? (await freePort());
+  const port = opts.port ?? (await (opts.choosePort ?? freePort)());
   const dir = dynamoLocalDir(opts.root);
   const args = [`-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, opts.namespaced ? '-Xmx1g' : '-Xmx512m', '-jar', join(dir, 'DynamoDBLocal.jar'), ...(opts.namespaced ? [] : ['-sharedDb']), '-disableTelemetry', '-port', String(port)];
   if (opts.dbPath) {
@@ -150,7 +158,7 @@ export async function startDynamoLocal(opts: { root: string; dbPath: string | nu
       watchdog?.kill('SIGKILL');
       // Its port taken between the choice and the JVM's bind (another process on the machine): a new one.
       if (opts.port === undefined && /BindException|Address already in use/.test(stderr) && (opts.bindRetries ?? 0) < 3) {
-        return startDynamoLocal({ ...opts, bindRetries: (opts.bindRetries ?? 0) + 1 });
+        return startDynamoLocal({ ...opts, choosePort: freePort, bindRetries: (opts.bindRetries ?? 0) + 1 });
       }
       throw new Error(`DynamoDB Local exited: ${stderr}`);
     }

@@ -36,3 +36,27 @@ test('a SIGKILLed owner does not leave DynamoDB Local running on its data direct
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('ports for child processes come from below the ephemeral range, and DynamoDB Local takes another when its port is taken', async () => {
+  const { freePort, startDynamoLocal } = await import('../../shared/local/processes.js');
+  const [lo] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+  const ports = await Promise.all(Array.from({ length: 20 }, () => freePort()));
+  for (const p of ports) expect(p).toBeLessThan(lo);
+
+  // The first port offered is already bound (as by another process between the choice and the JVM's bind).
+  const { createServer } = await import('node:net');
+  const taken = createServer((c) => c.destroy());
+  await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+  const takenPort = (taken.address() as { port: number }).port;
+  let offered = 0;
+  const ddb = await startDynamoLocal({ root: ROOT, dbPath: null, choosePort: async () => (offered++ === 0 ? takenPort : freePort()) });
+  try {
+    expect(offered).toBe(1);
+    expect(ddb.port).not.toBe(takenPort);
+    const res = await fetch(ddb.endpoint, { method: 'POST', headers: { 'x-amz-target': 'DynamoDB_20120810.ListTables', 'content-type': 'application/x-amz-json-1.0', authorization: 'AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=x' }, body: '{}' });
+    expect(res.status).toBe(200);
+  } finally {
+    await ddb.stop();
+    taken.close();
+  }
+}, 60_000);
