@@ -8,7 +8,7 @@ import { BedrockRuntimeClient, ConverseCommand, type ConverseCommandInput } from
 import * as z from 'zod';
 import { lazyClient } from './aws-client.js';
 import { assertDraftable, DraftFailedError, MAX_SUBJECT_LENGTH, type Draft, type DraftInput, type Drafter } from '../outreach/drafter.js';
-import { plainToHtml } from '../outreach/html.js';
+import { plainToHtml } from '../outreach/plain-html.js';
 import { senderName } from '../outreach/composer/sign-off.js';
 import { followUpSubject } from '../outreach/composer/subject.js';
 import { clean, truncateWords } from '../outreach/composer/text.js';

@@ -1,6 +1,6 @@
 /**
  * Email body conversions: the one HTML sanitiser (PATCH bodies, drafts, test emails), HTML → plain
- * text for the `body_plain` twin of an edited `body_html`, and plain → HTML for the reverse.
+ * text for the `body_plain` twin of an edited `body_html`, and plain → HTML for the reverse (plain-html.ts).
  */
 import sanitizeHtml from 'sanitize-html';
 import { convert } from 'html-to-text';
@@ -63,23 +63,6 @@ export function htmlToPlain(html: string): string {
   }).trim();
 }
 
-export function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
-
-/** Escaped HTML for a plain body: blank lines separate paragraphs, single newlines become `<br>`. */
-export function plainToHtml(text: string): string {
-  const normalised = text.replace(/\r\n?/g, '\n').trim();
-  if (normalised === '') return '';
-  return normalised
-    .split(/\n[ \t]*\n+/)
-    .map((paragraph) => paragraph.replace(/^\n+|\n+$/g, ''))
-    .filter((paragraph) => paragraph.trim() !== '')
-    .map((paragraph) => `<p>${paragraph.split('\n').map(escapeHtml).join('<br>\n')}</p>`)
-    .join('\n');
-}
+// The plain-text conversions need no HTML parser: they live apart, so a module that only escapes or wraps
+// plain text (MIME composition, the drafters) does not load html-to-text.
+export { escapeHtml, plainToHtml } from './plain-html.js';

@@ -4,7 +4,7 @@
  */
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { ValidationError } from '../core/errors.js';
-import { escapeHtml } from './html.js';
+import { escapeHtml } from './plain-html.js';
 
 export interface MailAddress {
   email: string;

@@ -1,5 +1,5 @@
 import { assertDraftable, DraftFailedError, type Draft, type DraftInput, type Drafter } from '../drafter.js';
-import { plainToHtml } from '../html.js';
+import { plainToHtml } from '../plain-html.js';
 import { composeFollowUp, composeIntro } from './body.js';
 import { person } from './contact.js';
 import { analyzeInstructions } from './instructions.js';
