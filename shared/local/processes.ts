@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 
-/** Whether `port` can be bound on loopback now (bound, then released). */
+/** `port` (0: any) bound on loopback and released at once: the port it got, or null when it is taken. */
 function bindable(port: number): Promise<number | null> {
   return new Promise((res) => {
     const s = createServer();
@@ -154,6 +154,7 @@ export async function startDynamoLocal(opts: {
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) {
+      client.destroy();
       process.removeListener('exit', killOnExit);
       watchdog?.kill('SIGKILL');
       // Its port taken between the choice and the JVM's bind (another process on the machine): a new one.

@@ -5,7 +5,7 @@ import { PRICES } from '../accounts/prices.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { optionalEnv, requireEnv } from '../core/env.js';
 import { QUEUES } from '../catalog/queues.js';
-import { awsScheduler, scheduleName, type Scheduler } from '../adapters/scheduler.js';
+import { awsScheduler, type Scheduler } from '../adapters/scheduler.js';
 import { bedrockDrafter } from '../adapters/bedrock-drafter.js';
 import { ComposerDrafter } from './composer/composer-drafter.js';
 import { DraftFailedError, type Drafter } from './drafter.js';
@@ -30,7 +30,6 @@ export function defaultDrafter(): Drafter {
   drafter ??= optionalEnv('DRAFTER') === 'bedrock' ? bedrockDrafter(requireEnv('BEDROCK_MODEL_ID')) : new ComposerDrafter();
   return drafter;
 }
-
 
 /**
  * The email left `drafting` without this delivery: a concurrent delivery wrote the draft, or it was

@@ -1,6 +1,7 @@
 /**
  * Email body conversions: the one HTML sanitiser (PATCH bodies, drafts, test emails), HTML → plain
- * text for the `body_plain` twin of an edited `body_html`, and plain → HTML for the reverse (plain-html.ts).
+ * text for the `body_plain` twin of an edited `body_html`, while plain → HTML for the reverse is in
+ * plain-html.ts, which needs no HTML parser: MIME composition and the drafters do not load html-to-text.
  */
 import sanitizeHtml from 'sanitize-html';
 import { convert } from 'html-to-text';
@@ -62,7 +63,3 @@ export function htmlToPlain(html: string): string {
     ],
   }).trim();
 }
-
-// The plain-text conversions need no HTML parser: they live apart, so a module that only escapes or wraps
-// plain text (MIME composition, the drafters) does not load html-to-text.
-export { escapeHtml, plainToHtml } from './plain-html.js';

@@ -18,7 +18,6 @@ export interface ServiceOptions {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A free loopback port (bound, then released for the service to take). */
 /** Below the ephemeral range, so no outgoing connection takes it before the service binds it (see processes.ts). */
 export { freePort } from '../../shared/local/processes.js';
 

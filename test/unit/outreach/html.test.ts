@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { htmlToPlain, plainToHtml, sanitizeEmailHtml } from '../../../shared/outreach/html.js';
+import { htmlToPlain, sanitizeEmailHtml } from '../../../shared/outreach/html.js';
+import { plainToHtml } from '../../../shared/outreach/plain-html.js';
 
 describe('sanitizeEmailHtml', () => {
   it('keeps the allowed formatting tags and safe links', () => {
