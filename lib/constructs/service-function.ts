@@ -102,11 +102,24 @@ export interface DirectorySourceBinding {
 export const directoryBucketArnExport = (prefix: string) => `${prefix}-directory-bucket-arn`;
 
 /**
- * Packages the service imports only with `import()`, on a path cold start does not take (X-Ray: the first AWS
- * request, shared/adapters/aws-client.ts). Each is bundled into a file of its own under the asset's
- * node_modules, where that import finds it, so module init neither parses nor evaluates it.
+ * Packages (or a package's subpath export) imported only with `import()`, on a path cold start does not take.
+ * Each is bundled into a file of its own under the asset's node_modules, where that import finds it, so module
+ * init neither parses nor evaluates it:
+ * - X-Ray's tracer: the first AWS request (shared/adapters/aws-client.ts).
+ * - `@smithy/core/event-streams`: every SDK client's protocol imports it when an operation has an event stream
+ *   (HttpProtocol); no operation the service calls has one. 15 KB a bundle.
+ * - `@smithy/credential-provider-imds`: the default credential chain imports it when the environment holds no
+ *   credentials (EC2 or container metadata), which Lambda always sets. 7 KB a bundle.
  */
-export const LAZY_PACKAGES = ['@aws-lambda-powertools/tracer'] as const;
+export const LAZY_PACKAGES = ['@aws-lambda-powertools/tracer', '@smithy/core/event-streams', '@smithy/credential-provider-imds'] as const;
+
+/** A lazy package's name and its subpath (`.` for the package itself): `@smithy/core/event-streams` → `@smithy/core`, `./event-streams`. */
+export function splitPackageSpecifier(specifier: string): { name: string; subpath: string } {
+  const parts = specifier.split('/');
+  const n = specifier.startsWith('@') ? 2 : 1;
+  const rest = parts.slice(n).join('/');
+  return { name: parts.slice(0, n).join('/'), subpath: rest ? `./${rest}` : '.' };
+}
 
 const NODE_BUILTIN_SHIMS = join(REPO_ROOT, 'lib/constructs/node-builtins');
 
@@ -183,13 +196,23 @@ export function lazyPackageCommands(outDir: string): string[] {
     ...NODE_BUILTIN_ALIASES.map((a) => `--alias:${a}`),
     '--log-level=error',
   ].join(' ');
-  return LAZY_PACKAGES.map((pkg) => {
-    const dir = `${outDir}/node_modules/${pkg}`;
-    return (
-      `mkdir -p "${dir}" && printf '{"type":"module","main":"index.mjs"}' > "${dir}/package.json" && ` +
-      `printf "export * from '${pkg}';" | (cd "${REPO_ROOT}" && "${esbuild}" ${flags} --outfile="${dir}/index.mjs")`
-    );
+  // One package.json per package, whose `exports` map each lazy specifier of it to its file: ESM resolves a
+  // subpath (`@smithy/core/event-streams`) only through `exports`, never to a directory's index.
+  const byPackage = new Map<string, string[]>();
+  for (const specifier of LAZY_PACKAGES) {
+    const { name, subpath } = splitPackageSpecifier(specifier);
+    byPackage.set(name, [...(byPackage.get(name) ?? []), subpath]);
+  }
+  const manifests = [...byPackage].map(([name, subpaths]) => {
+    const exports = Object.fromEntries(subpaths.map((s) => [s, `${s}/index.mjs`]));
+    const manifest = JSON.stringify({ type: 'module', exports });
+    return `mkdir -p "${outDir}/node_modules/${name}" && printf '%s' '${manifest}' > "${outDir}/node_modules/${name}/package.json"`;
   });
+  const bundles = LAZY_PACKAGES.map((pkg) => {
+    const dir = `${outDir}/node_modules/${pkg}`;
+    return `mkdir -p "${dir}" && printf "export * from '${pkg}';" | (cd "${REPO_ROOT}" && "${esbuild}" ${flags} --outfile="${dir}/index.mjs")`;
+  });
+  return [...manifests, ...bundles];
 }
 
 /**

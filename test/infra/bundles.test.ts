@@ -1,7 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUNDLE_LIMIT_KB, bundle, functionsToMeasure, sizeException } from '../../bin/bench-bundles.js';
+import { LAZY_PACKAGES } from '../../lib/constructs/service-function.js';
 
 // Sizes only (esbuild with the deployed settings, about a second a function; the lazily imported packages,
 // the same for every function, are left out); init times are measured by `npm run bench`, never here.
@@ -32,4 +34,25 @@ test.each(dynamodbOnly.map((f) => [f.module]))(`%s bundles within ${BUNDLE_LIMIT
   expect(builtinEsmImports).toEqual([]);
   expect(packages.has('@aws-sdk/client-dynamodb')).toBe(true);
   expect(OTHER_SDK_CLIENTS.filter((p) => packages.has(p))).toEqual([]);
+});
+
+test('the lazily imported packages stay out of the bundle and resolve from the asset to their own bundled builds', async () => {
+  const dir = join(outdir, 'lazy');
+  await bundle('functions/search/create.ts', join(dir, 'index.mjs'), { lazyPackages: true });
+  const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
+  // Left as an import() for Node to resolve (the bundle is minified: compare a list, not the text).
+  expect(LAZY_PACKAGES.filter((specifier) => !code.includes(`import("${specifier}")`))).toEqual([]);
+  // Resolved as the bundle resolves them: from a module beside index.mjs, in a fresh Node process.
+  writeFileSync(
+    join(dir, 'probe.mjs'),
+    `const out = {};
+for (const s of ${JSON.stringify(LAZY_PACKAGES)}) out[s] = { url: import.meta.resolve(s), exports: Object.keys(await import(s)) };
+console.log(JSON.stringify(out));`,
+  );
+  const resolved = JSON.parse(execFileSync(process.execPath, [join(dir, 'probe.mjs')], { cwd: dir }).toString()) as Record<string, { url: string; exports: string[] }>;
+  expect(Object.keys(resolved)).toEqual([...LAZY_PACKAGES]);
+  for (const specifier of LAZY_PACKAGES) expect(resolved[specifier]!.url).toBe(`file://${dir}/node_modules/${specifier}/index.mjs`);
+  expect(resolved['@aws-lambda-powertools/tracer']!.exports).toContain('Tracer');
+  expect(resolved['@smithy/core/event-streams']!.exports).toContain('EventStreamSerde');
+  expect(resolved['@smithy/credential-provider-imds']!.exports).toEqual(expect.arrayContaining(['fromInstanceMetadata', 'fromContainerMetadata']));
 });
