@@ -7,7 +7,7 @@ import { messages } from '../catalog/messages.js';
 import { getJob } from '../jobs/jobs.repository.js';
 import { TERMINAL } from '../jobs/model.js';
 import { searchEngine } from '../search/engine-source.js';
-import { sendFirstDelivery } from '../webhooks/job-webhooks.js';
+import { sendFirstDelivery } from '../webhooks/queue-delivery.js';
 import type { AgenticSearchItem, CompletionReason } from '../webhooks/events.js';
 import { markAgenticRunning, saveStep } from './agentic.repository.js';
 import { parseCriteria } from './criteria.js';

@@ -1,7 +1,7 @@
 import type { SQSRecord } from 'aws-lambda';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { pendingSettleWrites } from '../accounts/ledger.repository.js';
-import { sendFirstDelivery } from '../webhooks/job-webhooks.js';
+import { sendFirstDelivery } from '../webhooks/queue-delivery.js';
 import { finishJob, getJob, markRunning, type JobFinish } from './jobs.repository.js';
 import { TERMINAL, type Job } from './model.js';
 import { FAILURE_MESSAGES } from '../webhooks/events.js';

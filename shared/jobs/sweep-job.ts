@@ -2,7 +2,7 @@ import { serviceClock, type Clock } from '../core/clock.js';
 import { sendMessage } from '../adapters/queue.js';
 import { isSearchJobKind, messages } from '../catalog/messages.js';
 import { DEADLINES, after, nextLook, type SweepAction } from '../catalog/deadlines.js';
-import { WEBHOOK_LEASE_MS } from '../webhooks/job-webhooks.js';
+import { WEBHOOK_LEASE_MS } from '../webhooks/queue-delivery.js';
 import { clearJobDue, getJob, postponeJob } from './jobs.repository.js';
 import { endJob, lostJobOutcome } from './run-job.js';
 import { TERMINAL } from './model.js';

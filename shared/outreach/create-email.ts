@@ -14,7 +14,8 @@ import { getLead, isSuppressed, leadUpsertWrite } from './leads.repository.js';
 import { findContact } from '../enrichment/identity.js';
 import { findByProfessionalUrl } from '../directory/directory.repository.js';
 import { normalizeProfessionalUrl } from '../directory/urls.js';
-import { isValidTimeZone, timeZoneForLocation } from './send-time.js';
+import { timeZoneForLocation } from './country-zone.js';
+import { isValidTimeZone } from './send-time.js';
 import { newEmailWrites, undraftedEmailFields } from './emails.repository.js';
 import { logger } from '../core/logger.js';
 

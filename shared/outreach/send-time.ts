@@ -3,7 +3,6 @@
  * and out is a UTC `Date`; local wall-clock reasoning goes through `Intl.DateTimeFormat` with a
  * `timeZone`, so DST is handled by the runtime's tz database rather than a fixed offset.
  */
-import { getCountry } from 'countries-and-timezones';
 import { ValidationError } from '../core/errors.js';
 
 /** Follow-up delays in days after the previous step actually sent, for steps 1, 2 and 3. */
@@ -287,41 +286,4 @@ export function allocateSlot(opts: {
     if (slot.getTime() >= opts.desired.getTime() && hasRoom(slot)) return slot;
   }
   throw new Error(`no send slot with capacity within ${MAX_ALLOCATION_DAYS} days`);
-}
-
-/**
- * The principal zone for countries spanning several; the library lists zones alphabetically, so
- * `timezones[0]` would put the United States on America/Adak and Australia on Antarctica/Macquarie.
- */
-const PRINCIPAL_ZONE: Readonly<Record<string, string>> = {
-  AU: 'Australia/Sydney',
-  BR: 'America/Sao_Paulo',
-  CA: 'America/Toronto',
-  CL: 'America/Santiago',
-  CY: 'Asia/Nicosia',
-  DE: 'Europe/Berlin',
-  ES: 'Europe/Madrid',
-  GL: 'America/Nuuk',
-  KI: 'Pacific/Tarawa',
-  MN: 'Asia/Ulaanbaatar',
-  MX: 'America/Mexico_City',
-  MY: 'Asia/Singapore',
-  PF: 'Pacific/Tahiti',
-  PG: 'Pacific/Port_Moresby',
-  PT: 'Europe/Lisbon',
-  RU: 'Europe/Moscow',
-  UA: 'Europe/Kyiv',
-  US: 'America/New_York',
-  UZ: 'Asia/Tashkent',
-  VN: 'Asia/Ho_Chi_Minh',
-};
-
-/** IANA zone for an ISO 3166-1 alpha-2 country code, or null when unknown. */
-export function timeZoneForLocation(countryCode?: string | null): string | null {
-  const code = countryCode?.trim().toUpperCase();
-  if (!code || !/^[A-Z]{2}$/.test(code)) return null;
-  const zones = getCountry(code)?.timezones ?? [];
-  if (zones.length === 0) return null;
-  const principal = PRINCIPAL_ZONE[code];
-  return principal && zones.includes(principal as (typeof zones)[number]) ? principal : zones[0]!;
 }

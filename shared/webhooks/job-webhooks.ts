@@ -3,9 +3,7 @@ import { secretBox } from '../adapters/secret-box.js';
 import { sendMessage } from '../adapters/queue.js';
 import { awsScheduler, scheduleName, type Scheduler } from '../adapters/scheduler.js';
 import { serviceClock, type Clock } from '../core/clock.js';
-import { getJob, leaseWebhookAttempt, recordWebhookAttempt, reopenWebhookDelivery } from '../jobs/jobs.repository.js';
-import { assertRedeliverable, requireAccountJob } from '../jobs/account-jobs.js';
-import { ConflictError } from '../core/errors.js';
+import { getJob, leaseWebhookAttempt, recordWebhookAttempt } from '../jobs/jobs.repository.js';
 import type { Job } from '../jobs/model.js';
 import { deliverWebhook, nextRetryDelaySeconds, type DeliveryResult } from './deliver.js';
 import { validateWebhookUrl } from './target.js';
@@ -13,6 +11,7 @@ import { signWebhook } from './sign.js';
 import { webhookTargetPolicy } from '../adapters/webhook-targets.js';
 import { logger } from '../core/logger.js';
 import { messages } from '../catalog/messages.js';
+import { WEBHOOK_LEASE_MS } from './queue-delivery.js';
 
 /**
  * Webhook delivery of a finished job's event (SPEC.md "Events", DESIGN.md §3).
@@ -31,20 +30,9 @@ export function eventBody(job: Job): Record<string, unknown> {
   return { id: job.id, event_type: job.event_type, ...(job.result ?? {}), ...(job.status === 'failed' ? { error: job.error } : {}) };
 }
 
-/** Longer than the 15 s delivery timeout, so a live attempt always holds its lease to the end. */
-export const WEBHOOK_LEASE_MS = 60_000;
 
 export const webhookMessageId = (jobId: string) => `msg_${jobId}`;
 
-/**
- * After a job finishes (its `webhook_status` set to `queued` in the same write): put its first delivery on
- * the webhooks queue. Sending it twice is harmless (an attempt is leased and recorded once), so a
- * redelivered job message, or the sweeper after a lost one, simply sends it again.
- */
-export async function sendFirstDelivery(job: Job): Promise<void> {
-  if (job.webhook_status !== 'queued' || (job.webhook_attempts?.length ?? 0) > 0) return;
-  await sendMessage('webhooks', messages.deliverJobEvent(job.id, 1));
-}
 
 /** A redelivery found attempt n leased by a live (or not yet expired) attempt: retried after the visibility timeout. */
 export class DeliveryInProgressError extends Error {
@@ -123,16 +111,3 @@ export async function webhookRetryDue(message: { job_id: string; attempt: number
   await sendMessage('webhooks', messages.deliverJobEvent(message.job_id, message.attempt));
 }
 
-/**
- * The web app's "redeliver": one more delivery of a finished job's event, as attempt n+1 of the same
- * machinery (signed, logged, retried on failure like any other). 409 when the job has no webhook, has not
- * finished, or a delivery is already queued (including a redeliver that raced this one).
- */
-export async function redeliverJobEvent(accountId: string, jobId: string, now: Date = serviceClock.now()) {
-  const job = await requireAccountJob(accountId, jobId);
-  assertRedeliverable(job);
-  const attempts = job.webhook_attempts?.length ?? 0;
-  if (!(await reopenWebhookDelivery(job.id, attempts, now))) throw new ConflictError('A delivery of this job is already queued.');
-  await sendMessage('webhooks', messages.deliverJobEvent(job.id, attempts + 1));
-  return { job_id: job.id, attempt: attempts + 1, status: 'queued' as const };
-}

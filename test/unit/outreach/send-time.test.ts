@@ -10,10 +10,10 @@ import {
   localDay,
   nextSlotNow,
   spreadMinutes,
-  timeZoneForLocation,
   zonedParts,
   type ZonedParts,
 } from '../../../shared/outreach/send-time.js';
+import { timeZoneForLocation } from '../../../shared/outreach/country-zone.js';
 
 const ZONES = [
   'America/New_York',
