@@ -215,6 +215,11 @@ export function lazyPackageCommands(outDir: string): string[] {
   return [...manifests, ...bundles];
 }
 
+/** Shell commands that copy files of the repository into the asset at the same relative path (CDK's afterBundling hook). */
+export function assetCopyCommands(outDir: string, files: readonly string[]): string[] {
+  return files.map((file) => `mkdir -p "${dirname(join(outDir, file))}" && cp "${join(REPO_ROOT, file)}" "${join(outDir, file)}"`);
+}
+
 /**
  * The one Lambda function construct of the service (after Powertools' `FunctionWithLogGroup`): Node.js 22
  * on ARM64, X-Ray active, its own log group kept one month, source-mapped stack traces
@@ -261,7 +266,7 @@ export class ServiceFunction extends NodejsFunction {
             ...lazyPackageCommands(out),
             // Offline and Docker-free: copy the installed packages rather than `npm install` them.
             ...(props.runtimePackages ?? []).map((p) => `mkdir -p "${out}/node_modules" && cp -r "${join(REPO_ROOT, 'node_modules', p)}" "${out}/node_modules/"`),
-            ...(props.assets ?? []).map((file) => `mkdir -p "${dirname(join(out, file))}" && cp "${join(REPO_ROOT, file)}" "${join(out, file)}"`),
+            ...assetCopyCommands(out, props.assets ?? []),
           ],
         },
       },

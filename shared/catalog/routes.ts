@@ -1,4 +1,5 @@
 import type { Bindings } from './bindings.js';
+import { OPENAPI_DOCUMENT } from '../contract/document.js';
 
 /**
  * The route table: the one source of truth for every HTTP route. The CDK stack builds one Lambda and one
@@ -132,7 +133,7 @@ export const ROUTES: RouteDef[] = [
   { method: 'GET', path: pub('test-emails/{id}/'), module: 'functions/test-emails/get.ts', auth: 'handler_key', throttle: T.testEmails, edgeThrottle: T.testEmailsEdge, bindings: { tables: { accounts: 'read', outreach: 'read' }, keyThrottle: true } },
 
   // The published contract (DESIGN.md §3): the OpenAPI document and the reference page rendering it, no credential.
-  { method: 'GET', path: pub('openapi.json'), module: 'functions/openapi/get.ts', auth: 'public', throttle: T.read, bindings: {} },
+  { method: 'GET', path: pub('openapi.json'), module: 'functions/openapi/get.ts', auth: 'public', throttle: T.read, bindings: {}, assets: [OPENAPI_DOCUMENT] },
   { method: 'GET', path: '/docs/', module: 'functions/openapi/docs.ts', auth: 'public', throttle: T.read, bindings: {} },
   { method: 'GET', path: '/docs/scalar.js', module: 'functions/openapi/docs.ts', auth: 'public', throttle: T.read, bindings: {}, assets: [SCALAR_BUNDLE] },
 

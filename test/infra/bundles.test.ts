@@ -3,7 +3,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUNDLE_LIMIT_KB, bundle, functionsToMeasure, sizeException } from '../../bin/bench-bundles.js';
-import { LAZY_PACKAGES } from '../../lib/constructs/service-function.js';
+import { LAZY_PACKAGES, REPO_ROOT, assetCopyCommands } from '../../lib/constructs/service-function.js';
+import { ROUTES } from '../../shared/catalog/routes.js';
+import { OPENAPI_DOCUMENT } from '../../shared/contract/document.js';
 
 // Sizes only (esbuild with the deployed settings, about a second a function; the lazily imported packages,
 // the same for every function, are left out); init times are measured by `npm run bench`, never here.
@@ -55,4 +57,20 @@ console.log(JSON.stringify(out));`,
   expect(resolved['@aws-lambda-powertools/tracer']!.exports).toContain('Tracer');
   expect(resolved['@smithy/core/event-streams']!.exports).toContain('EventStreamSerde');
   expect(resolved['@smithy/credential-provider-imds']!.exports).toEqual(expect.arrayContaining(['fromInstanceMetadata', 'fromContainerMetadata']));
+});
+
+test('the OpenAPI function serves the committed document from its asset, as Lambda runs it, without building it', async () => {
+  const route = ROUTES.find((r) => r.module === 'functions/openapi/get.ts')!;
+  expect(route.assets).toEqual([OPENAPI_DOCUMENT]);
+  const dir = join(outdir, 'openapi');
+  const { kb, packages } = await bundle(route.module, join(dir, 'index.mjs'), { lazyPackages: false });
+  expect(kb).toBeLessThan(20);
+  expect(packages.has('zod')).toBe(false);
+  for (const command of assetCopyCommands(dir, route.assets!)) execFileSync('bash', ['-c', command]);
+  const call = `const { handler } = await import(${JSON.stringify(join(dir, 'index.mjs'))});
+const r = await handler({ requestContext: { requestId: 'r1' } });
+console.log(JSON.stringify({ status: r.statusCode, type: r.headers['Content-Type'], body: r.body }));`;
+  const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', call], { cwd: tmpdir(), env: { PATH: process.env.PATH, LAMBDA_TASK_ROOT: dir } }).toString()) as { status: number; type: string; body: string };
+  expect([out.status, out.type]).toEqual([200, 'application/json']);
+  expect(JSON.parse(out.body)).toEqual(JSON.parse(readFileSync(join(REPO_ROOT, OPENAPI_DOCUMENT), 'utf8')));
 });
