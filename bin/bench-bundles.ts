@@ -41,6 +41,18 @@ export const SIZE_EXCEPTIONS: Record<string, readonly string[]> = {
   'mail parsing': ['mailparser', 'libmime', 'libqp', 'libbase64', 'iconv-lite', 'encoding-japanese', '@zone-eu/mailsplit', 'punycode.js', 'tlds', 'linkify-it', 'uc.micro'],
   'HTML sanitising and rendering': ['sanitize-html', 'htmlparser2', 'domhandler', 'domutils', 'dom-serializer', 'domelementtype', 'entities', 'postcss', 'nanoid', 'picocolors', 'source-map-js', 'parse-srcset', 'deepmerge', 'is-plain-object', 'escape-string-regexp', 'html-to-text', 'selderee', '@selderee/plugin-htmlparser2', 'parseley', 'leac', 'peberminta'],
   'MIME composition and SMTP': ['nodemailer'],
+  // DESIGN.md's provider mailboxes: Google's OAuth and Gmail clients, Microsoft Graph's, the OIDC client, and what
+  // they pull in (the packages reachable only through them, from esbuild's metafile).
+  "mailbox providers' clients (Gmail API, Microsoft Graph, OAuth)": [
+    'google-auth-library', '@googleapis/gmail', 'googleapis-common', 'gaxios', 'gtoken', 'gcp-metadata', 'google-logging-utils',
+    'node-fetch', 'fetch-blob', 'formdata-polyfill', 'web-streams-polyfill', 'node-domexception', 'data-uri-to-buffer',
+    'https-proxy-agent', 'agent-base', 'url-template', 'extend', 'qs', 'side-channel', 'side-channel-list', 'side-channel-map',
+    'side-channel-weakmap', 'object-inspect', 'get-intrinsic', 'bignumber.js', 'json-bigint', 'jws', 'jwa',
+    'ecdsa-sig-formatter', 'buffer-equal-constant-time', 'safe-buffer', 'base64-js',
+    '@microsoft/microsoft-graph-client', 'openid-client', 'oauth4webapi',
+  ],
+  // DESIGN.md's search index client (the search and directory workers).
+  'OpenSearch client': ['@opensearch-project/opensearch', 'json11', 'aws4', 'secure-json-parse'],
 };
 
 export interface BundleMeasure {
@@ -186,7 +198,9 @@ export function sizeException(kb: number, packages: Map<string, number>): { reas
     .filter((e) => e.deps.length > 0)
     .map((e) => ({ ...e, kb: e.deps.reduce((sum, d) => sum + packages.get(d)!, 0) }));
   if (carried.length === 0) return null;
-  const without = Math.round(kb - carried.reduce((sum, e) => sum + e.kb, 0));
+  // A package named in two groups counts once.
+  const named = new Set(carried.flatMap((e) => e.deps));
+  const without = Math.round(kb - [...named].reduce((sum, d) => sum + packages.get(d)!, 0));
   return { reasons: carried.map((e) => `${e.reason} (${e.deps.join(', ')}: ${Math.round(e.kb)} KB)`).join('; '), kb_without: without, excused: without <= BUNDLE_LIMIT_KB };
 }
 
@@ -270,6 +284,7 @@ export async function benchBundles(root = REPO_ROOT): Promise<{ functions: Bundl
     max_kb: Math.max(...functions.map((f) => f.kb)),
     within_size: functions.filter((f) => f.kb <= BUNDLE_LIMIT_KB).length,
     size_exceptions: functions.filter((f) => f.size_exception?.excused).length,
+    carrying_named: functions.filter((f) => f.size_exception).length,
     median_init_ms: medianOf(numbers((f) => f.init_ms)),
     within_init_target: within((f) => f.init_ms),
     median_init_cpu_ms: medianOf(numbers((f) => f.init_cpu_ms)),
@@ -277,6 +292,7 @@ export async function benchBundles(root = REPO_ROOT): Promise<{ functions: Bundl
     dynamodb_floor_kb: floor.kb,
     dynamodb_floor_cpu_ms: typeof floor.init_cpu_ms === 'number' ? floor.init_cpu_ms : NaN,
     dynamodb_only_within_api_target_cpu: functions.filter((f) => f.dynamodb_only && typeof f.init_cpu_ms === 'number' && f.init_cpu_ms <= INIT_LIMIT_MS.api).length,
+    dynamodb_only_within_target_cpu: functions.filter((f) => f.dynamodb_only && typeof f.init_cpu_ms === 'number' && f.init_cpu_ms <= INIT_LIMIT_MS.dynamodbOnly).length,
     dynamodb_only: functions.filter((f) => f.dynamodb_only).length,
     reference_wall_ms: medianOf(functions.map((f) => f.reference.wall_ms)),
     reference_cpu_ms: medianOf(functions.map((f) => f.reference.cpu_ms)),
@@ -303,12 +319,12 @@ export async function benchBundles(root = REPO_ROOT): Promise<{ functions: Bundl
     '|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
-    `Median ${s.median_kb} KB (max ${s.max_kb}), ${s.within_size}/${s.functions} within ${BUNDLE_LIMIT_KB} KB, ${s.size_exceptions} over it because of a named dependency; ` +
+    `Median ${s.median_kb} KB (max ${s.max_kb}), ${s.within_size}/${s.functions} within ${BUNDLE_LIMIT_KB} KB, ${s.carrying_named} over it carrying a named dependency (${s.size_exceptions} of them within ${BUNDLE_LIMIT_KB} KB without it); ` +
       `init median ${s.median_init_ms} ms wall (${s.within_init_target}/${s.functions} within target), ${s.median_init_cpu_ms} ms CPU (${s.within_init_target_cpu}/${s.functions} within target); ` +
       `\`node -e 0\` median ${s.reference_wall_ms} ms wall, ${s.reference_cpu_ms} ms CPU.`,
     '',
     `DynamoDB-only floor: a bare handler that only constructs the document client (\`${DYNAMODB_FLOOR_MODULE}\`), ${s.dynamodb_floor_kb} KB, init ${s.dynamodb_floor_cpu_ms} ms CPU; ` +
-      `${s.dynamodb_only_within_api_target_cpu}/${s.dynamodb_only} DynamoDB-only functions within ${INIT_LIMIT_MS.api} ms CPU.`,
+      `DynamoDB-only functions within ${INIT_LIMIT_MS.dynamodbOnly} ms CPU: ${s.dynamodb_only_within_target_cpu}/${s.dynamodb_only}; within ${INIT_LIMIT_MS.api} ms CPU: ${s.dynamodb_only_within_api_target_cpu}/${s.dynamodb_only}.`,
   ].join('\n');
   mkdirSync(join(root, 'bench-results'), { recursive: true });
   writeFileSync(join(root, 'bench-results/bundles.json'), JSON.stringify({ at: new Date().toISOString(), functions, summary }, null, 2));

@@ -12,8 +12,9 @@ import { OPENAPI_DOCUMENT } from '../../shared/contract/document.js';
 const OTHER_SDK_CLIENTS = ['@aws-sdk/client-sqs', '@aws-sdk/client-scheduler', '@aws-sdk/client-sesv2', '@aws-sdk/client-ses', '@aws-sdk/client-api-gateway', '@aws-sdk/client-s3', '@aws-sdk/client-secrets-manager', '@aws-sdk/client-bedrock-runtime'];
 const dynamodbOnly = functionsToMeasure().filter((f) => f.dynamodb_only);
 // What a DynamoDB-only bundle reaches today: the SDK client and document client, the logger and the service's
-// own code come to 230–270 KB; the routes that validate a body or query add zod (≈ 90 KB) on top.
-const DYNAMODB_ONLY_KB_WITHOUT_ZOD = 280;
+// own code come to 210–252 KB (the SDK's event-stream serde and instance-metadata credentials beside it, as lazy
+// packages); the routes that validate a body or query add zod (≈ 90 KB) on top.
+const DYNAMODB_ONLY_KB_WITHOUT_ZOD = 260;
 let outdir: string;
 
 beforeAll(() => {
