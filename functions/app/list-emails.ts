@@ -1,5 +1,5 @@
 import { userRoute } from '../../shared/http/handler.js';
-import { ListEmailsQuerySchema } from '../../shared/outreach/model.js';
+import { ListEmailsQuerySchema } from '../../shared/outreach/schemas.js';
 import { listEmails } from '../../shared/outreach/list-emails.js';
 
 /** The account's emails as the public GET /emails/ lists them: newest first, filtered by status, paged. */

@@ -1,5 +1,5 @@
 import { userRoute } from '../../shared/http/handler.js';
-import { ListSequencesQuerySchema } from '../../shared/sequences/model.js';
+import { ListSequencesQuerySchema } from '../../shared/sequences/schemas.js';
 import { listSequences } from '../../shared/sequences/sequence-views.js';
 
 /** GET /api/app/v1/sequences/: as the public list, newest first. */

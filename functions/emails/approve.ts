@@ -1,5 +1,6 @@
 import { publicRoute } from '../../shared/http/handler.js';
-import { ApproveEmailSchema, emailView } from '../../shared/outreach/model.js';
+import { emailView } from '../../shared/outreach/model.js';
+import { ApproveEmailSchema } from '../../shared/outreach/schemas.js';
 import { approveEmail } from '../../shared/outreach/review.js';
 
 /** POST /emails/{id}/approve/: only while pending_review; returns the updated email with scheduled_for. */

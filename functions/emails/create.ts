@@ -1,5 +1,5 @@
 import { publicRoute } from '../../shared/http/handler.js';
-import { CreateEmailSchema } from '../../shared/outreach/model.js';
+import { CreateEmailSchema } from '../../shared/outreach/schemas.js';
 import { createEmail } from '../../shared/outreach/create-email.js';
 
 /** POST /emails/: accept an email for drafting (202 `{id, status: drafting, created_at}`). */

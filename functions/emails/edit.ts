@@ -1,5 +1,6 @@
 import { publicRoute } from '../../shared/http/handler.js';
-import { PatchEmailSchema, emailView } from '../../shared/outreach/model.js';
+import { emailView } from '../../shared/outreach/model.js';
+import { PatchEmailSchema } from '../../shared/outreach/schemas.js';
 import { editEmail } from '../../shared/outreach/edit-email.js';
 
 /** PATCH /emails/{id}/: edit while pending_review or queued; returns the email. */

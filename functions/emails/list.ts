@@ -1,5 +1,5 @@
 import { parseQueryParams, publicRoute } from '../../shared/http/handler.js';
-import { ListEmailsQuerySchema } from '../../shared/outreach/model.js';
+import { ListEmailsQuerySchema } from '../../shared/outreach/schemas.js';
 import { listEmails } from '../../shared/outreach/list-emails.js';
 
 /** GET /emails/: newest first, only API-created, `{count, page, page_size, total_pages, results}`; queried alongside the key check. */

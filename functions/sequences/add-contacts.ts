@@ -1,5 +1,5 @@
 import { publicRoute } from '../../shared/http/handler.js';
-import { AddContactsSchema } from '../../shared/sequences/model.js';
+import { AddContactsSchema } from '../../shared/sequences/schemas.js';
 import { addContacts } from '../../shared/sequences/add-contacts.js';
 
 /** POST /sequences/{id}/contacts/: a new drafting pass for more contacts (202). */

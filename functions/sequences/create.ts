@@ -1,5 +1,5 @@
 import { publicRoute } from '../../shared/http/handler.js';
-import { CreateSequenceSchema } from '../../shared/sequences/model.js';
+import { CreateSequenceSchema } from '../../shared/sequences/schemas.js';
 import { createSequence } from '../../shared/sequences/create-sequence.js';
 
 /** POST /sequences/: accept a sequence for drafting (202 with the accepted and rejected contacts). */

@@ -1,10 +1,10 @@
 import type * as z from 'zod';
 import { AgenticSearchSchema } from '../agentic/model.js';
 import { EmailEnrichSchema, PhoneEnrichSchema, ProfessionalUrlEnrichSchema, ProfileEnrichSchema } from '../enrichment/enrichment.js';
-import { ApproveEmailSchema, CreateEmailSchema, ListEmailsQuerySchema, PatchEmailSchema } from '../outreach/model.js';
+import { ApproveEmailSchema, CreateEmailSchema, ListEmailsQuerySchema, PatchEmailSchema } from '../outreach/schemas.js';
 import { DeepSearchSchema } from '../search/deep-search-accept.js';
 import { PeopleSearchSchema } from '../search/people-search.js';
-import { AddContactsSchema, CreateSequenceSchema, ListSequencesQuerySchema } from '../sequences/model.js';
+import { AddContactsSchema, CreateSequenceSchema, ListSequencesQuerySchema } from '../sequences/schemas.js';
 import { CreateTestEmailSchema } from '../test-emails/test-email.schema.js';
 import * as R from './responses.js';
 

@@ -6,10 +6,10 @@ import { PRICES } from '../accounts/prices.js';
 import { publicApiClient, type PublicApiClient } from '../contract/client.js';
 import { OPERATIONS } from '../contract/operations.js';
 import { EmailEnrichSchema, PhoneEnrichSchema, ProfessionalUrlEnrichSchema, ProfileEnrichSchema } from '../enrichment/enrichment.js';
-import { ApproveEmailSchema, CreateEmailSchema, PatchEmailSchema } from '../outreach/model.js';
+import { ApproveEmailSchema, CreateEmailSchema, PatchEmailSchema } from '../outreach/schemas.js';
 import { DeepSearchSchema } from '../search/deep-search-accept.js';
 import { PeopleSearchSchema } from '../search/people-search.js';
-import { CreateSequenceSchema } from '../sequences/model.js';
+import { CreateSequenceSchema } from '../sequences/schemas.js';
 
 /**
  * The MCP server over the public API, with the caller's own API key: every tool calls the typed client, so

@@ -5,7 +5,8 @@ import { messages } from '../catalog/messages.js';
 import { transitionOrCurrent } from './emails.repository.js';
 import { htmlToPlain, sanitizeEmailHtml } from './html.js';
 import { plainToHtml } from './plain-html.js';
-import { REVIEW_WINDOW_MS, type EmailRecord, type PatchEmailSchema } from './model.js';
+import { REVIEW_WINDOW_MS, type EmailRecord } from './model.js';
+import type { PatchEmailSchema } from './schemas.js';
 import { conflict, requireEmail, stillThere } from './review.js';
 import { reviewScheduleName } from './schedule-send.js';
 

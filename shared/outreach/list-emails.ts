@@ -1,6 +1,7 @@
 import type * as z from 'zod';
 import { queryEmails } from './emails.repository.js';
-import { emailView, type EmailRecord, type ListEmailsQuerySchema } from './model.js';
+import { emailView, type EmailRecord } from './model.js';
+import type { ListEmailsQuerySchema } from './schemas.js';
 
 const newestFirst = (a: EmailRecord, b: EmailRecord) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : a.id > b.id ? -1 : 0) : a.created_at < b.created_at ? 1 : -1);
 

@@ -7,7 +7,8 @@ import { awsScheduler, type Scheduler } from '../adapters/scheduler.js';
 import { getEmail, transition, transitionOrCurrent } from './emails.repository.js';
 import { reviewScheduleName, scheduleSend, sendScheduleName } from './schedule-send.js';
 import { releaseSlot } from './send-slots.repository.js';
-import type { ApproveEmailSchema, EmailRecord, EmailStatus } from './model.js';
+import type { EmailRecord, EmailStatus } from './model.js';
+import type { ApproveEmailSchema } from './schemas.js';
 
 /**
  * Review, approve and cancel (SPEC.md "States and transitions → Outreach email"); the edit, which needs the

@@ -9,7 +9,8 @@ import { getSequence, startPassWrite } from './sequences.repository.js';
 import { chooseSequenceSender } from './sequence-sender.js';
 import { newPass, noneEligible, pendingEnrollments } from './create-sequence.js';
 import { reservePass } from './reserve-pass.js';
-import { MAX_ENROLLMENTS, type AddContactsSchema, type DraftingPass, type PendingEnrollment, type SequenceRecord } from './model.js';
+import { MAX_ENROLLMENTS, type DraftingPass, type PendingEnrollment, type SequenceRecord } from './model.js';
+import type { AddContactsSchema } from './schemas.js';
 
 /**
  * POST /sequences/{id}/contacts/ — a new drafting pass on a settled sequence.

@@ -11,7 +11,8 @@ import { materializeOrLeaveToSweeper } from './materialize-pass.js';
 import { newSequenceWrite } from './sequences.repository.js';
 import { reservePass } from './reserve-pass.js';
 import { chooseSequenceSender } from './sequence-sender.js';
-import type { CreateSequenceSchema, DraftingPass, PendingEnrollment, RejectedContact, SequenceRecord } from './model.js';
+import type { DraftingPass, PendingEnrollment, RejectedContact, SequenceRecord } from './model.js';
+import type { CreateSequenceSchema } from './schemas.js';
 
 /**
  * POST /sequences/ — accept a sequence for drafting.

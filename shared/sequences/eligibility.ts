@@ -2,7 +2,8 @@ import { findContact } from '../enrichment/identity.js';
 import { getLead, isSuppressed } from '../outreach/leads.repository.js';
 import type { Contact } from '../outreach/model.js';
 import { enrollmentsOfContact } from './sequences.repository.js';
-import { parseContact, TERMINAL_ENROLLMENT, type RejectedContact, type RejectionReason } from './model.js';
+import { TERMINAL_ENROLLMENT, type RejectedContact, type RejectionReason } from './model.js';
+import { parseContact } from './schemas.js';
 
 /**
  * Sequence eligibility (DESIGN.md §3), decided per contact, first reason wins:

@@ -2,7 +2,8 @@ import type * as z from 'zod';
 import { NotFoundError } from '../core/errors.js';
 import { getEmails } from '../outreach/emails.repository.js';
 import { enrollmentsOf, getSequence, querySequences, repliesOf } from './sequences.repository.js';
-import { sequenceListItem, sequenceView, type ListSequencesQuerySchema, type SequenceRecord } from './model.js';
+import { sequenceListItem, sequenceView, type SequenceRecord } from './model.js';
+import type { ListSequencesQuerySchema } from './schemas.js';
 
 /**
  * Reading sequences (SPEC.md "Sequences"): another tenant's or an unknown id is 404. Apart from the actions
