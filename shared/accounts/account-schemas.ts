@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { SENDING_ACCOUNT_TYPES } from './model.js';
-import { SMTP_ACCOUNT_TRANSPORTS, SmtpSettingsInputSchema } from './smtp-settings.js';
+import { SMTP_ACCOUNT_TRANSPORTS } from './smtp-settings.js';
+import { SmtpSettingsInputSchema } from './smtp-settings-schemas.js';
 
 /**
  * The console's request schemas for accounts and sending accounts. Apart from the account model because

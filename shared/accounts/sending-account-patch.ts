@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { sanitizeEmailHtml } from '../outreach/html.js';
-import { SMTP_ACCOUNT_TRANSPORTS, SmtpSettingsPatchSchema } from './smtp-settings.js';
+import { SMTP_ACCOUNT_TRANSPORTS } from './smtp-settings.js';
+import { SmtpSettingsPatchSchema } from './smtp-settings-schemas.js';
 import { timeZone } from './account-schemas.js';
 
 /**

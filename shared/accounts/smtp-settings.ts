@@ -1,5 +1,5 @@
-import * as z from 'zod';
 import type { SecretBox } from '../adapters/secret-box.js';
+import type { SmtpSettingsInput, SmtpSettingsPatch } from './smtp-settings-schemas.js';
 
 /**
  * An `smtp` sending account's own server: host, port, TLS mode and login. The password is sealed with the
@@ -52,27 +52,6 @@ export function isSmtpHostName(value: string): boolean {
   if (!labels.every((l) => LABEL.test(l))) return false;
   return /^[a-z]{2,63}$/.test(labels[labels.length - 1]!);
 }
-
-const host = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .refine(isSmtpHostName, 'must be a host name such as smtp.example.com (not an IP address)');
-const port = z.number().int().min(1).max(65_535);
-// RFC 4616 (SASL PLAIN) bounds nothing, but real servers do; 256 keeps an item small and any login.
-const username = z.string().min(1).max(256).refine((s) => !/[\r\n\0]/.test(s), 'must not contain line breaks or NUL');
-const password = z.string().min(1).max(256).refine((s) => !/[\r\n\0]/.test(s), 'must not contain line breaks or NUL');
-const tls = z.enum(SMTP_TLS_MODES);
-
-export const SmtpSettingsInputSchema = z.strictObject({ host, port, username, password, tls: tls.optional() });
-export type SmtpSettingsInput = z.output<typeof SmtpSettingsInputSchema>;
-
-/** A PATCH may change any part; the password only when given (it is never read back). */
-export const SmtpSettingsPatchSchema = z
-  .strictObject({ host, port, username, password, tls })
-  .partial()
-  .refine((v) => Object.keys(v).length > 0, 'at least one field is required');
-export type SmtpSettingsPatch = z.output<typeof SmtpSettingsPatchSchema>;
 
 /** 465 is SMTPS; every other port is submission with STARTTLS unless told otherwise. */
 export const defaultTlsMode = (p: number): SmtpTlsMode => (p === 465 ? 'implicit' : 'starttls');

@@ -1,5 +1,6 @@
 import { aesSecretBox } from '../../../shared/adapters/secret-box.js';
-import { isSmtpHostName, patchSmtpSettings, sealSmtpSettings, smtpSettingsView, SmtpSettingsInputSchema, SmtpSettingsPatchSchema } from '../../../shared/accounts/smtp-settings.js';
+import { isSmtpHostName, patchSmtpSettings, sealSmtpSettings, smtpSettingsView } from '../../../shared/accounts/smtp-settings.js';
+import { SmtpSettingsInputSchema, SmtpSettingsPatchSchema } from '../../../shared/accounts/smtp-settings-schemas.js';
 import { CreateSendingAccountSchema } from '../../../shared/accounts/account-schemas.js';
 import { UpdateSendingAccountSchema } from '../../../shared/accounts/sending-account-patch.js';
 
