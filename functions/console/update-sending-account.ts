@@ -1,12 +1,13 @@
 import { consoleRoute } from '../../shared/http/handler.js';
-import { UpdateSendingAccountSchema } from '../../shared/accounts/sending-account-patch.js';
+import { UpdateSendingAccountSchema, withSanitisedSignature } from '../../shared/accounts/sending-account-patch.js';
 import { consoleSendingAccountView, getSendingAccount, ownerOfSendingAccount, type SendingAccountChange } from '../../shared/accounts/sending-accounts.repository.js';
 import { patchSmtpSettings } from '../../shared/accounts/smtp-settings.js';
 import { secretBox } from '../../shared/adapters/secret-box.js';
 import { changeSendingAccount } from '../../shared/outreach/awaiting-capacity.js';
 import { NotFoundError, ValidationError } from '../../shared/core/errors.js';
 
-export const handler = consoleRoute({ body: UpdateSendingAccountSchema }, async ({ params, body }) => {
+export const handler = consoleRoute({ body: UpdateSendingAccountSchema }, async ({ params, body: parsed }) => {
+  const body = await withSanitisedSignature(parsed);
   const { smtp, ...rest } = body;
   const change: SendingAccountChange = rest;
   if (smtp !== undefined || body.transport !== undefined) {

@@ -110,8 +110,14 @@ export const directoryBucketArnExport = (prefix: string) => `${prefix}-directory
  *   (HttpProtocol); no operation the service calls has one. 15 KB a bundle.
  * - `@smithy/credential-provider-imds`: the default credential chain imports it when the environment holds no
  *   credentials (EC2 or container metadata), which Lambda always sets. 7 KB a bundle.
+ * - The HTML sanitiser and renderer (`sanitize-html`, `html-to-text`): shared/outreach/html.ts imports them at the
+ *   first edit with `body_html`, test email or signature change (≈ 480 KB with htmlparser2 and postcss). The
+ *   inbound mail function still loads `html-to-text` at init, through mailparser's static import, now from here.
  */
-export const LAZY_PACKAGES = ['@aws-lambda-powertools/tracer', '@smithy/core/event-streams', '@smithy/credential-provider-imds'] as const;
+export const LAZY_PACKAGES = ['@aws-lambda-powertools/tracer', '@smithy/core/event-streams', '@smithy/credential-provider-imds', 'sanitize-html', 'html-to-text'] as const;
+
+/** Lazy packages that are CommonJS with the module itself as their export: their build re-exports it as `default`. */
+const LAZY_DEFAULT_EXPORT: readonly string[] = ['sanitize-html'];
 
 /** A lazy package's name and its subpath (`.` for the package itself): `@smithy/core/event-streams` → `@smithy/core`, `./event-streams`. */
 export function splitPackageSpecifier(specifier: string): { name: string; subpath: string } {
@@ -210,7 +216,8 @@ export function lazyPackageCommands(outDir: string): string[] {
   });
   const bundles = LAZY_PACKAGES.map((pkg) => {
     const dir = `${outDir}/node_modules/${pkg}`;
-    return `mkdir -p "${dir}" && printf "export * from '${pkg}';" | (cd "${REPO_ROOT}" && "${esbuild}" ${flags} --outfile="${dir}/index.mjs")`;
+    const entry = LAZY_DEFAULT_EXPORT.includes(pkg) ? `export { default } from '${pkg}';` : `export * from '${pkg}';`;
+    return `mkdir -p "${dir}" && printf "${entry}" | (cd "${REPO_ROOT}" && "${esbuild}" ${flags} --outfile="${dir}/index.mjs")`;
   });
   return [...manifests, ...bundles];
 }

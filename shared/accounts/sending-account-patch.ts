@@ -6,8 +6,9 @@ import { timeZone } from './account-schemas.js';
 
 /**
  * The console PATCH of a sending account. Apart from the account model because its signature goes through
- * the HTML sanitiser, which no other handler should bundle. `smtp` and `transport` apply to `smtp` accounts
- * only (checked against the stored type by the handler).
+ * the HTML sanitiser (`withSanitisedSignature`, after parsing: the sanitiser loads at its first use), which no
+ * other handler should bundle. `smtp` and `transport` apply to `smtp` accounts only (checked against the stored
+ * type by the handler).
  */
 export const SENDING_ACCOUNT_PATCH_FIELDS = {
   connected: z.boolean(),
@@ -15,8 +16,8 @@ export const SENDING_ACCOUNT_PATCH_FIELDS = {
   daily_limit: z.number().int().min(0).max(10_000),
   health: z.string().trim().min(1).max(100),
   timezone: timeZone,
-  // Bounded as supplied; what is stored is what the sanitiser keeps.
-  signature_html: z.string().max(10_000).transform(sanitizeEmailHtml),
+  // Bounded as supplied; what is stored is what the sanitiser keeps (withSanitisedSignature).
+  signature_html: z.string().max(10_000),
   smtp: SmtpSettingsPatchSchema,
   transport: z.enum(SMTP_ACCOUNT_TRANSPORTS),
 };
@@ -38,3 +39,8 @@ export const AppSendingAccountPatchSchema = z
   })
   .partial()
   .refine((v) => Object.keys(v).length > 0, 'at least one field is required');
+
+/** A parsed PATCH with its signature as the sanitiser keeps it: what is stored and answered. */
+export async function withSanitisedSignature<T extends { signature_html?: string }>(patch: T): Promise<T> {
+  return patch.signature_html === undefined ? patch : { ...patch, signature_html: await sanitizeEmailHtml(patch.signature_html) };
+}

@@ -20,8 +20,8 @@ export async function editEmail(accountId: string, id: string, patch: z.output<t
   if (patch.subject !== undefined) set.subject = patch.subject;
   if (patch.body_html !== undefined) {
     // Sanitised server-side; the plain alternative is regenerated from what was kept.
-    set.body_html = sanitizeEmailHtml(patch.body_html);
-    set.body_plain = htmlToPlain(set.body_html as string);
+    set.body_html = await sanitizeEmailHtml(patch.body_html);
+    set.body_plain = await htmlToPlain(set.body_html as string);
   } else if (patch.body_plain !== undefined) {
     set.body_plain = patch.body_plain;
     set.body_html = plainToHtml(patch.body_plain);

@@ -2,9 +2,22 @@
  * Email body conversions: the one HTML sanitiser (PATCH bodies, drafts, test emails), HTML → plain
  * text for the `body_plain` twin of an edited `body_html`, while plain → HTML for the reverse is in
  * plain-html.ts, which needs no HTML parser: MIME composition and the drafters do not load html-to-text.
+ *
+ * Both libraries are imported at the first call, not at module load (they are lazy packages beside the bundle,
+ * lib/constructs/service-function.ts): only an edit with `body_html`, a test email and a signature change use
+ * them, and loading them costs the routes that carry them ≈ 480 KB and tens of ms of cold start (`npm run bench`).
  */
-import sanitizeHtml from 'sanitize-html';
-import { convert } from 'html-to-text';
+import type sanitize from 'sanitize-html';
+import type { IOptions } from 'sanitize-html';
+
+type HtmlLibraries = { sanitizeHtml: typeof sanitize; convert: (typeof import('html-to-text'))['convert'] };
+let libraries: Promise<HtmlLibraries> | undefined;
+
+function htmlLibraries(): Promise<HtmlLibraries> {
+  // sanitize-html is CommonJS: its function is the module's default export, here and in its lazy build.
+  libraries ??= Promise.all([import('sanitize-html'), import('html-to-text')]).then(([s, h]) => ({ sanitizeHtml: (s as unknown as { default: typeof sanitize }).default, convert: h.convert }));
+  return libraries;
+}
 
 const ALLOWED_TAGS = [
   'p',
@@ -27,7 +40,7 @@ const ALLOWED_TAGS = [
   'div',
 ];
 
-const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
+const SANITIZE_OPTIONS: IOptions = {
   allowedTags: ALLOWED_TAGS,
   // No style/class/on* anywhere: email clients render inline styles inconsistently and they are a
   // common vector for hiding content; only links keep attributes.
@@ -43,7 +56,8 @@ const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
 };
 
 /** Keeps basic formatting and http/https/mailto links; drops scripts, styles, embeds, images and handlers. */
-export function sanitizeEmailHtml(html: string): string {
+export async function sanitizeEmailHtml(html: string): Promise<string> {
+  const { sanitizeHtml } = await htmlLibraries();
   return sanitizeHtml(html, SANITIZE_OPTIONS).trim();
 }
 
@@ -53,7 +67,8 @@ const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({
 }));
 
 /** Plain-text rendering of an HTML body: no hard wrapping, links shown once, headings as written. */
-export function htmlToPlain(html: string): string {
+export async function htmlToPlain(html: string): Promise<string> {
+  const { convert } = await htmlLibraries();
   return convert(html, {
     wordwrap: false,
     selectors: [

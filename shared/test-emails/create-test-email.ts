@@ -83,7 +83,7 @@ export async function createTestEmail(input: CreateTestEmailInput, clock: Clock 
   if (!sender) throw new ValidationError('Invalid request body.', [{ path: 'from_account', message: 'not a sending account of this account' }]);
   if (!sender.connected || !sender.sending_enabled) throw new ConflictError('The sending account is not connected or not enabled for sending.');
 
-  const bodyHtml = request.body_html !== undefined ? sanitizeEmailHtml(request.body_html) : plainToHtml(request.body_plain!);
+  const bodyHtml = request.body_html !== undefined ? await sanitizeEmailHtml(request.body_html) : plainToHtml(request.body_plain!);
   if (bodyHtml === '') throw new ValidationError('Invalid request body.', [{ path: request.body_html !== undefined ? 'body_html' : 'body_plain', message: 'nothing is left to send after sanitising' }]);
 
   const now = clock.now();
@@ -97,7 +97,7 @@ export async function createTestEmail(input: CreateTestEmailInput, clock: Clock 
     from_type: sender.type,
     subject: request.subject,
     body_html: bodyHtml,
-    body_text: request.body_plain ?? htmlToPlain(bodyHtml),
+    body_text: request.body_plain ?? (await htmlToPlain(bodyHtml)),
     signature_html: sender.signature_html,
     attachments: attachments.map(({ filename, content_type, size_bytes }) => ({ filename, content_type, size_bytes })),
     attachment_chunks: attachments.map((a) => chunkCount(a.size_bytes)),

@@ -40,10 +40,10 @@ function senderProblem(record: TestEmailRecord, sender: SendingAccount | null): 
 export const timeoutScheduleName = (id: string) => scheduleName('test-email', id);
 
 /** The message as the inbox receives it: the body, then the saved signature, then the pilot banner. */
-export function composeTestEmail(record: TestEmailRecord): { html: string; text: string } {
+export async function composeTestEmail(record: TestEmailRecord): Promise<{ html: string; text: string }> {
   const banner = testEmailBanner();
   const signatureHtml = record.signature_html ? `\n<div>${record.signature_html}</div>` : '';
-  const signatureText = record.signature_html ? `\n\n${htmlToPlain(record.signature_html)}` : '';
+  const signatureText = record.signature_html ? `\n\n${await htmlToPlain(record.signature_html)}` : '';
   return {
     html: `${record.body_html}${signatureHtml}\n<hr>\n<p>${escapeHtml(banner)}</p>`,
     text: `${record.body_text.replace(/\s+$/, '')}${signatureText}\n\n--\n${banner}\n`,
@@ -86,7 +86,7 @@ export async function sendTestEmail(accountId: string, id: string, deps: SendTes
   let providerMessageId: string;
   try {
     const bytes = await readAttachmentBytes(claimed);
-    const body = composeTestEmail(claimed);
+    const body = await composeTestEmail(claimed);
     const raw = await buildMime({
       messageId: internetMessageId,
       from: { email: claimed.from_email },

@@ -39,25 +39,45 @@ test.each(dynamodbOnly.map((f) => [f.module]))(`%s bundles within ${BUNDLE_LIMIT
   expect(OTHER_SDK_CLIENTS.filter((p) => packages.has(p))).toEqual([]);
 });
 
-test('the lazily imported packages stay out of the bundle and resolve from the asset to their own bundled builds', async () => {
-  const dir = join(outdir, 'lazy');
-  await bundle('functions/search/create.ts', join(dir, 'index.mjs'), { lazyPackages: true });
+// Each lazy package with a function that imports it, and an export its bundled build must have.
+const LAZY_CHECKS: Record<(typeof LAZY_PACKAGES)[number], { module: string; exported: string }> = {
+  '@aws-lambda-powertools/tracer': { module: 'functions/search/create.ts', exported: 'Tracer' },
+  '@smithy/core/event-streams': { module: 'functions/search/create.ts', exported: 'EventStreamSerde' },
+  '@smithy/credential-provider-imds': { module: 'functions/search/create.ts', exported: 'fromInstanceMetadata' },
+  'sanitize-html': { module: 'functions/emails/edit.ts', exported: 'default' },
+  'html-to-text': { module: 'functions/emails/edit.ts', exported: 'convert' },
+};
+
+test.each(['functions/search/create.ts', 'functions/emails/edit.ts'])('%s: its lazily imported packages stay out of the bundle and resolve from the asset to their own bundled builds', async (module) => {
+  const dir = join(outdir, 'lazy', module.replace(/[/.]/g, '_'));
+  await bundle(module, join(dir, 'index.mjs'), { lazyPackages: true });
   const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
+  const mine = LAZY_PACKAGES.filter((p) => LAZY_CHECKS[p].module === module);
   // Left as an import() for Node to resolve (the bundle is minified: compare a list, not the text).
-  expect(LAZY_PACKAGES.filter((specifier) => !code.includes(`import("${specifier}")`))).toEqual([]);
+  expect(mine.filter((specifier) => !code.includes(`import("${specifier}")`))).toEqual([]);
   // Resolved as the bundle resolves them: from a module beside index.mjs, in a fresh Node process.
   writeFileSync(
     join(dir, 'probe.mjs'),
     `const out = {};
-for (const s of ${JSON.stringify(LAZY_PACKAGES)}) out[s] = { url: import.meta.resolve(s), exports: Object.keys(await import(s)) };
+for (const s of ${JSON.stringify(mine)}) { const m = await import(s); out[s] = { url: import.meta.resolve(s), exports: Object.keys(m), default: typeof m.default }; }
 console.log(JSON.stringify(out));`,
   );
-  const resolved = JSON.parse(execFileSync(process.execPath, [join(dir, 'probe.mjs')], { cwd: dir }).toString()) as Record<string, { url: string; exports: string[] }>;
-  expect(Object.keys(resolved)).toEqual([...LAZY_PACKAGES]);
-  for (const specifier of LAZY_PACKAGES) expect(resolved[specifier]!.url).toBe(`file://${dir}/node_modules/${specifier}/index.mjs`);
-  expect(resolved['@aws-lambda-powertools/tracer']!.exports).toContain('Tracer');
-  expect(resolved['@smithy/core/event-streams']!.exports).toContain('EventStreamSerde');
-  expect(resolved['@smithy/credential-provider-imds']!.exports).toEqual(expect.arrayContaining(['fromInstanceMetadata', 'fromContainerMetadata']));
+  const resolved = JSON.parse(execFileSync(process.execPath, [join(dir, 'probe.mjs')], { cwd: dir }).toString()) as Record<string, { url: string; exports: string[]; default: string }>;
+  expect(Object.keys(resolved)).toEqual(mine);
+  for (const specifier of mine) {
+    expect(resolved[specifier]!.url).toBe(`file://${dir}/node_modules/${specifier}/index.mjs`);
+    expect(resolved[specifier]!.exports).toContain(LAZY_CHECKS[specifier].exported);
+  }
+  if (module === 'functions/emails/edit.ts') expect(resolved['sanitize-html']!.default).toBe('function');
+});
+
+test('the HTML sanitiser, loaded from its lazy build, sanitises as the unbundled library does', async () => {
+  const dir = join(outdir, 'lazy-sanitiser');
+  await bundle('functions/emails/edit.ts', join(dir, 'index.mjs'), { lazyPackages: true });
+  const probe = join(dir, 'sanitise.mjs');
+  writeFileSync(probe, `const { default: s } = await import('sanitize-html'); const { convert } = await import('html-to-text');
+console.log(JSON.stringify([s('<p onclick="x()">Hi<script>1</script></p>', { allowedTags: ['p'] }), convert('<p>Tom &amp; Jerry</p>')]));`);
+  expect(JSON.parse(execFileSync(process.execPath, [probe], { cwd: dir }).toString())).toEqual(['<p>Hi</p>', 'Tom & Jerry']);
 });
 
 test('the OpenAPI function serves the committed document from its asset, as Lambda runs it, without building it', async () => {

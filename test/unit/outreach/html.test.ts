@@ -3,12 +3,12 @@ import { htmlToPlain, sanitizeEmailHtml } from '../../../shared/outreach/html.js
 import { plainToHtml } from '../../../shared/outreach/plain-html.js';
 
 describe('sanitizeEmailHtml', () => {
-  it('keeps the allowed formatting tags and safe links', () => {
+  it('keeps the allowed formatting tags and safe links', async () => {
     const html =
       '<h1>Title</h1><h4>Sub</h4><p>Hi <b>b</b> <strong>s</strong> <i>i</i> <em>e</em> <u>u</u><br></p>' +
       '<ul><li>one</li></ul><ol><li>two</li></ol><blockquote>q</blockquote><div><span>x</span></div>' +
       '<a href="https://example.com/a?b=1">web</a> <a href="http://example.com">plain</a> <a href="mailto:sam@example.com">mail</a>';
-    const out = sanitizeEmailHtml(html);
+    const out = await sanitizeEmailHtml(html);
     for (const tag of ['h1', 'h4', 'p', 'b', 'strong', 'i', 'em', 'u', 'ul', 'ol', 'li', 'blockquote', 'div', 'span']) {
       expect(out).toContain(`<${tag}>`);
     }
@@ -18,8 +18,8 @@ describe('sanitizeEmailHtml', () => {
     expect(out).toContain('<a href="mailto:sam@example.com">mail</a>');
   });
 
-  it('removes scripts, styles, embeds, images and event handlers', () => {
-    const out = sanitizeEmailHtml(
+  it('removes scripts, styles, embeds, images and event handlers', async () => {
+    const out = await sanitizeEmailHtml(
       '<p onclick="steal()">Hi<script>alert(1)</script><style>p{display:none}</style></p>' +
         '<img src="x" onerror="alert(1)"><iframe src="https://evil.example"></iframe>' +
         '<object data="x"></object><form action="https://evil.example"><input name="q"></form>' +
@@ -36,12 +36,12 @@ describe('sanitizeEmailHtml', () => {
     ['data:text/html;base64,PHNjcmlwdD4='],
     ['vbscript:msgbox(1)'],
     ['//evil.example/path'],
-  ])('drops the href %s', (href) => {
-    const out = sanitizeEmailHtml(`<a href="${href}">x</a>`);
+  ])('drops the href %s', async (href) => {
+    const out = await sanitizeEmailHtml(`<a href="${href}">x</a>`);
     expect(out).toBe('<a>x</a>');
   });
 
-  it('never lets script, handlers or javascript: URLs through (fuzzed)', () => {
+  it('never lets script, handlers or javascript: URLs through (fuzzed)', async () => {
     const fragment = fc.constantFrom(
       '<script>',
       '</script>',
@@ -61,9 +61,9 @@ describe('sanitizeEmailHtml', () => {
       '<iframe src="//x">',
       '<style>',
     );
-    fc.assert(
-      fc.property(fc.array(fragment, { maxLength: 30 }), (parts) => {
-        const out = sanitizeEmailHtml(parts.join(''));
+    await fc.assert(
+      fc.asyncProperty(fc.array(fragment, { maxLength: 30 }), async (parts) => {
+        const out = await sanitizeEmailHtml(parts.join(''));
         expect(out).not.toMatch(/<script|<img|<svg|<iframe|<style/i);
         expect(out).not.toMatch(/<[^>]*\son\w+\s*=/i);
         expect(out).not.toMatch(/href\s*=\s*["']?\s*javascript:/i);
@@ -74,9 +74,9 @@ describe('sanitizeEmailHtml', () => {
 });
 
 describe('htmlToPlain', () => {
-  it('does not wrap long lines and keeps paragraphs, line breaks, links and lists', () => {
+  it('does not wrap long lines and keeps paragraphs, line breaks, links and lists', async () => {
     const long = 'word '.repeat(40).trim();
-    const plain = htmlToPlain(
+    const plain = await htmlToPlain(
       `<h2>Heading</h2><p>${long}</p><p>Second<br>line with <a href="https://example.com/x">a link</a></p><ul><li>a</li><li>b</li></ul>`,
     );
     expect(plain).toContain(long);
@@ -85,8 +85,8 @@ describe('htmlToPlain', () => {
     expect(plain).toMatch(/\* a\n \* b$/);
   });
 
-  it('drops images and decodes entities', () => {
-    expect(htmlToPlain('<p>Tom &amp; Jerry <img src="x.png" alt="pic"></p>')).toBe('Tom & Jerry');
+  it('drops images and decodes entities', async () => {
+    expect(await htmlToPlain('<p>Tom &amp; Jerry <img src="x.png" alt="pic"></p>')).toBe('Tom & Jerry');
   });
 });
 
@@ -101,14 +101,14 @@ describe('plainToHtml', () => {
     expect(plainToHtml('  \n\n ')).toBe('');
   });
 
-  it('round-trips through htmlToPlain', () => {
+  it('round-trips through htmlToPlain', async () => {
     const word = fc.stringMatching(/^[A-Za-z0-9<>&"'.,!?]{1,8}$/);
     const line = fc.array(word, { minLength: 1, maxLength: 8 }).map((w) => w.join(' '));
     const paragraph = fc.array(line, { minLength: 1, maxLength: 3 }).map((l) => l.join('\n'));
     const body = fc.array(paragraph, { minLength: 1, maxLength: 4 }).map((p) => p.join('\n\n'));
-    fc.assert(
-      fc.property(body, (text) => {
-        expect(htmlToPlain(plainToHtml(text))).toBe(text);
+    await fc.assert(
+      fc.asyncProperty(body, async (text) => {
+        expect(await htmlToPlain(plainToHtml(text))).toBe(text);
       }),
       { numRuns: 200 },
     );

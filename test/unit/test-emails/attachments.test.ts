@@ -58,13 +58,13 @@ describe('request shape', () => {
 
 describe('the message as sent', () => {
   const record = { body_html: '<p>Body</p>', body_text: 'Body', signature_html: '<p>Ada</p>' } as TestEmailRecord;
-  test('body, then signature, then the banner, in both parts', () => {
-    const m = composeTestEmail(record);
+  test('body, then signature, then the banner, in both parts', async () => {
+    const m = await composeTestEmail(record);
     expect(m.html.indexOf('Body')).toBeLessThan(m.html.indexOf('Ada'));
     expect(m.html.indexOf('Ada')).toBeLessThan(m.html.indexOf('outreach pilot'));
     expect(m.text).toMatch(/^Body\n\nAda\n\n--\n.*outreach pilot/);
   });
-  test('no signature, no signature block', () => {
-    expect(composeTestEmail({ ...record, signature_html: '' }).html).not.toContain('<div>');
+  test('no signature, no signature block', async () => {
+    expect((await composeTestEmail({ ...record, signature_html: '' })).html).not.toContain('<div>');
   });
 });
