@@ -107,7 +107,9 @@ export const directoryBucketArnExport = (prefix: string) => `${prefix}-directory
  * init neither parses nor evaluates it:
  * - X-Ray's tracer: the first AWS request (shared/adapters/aws-client.ts).
  * - `@smithy/core/event-streams`: every SDK client's protocol imports it when an operation has an event stream
- *   (HttpProtocol); no operation the service calls has one. 15 KB a bundle.
+ *   (HttpProtocol); no operation the service calls has one. 15 KB a bundle. Bedrock's and S3's clients import
+ *   it statically (for their event-stream operations), so the functions with them load it at init, from here
+ *   (`npm run bench` counts it in their KB).
  * - `@smithy/credential-provider-imds`: the default credential chain imports it when the environment holds no
  *   credentials (EC2 or container metadata), which Lambda always sets. 7 KB a bundle.
  * - The HTML sanitiser and renderer (`sanitize-html`, `html-to-text`): shared/outreach/html.ts imports them at the
