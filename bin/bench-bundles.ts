@@ -12,7 +12,7 @@
  * Writes bench-results/bundles.json and bench-results/bundles.md.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -162,7 +162,11 @@ export async function bundle(module: string, outfile: string, opts: { lazyPackag
   const imports = { staticExternals: staticExternals(metafile), builtinEsmImports: builtinEsmImports(metafile) };
   if (!opts.lazyPackages) return { kb: statSync(outfile).size / 1024, packages: packageKb(metafile), lazyKb: 0, ...imports };
   for (const command of lazyPackageCommands(dirname(outfile))) execFileSync('bash', ['-c', command], { stdio: 'inherit' });
-  const lazySize = (p: string) => statSync(join(dirname(outfile), 'node_modules', p, 'index.mjs')).size / 1024;
+  // Only the lazy packages the bundle imports are in its asset (lazyPackageCommands).
+  const lazySize = (p: string) => {
+    const file = join(dirname(outfile), 'node_modules', p, 'index.mjs');
+    return existsSync(file) ? statSync(file).size / 1024 : 0;
+  };
   // A lazy package the bundle imports statically (mailparser's html-to-text in the inbound function) loads at
   // init like the bundle itself: it counts in the bundle's KB, under its own name, not in the lazy KB.
   const atInit = LAZY_PACKAGES.filter((p) => imports.staticExternals.includes(p));

@@ -1,4 +1,6 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Annotations, ArnFormat, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
@@ -185,8 +187,11 @@ export const BUNDLING = {
 };
 
 /**
- * Shell commands that bundle each lazy package, with the settings of the function bundles, into
- * `<outDir>/node_modules/<package>/index.mjs` (CDK's afterBundling hook, and `npm run bench`).
+ * Shell commands that put each lazy package the bundle imports (its specifier appears in `<outDir>/index.mjs`)
+ * into `<outDir>/node_modules/<package>/index.mjs`, built with the settings of the function bundles (CDK's
+ * afterBundling hook, and `npm run bench`). An asset carries only the lazy packages its bundle can import, and
+ * each is built once per checkout, not once per function: the build lands in a cache directory named by a hash
+ * of the checkout's path, the esbuild settings, the entry and package-lock.json, and is copied from there.
  */
 export function lazyPackageCommands(outDir: string): string[] {
   const esbuild = join(REPO_ROOT, 'node_modules', '.bin', 'esbuild');
@@ -204,22 +209,32 @@ export function lazyPackageCommands(outDir: string): string[] {
     ...NODE_BUILTIN_ALIASES.map((a) => `--alias:${a}`),
     '--log-level=error',
   ].join(' ');
+  const bundle = `${outDir}/index.mjs`;
+  const imported = (specifier: string) => `grep -qF '"${specifier}"' "${bundle}"`;
+  const lock = readFileSync(join(REPO_ROOT, 'package-lock.json'));
   // One package.json per package, whose `exports` map each lazy specifier of it to its file: ESM resolves a
   // subpath (`@smithy/core/event-streams`) only through `exports`, never to a directory's index.
   const byPackage = new Map<string, string[]>();
   for (const specifier of LAZY_PACKAGES) {
-    const { name, subpath } = splitPackageSpecifier(specifier);
-    byPackage.set(name, [...(byPackage.get(name) ?? []), subpath]);
+    const { name } = splitPackageSpecifier(specifier);
+    byPackage.set(name, [...(byPackage.get(name) ?? []), specifier]);
   }
-  const manifests = [...byPackage].map(([name, subpaths]) => {
-    const exports = Object.fromEntries(subpaths.map((s) => [s, `${s}/index.mjs`]));
+  const manifests = [...byPackage].map(([name, specifiers]) => {
+    const exports = Object.fromEntries(specifiers.map((s) => splitPackageSpecifier(s).subpath).map((s) => [s, `${s}/index.mjs`]));
     const manifest = JSON.stringify({ type: 'module', exports });
-    return `mkdir -p "${outDir}/node_modules/${name}" && printf '%s' '${manifest}' > "${outDir}/node_modules/${name}/package.json"`;
+    return `if ${specifiers.map(imported).join(' || ')}; then mkdir -p "${outDir}/node_modules/${name}" && printf '%s' '${manifest}' > "${outDir}/node_modules/${name}/package.json"; fi`;
   });
   const bundles = LAZY_PACKAGES.map((pkg) => {
-    const dir = `${outDir}/node_modules/${pkg}`;
     const entry = LAZY_DEFAULT_EXPORT.includes(pkg) ? `export { default } from '${pkg}';` : `export * from '${pkg}';`;
-    return `mkdir -p "${dir}" && printf "${entry}" | (cd "${REPO_ROOT}" && "${esbuild}" ${flags} --outfile="${dir}/index.mjs")`;
+    const key = createHash('sha256').update(REPO_ROOT).update(flags).update(entry).update(lock).digest('hex').slice(0, 16);
+    const cached = join(tmpdir(), 'service-lazy-packages', key);
+    const dir = `${outDir}/node_modules/${pkg}`;
+    // Built into a directory of its own, then renamed into place (POSIX sh): a concurrent build (two benches)
+    // never leaves a half-written cache entry.
+    const build =
+      `t="${cached}.$$" && mkdir -p "$t" && printf "${entry}" | (cd "${REPO_ROOT}" && "${esbuild}" ${flags} --outfile="$t/index.mjs") && ` +
+      `{ [ -e "${cached}" ] || mv "$t" "${cached}"; rm -rf "$t"; }`;
+    return `if ${imported(pkg)}; then { [ -f "${cached}/index.mjs" ] || { ${build}; }; } && mkdir -p "${dir}" && cp "${cached}/index.mjs" "${cached}/index.mjs.map" "${dir}/"; fi`;
   });
   return [...manifests, ...bundles];
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUNDLE_LIMIT_KB, bundle, functionsToMeasure, sizeException } from '../../bin/bench-bundles.js';
@@ -69,6 +69,10 @@ console.log(JSON.stringify(out));`,
     expect(resolved[specifier]!.exports).toContain(LAZY_CHECKS[specifier].exported);
   }
   if (module === 'functions/emails/edit.ts') expect(resolved['sanitize-html']!.default).toBe('function');
+  // The asset carries only the lazy packages its bundle imports.
+  const absent = LAZY_PACKAGES.filter((p) => !code.includes(`"${p}"`));
+  expect(absent).toEqual(module === 'functions/search/create.ts' ? ['sanitize-html', 'html-to-text'] : []);
+  expect(absent.filter((p) => existsSync(join(dir, 'node_modules', p)))).toEqual([]);
 });
 
 test('the HTML sanitiser, loaded from its lazy build, sanitises as the unbundled library does', async () => {
