@@ -1,17 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { SCALAR_BUNDLE } from '../../shared/catalog/routes.js';
+import { assetPath } from '../../shared/core/asset-path.js';
 
 /**
  * GET /docs/ and GET /docs/scalar.js: the reference page, Scalar rendering the published document with its
  * examples, and Scalar's standalone bundle from our own origin (no CDN). Both URLs are relative, so the page
  * works under an API Gateway stage prefix as well as on the local gateway.
  */
-// In Lambda the asset sits at its repo-relative path beside index.mjs; locally this module is two levels down.
-const ROOT = process.env.LAMBDA_TASK_ROOT ?? fileURLToPath(new URL('../../', import.meta.url));
-
 const PAGE = `<!doctype html>
 <html lang="en">
   <head>
@@ -34,7 +30,7 @@ let bundle: string | undefined;
 export async function handler(event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
   const requestId = event.requestContext?.requestId ?? crypto.randomUUID();
   const script = event.resource?.endsWith('.js') ?? false;
-  if (script) bundle ??= readFileSync(join(ROOT, SCALAR_BUNDLE), 'utf8');
+  if (script) bundle ??= readFileSync(assetPath(SCALAR_BUNDLE), 'utf8');
   return {
     statusCode: 200,
     headers: {
