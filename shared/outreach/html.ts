@@ -3,21 +3,21 @@
  * text for the `body_plain` twin of an edited `body_html`, while plain → HTML for the reverse is in
  * plain-html.ts, which needs no HTML parser: MIME composition and the drafters do not load html-to-text.
  *
- * Both libraries are imported at the first call, not at module load (they are lazy packages beside the bundle,
+ * Each library is imported at its first call, not at module load (they are lazy packages beside the bundle,
  * lib/constructs/service-function.ts): only an edit with `body_html`, a test email and a signature change use
  * them, and loading them costs the routes that carry them ≈ 480 KB and tens of ms of cold start (`npm run bench`).
  */
 import type sanitize from 'sanitize-html';
 import type { IOptions } from 'sanitize-html';
 
-type HtmlLibraries = { sanitizeHtml: typeof sanitize; convert: (typeof import('html-to-text'))['convert'] };
-let libraries: Promise<HtmlLibraries> | undefined;
+// Each library loads on its own: a signature change needs only the sanitiser, a test email's signature only
+// the renderer.
+let sanitizer: Promise<typeof sanitize> | undefined;
+let renderer: Promise<(typeof import('html-to-text'))['convert']> | undefined;
 
-function htmlLibraries(): Promise<HtmlLibraries> {
-  // sanitize-html is CommonJS: its function is the module's default export, here and in its lazy build.
-  libraries ??= Promise.all([import('sanitize-html'), import('html-to-text')]).then(([s, h]) => ({ sanitizeHtml: (s as unknown as { default: typeof sanitize }).default, convert: h.convert }));
-  return libraries;
-}
+// sanitize-html is CommonJS: its function is the module's default export, here and in its lazy build.
+const loadSanitizer = () => (sanitizer ??= import('sanitize-html').then((m) => (m as unknown as { default: typeof sanitize }).default));
+const loadRenderer = () => (renderer ??= import('html-to-text').then((m) => m.convert));
 
 const ALLOWED_TAGS = [
   'p',
@@ -57,7 +57,7 @@ const SANITIZE_OPTIONS: IOptions = {
 
 /** Keeps basic formatting and http/https/mailto links; drops scripts, styles, embeds, images and handlers. */
 export async function sanitizeEmailHtml(html: string): Promise<string> {
-  const { sanitizeHtml } = await htmlLibraries();
+  const sanitizeHtml = await loadSanitizer();
   return sanitizeHtml(html, SANITIZE_OPTIONS).trim();
 }
 
@@ -68,7 +68,7 @@ const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({
 
 /** Plain-text rendering of an HTML body: no hard wrapping, links shown once, headings as written. */
 export async function htmlToPlain(html: string): Promise<string> {
-  const { convert } = await htmlLibraries();
+  const convert = await loadRenderer();
   return convert(html, {
     wordwrap: false,
     selectors: [
