@@ -194,6 +194,37 @@ export const BUNDLING = {
  * of the checkout's path, the esbuild settings, the entry and package-lock.json, and is copied from there.
  */
 export function lazyPackageCommands(outDir: string): string[] {
+  const bundle = `${outDir}/index.mjs`;
+  const imported = (specifier: string) => `grep -qF '"${specifier}"' "${bundle}"`;
+  // One package.json per package, whose `exports` map each lazy specifier of it to its file: ESM resolves a
+  // subpath (`@smithy/core/event-streams`) only through `exports`, never to a directory's index.
+  const byPackage = new Map<string, string[]>();
+  for (const specifier of LAZY_PACKAGES) {
+    const { name } = splitPackageSpecifier(specifier);
+    byPackage.set(name, [...(byPackage.get(name) ?? []), specifier]);
+  }
+  const manifests = [...byPackage].map(([name, specifiers]) => {
+    const exports = Object.fromEntries(specifiers.map((s) => splitPackageSpecifier(s).subpath).map((s) => [s, `${s}/index.mjs`]));
+    const manifest = JSON.stringify({ type: 'module', exports });
+    return `if ${specifiers.map(imported).join(' || ')}; then mkdir -p "${outDir}/node_modules/${name}" && printf '%s' '${manifest}' > "${outDir}/node_modules/${name}/package.json"; fi`;
+  });
+  const bundles = LAZY_PACKAGES.map((pkg) => {
+    const { cached, build } = lazyPackageBuilds().get(pkg)!;
+    const dir = `${outDir}/node_modules/${pkg}`;
+    return `if ${imported(pkg)}; then { [ -f "${cached}/index.mjs" ] || { ${build}; }; } && mkdir -p "${dir}" && cp "${cached}/index.mjs" "${cached}/index.mjs.map" "${dir}/"; fi`;
+  });
+  return [...manifests, ...bundles];
+}
+
+let builds: Map<string, { cached: string; build: string }> | undefined;
+
+/**
+ * Each lazy package's cache directory and the command that builds it there, computed once per process (a synth
+ * asks for every function's commands): the key hashes the checkout's path, the esbuild settings, the entry and
+ * package-lock.json.
+ */
+function lazyPackageBuilds(): Map<string, { cached: string; build: string }> {
+  if (builds) return builds;
   const esbuild = join(REPO_ROOT, 'node_modules', '.bin', 'esbuild');
   const flags = [
     '--bundle',
@@ -209,34 +240,21 @@ export function lazyPackageCommands(outDir: string): string[] {
     ...NODE_BUILTIN_ALIASES.map((a) => `--alias:${a}`),
     '--log-level=error',
   ].join(' ');
-  const bundle = `${outDir}/index.mjs`;
-  const imported = (specifier: string) => `grep -qF '"${specifier}"' "${bundle}"`;
   const lock = readFileSync(join(REPO_ROOT, 'package-lock.json'));
-  // One package.json per package, whose `exports` map each lazy specifier of it to its file: ESM resolves a
-  // subpath (`@smithy/core/event-streams`) only through `exports`, never to a directory's index.
-  const byPackage = new Map<string, string[]>();
-  for (const specifier of LAZY_PACKAGES) {
-    const { name } = splitPackageSpecifier(specifier);
-    byPackage.set(name, [...(byPackage.get(name) ?? []), specifier]);
-  }
-  const manifests = [...byPackage].map(([name, specifiers]) => {
-    const exports = Object.fromEntries(specifiers.map((s) => splitPackageSpecifier(s).subpath).map((s) => [s, `${s}/index.mjs`]));
-    const manifest = JSON.stringify({ type: 'module', exports });
-    return `if ${specifiers.map(imported).join(' || ')}; then mkdir -p "${outDir}/node_modules/${name}" && printf '%s' '${manifest}' > "${outDir}/node_modules/${name}/package.json"; fi`;
-  });
-  const bundles = LAZY_PACKAGES.map((pkg) => {
-    const entry = LAZY_DEFAULT_EXPORT.includes(pkg) ? `export { default } from '${pkg}';` : `export * from '${pkg}';`;
-    const key = createHash('sha256').update(REPO_ROOT).update(flags).update(entry).update(lock).digest('hex').slice(0, 16);
-    const cached = join(tmpdir(), 'service-lazy-packages', key);
-    const dir = `${outDir}/node_modules/${pkg}`;
-    // Built into a directory of its own, then renamed into place (POSIX sh): a concurrent build (two benches)
-    // never leaves a half-written cache entry.
-    const build =
-      `t="${cached}.$$" && mkdir -p "$t" && printf "${entry}" | (cd "${REPO_ROOT}" && "${esbuild}" ${flags} --outfile="$t/index.mjs") && ` +
-      `{ [ -e "${cached}" ] || mv "$t" "${cached}"; rm -rf "$t"; }`;
-    return `if ${imported(pkg)}; then { [ -f "${cached}/index.mjs" ] || { ${build}; }; } && mkdir -p "${dir}" && cp "${cached}/index.mjs" "${cached}/index.mjs.map" "${dir}/"; fi`;
-  });
-  return [...manifests, ...bundles];
+  builds = new Map(
+    LAZY_PACKAGES.map((pkg) => {
+      const entry = LAZY_DEFAULT_EXPORT.includes(pkg) ? `export { default } from '${pkg}';` : `export * from '${pkg}';`;
+      const key = createHash('sha256').update(REPO_ROOT).update(flags).update(entry).update(lock).digest('hex').slice(0, 16);
+      const cached = join(tmpdir(), 'service-lazy-packages', key);
+      // Built into a directory of its own, then renamed into place (POSIX sh): a concurrent build (two benches)
+      // never leaves a half-written cache entry.
+      const build =
+        `t="${cached}.$$" && mkdir -p "$t" && printf "${entry}" | (cd "${REPO_ROOT}" && "${esbuild}" ${flags} --outfile="$t/index.mjs") && ` +
+        `{ [ -e "${cached}" ] || mv "$t" "${cached}"; rm -rf "$t"; }`;
+      return [pkg, { cached, build }];
+    }),
+  );
+  return builds;
 }
 
 /** Shell commands that copy files of the repository into the asset at the same relative path (CDK's afterBundling hook). */
