@@ -162,18 +162,22 @@ export async function bundle(module: string, outfile: string, opts: { lazyPackag
   const imports = { staticExternals: staticExternals(metafile), builtinEsmImports: builtinEsmImports(metafile) };
   if (!opts.lazyPackages) return { kb: statSync(outfile).size / 1024, packages: packageKb(metafile), lazyKb: 0, ...imports };
   for (const command of lazyPackageCommands(dirname(outfile))) execFileSync('bash', ['-c', command], { stdio: 'inherit' });
-  // Only the lazy packages the bundle imports are in its asset (lazyPackageCommands).
-  const lazySize = (p: string) => {
-    const file = join(dirname(outfile), 'node_modules', p, 'index.mjs');
-    return existsSync(file) ? statSync(file).size / 1024 : 0;
-  };
-  // A lazy package the bundle imports statically (mailparser's html-to-text in the inbound function) loads at
-  // init like the bundle itself: it counts in the bundle's KB, under its own name, not in the lazy KB.
-  const atInit = LAZY_PACKAGES.filter((p) => imports.staticExternals.includes(p));
+  // Only the lazy packages the bundle imports are in its asset (lazyPackageCommands). One the bundle imports
+  // statically (mailparser's html-to-text in the inbound function) loads at init like the bundle itself: it
+  // counts in the bundle's KB, under its own name, not in the lazy KB.
   const packages = packageKb(metafile);
-  for (const p of atInit) packages.set(p, (packages.get(p) ?? 0) + lazySize(p));
-  const lazyKb = LAZY_PACKAGES.filter((p) => !atInit.includes(p)).reduce((sum, p) => sum + lazySize(p), 0);
-  return { kb: statSync(outfile).size / 1024 + atInit.reduce((sum, p) => sum + lazySize(p), 0), packages, lazyKb, ...imports };
+  let kb = statSync(outfile).size / 1024;
+  let lazyKb = 0;
+  for (const p of LAZY_PACKAGES) {
+    const file = join(dirname(outfile), 'node_modules', p, 'index.mjs');
+    if (!existsSync(file)) continue;
+    const size = statSync(file).size / 1024;
+    if (imports.staticExternals.includes(p)) {
+      packages.set(p, (packages.get(p) ?? 0) + size);
+      kb += size;
+    } else lazyKb += size;
+  }
+  return { kb, packages, lazyKb, ...imports };
 }
 
 function packageKb(metafile: Metafile): Map<string, number> {
