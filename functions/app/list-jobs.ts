@@ -1,10 +1,10 @@
-import * as z from 'zod';
+import * as z from '../../shared/core/zod.js';
 import { userRoute } from '../../shared/http/handler.js';
 import { listAccountJobs } from '../../shared/jobs/account-jobs.js';
 
 const JobsQuerySchema = z.strictObject({
-  cursor: z.string().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(25),
+  cursor: z.optional(z.string().check(z.maxLength(200))),
+  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), 25),
 });
 
 /** GET /api/app/v1/jobs/: the account's search and phone jobs, newest first. */

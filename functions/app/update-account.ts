@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../shared/core/zod.js';
 import { userRoute } from '../../shared/http/handler.js';
 import { updateAccount } from '../../shared/accounts/accounts.repository.js';
 

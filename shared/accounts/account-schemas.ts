@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../core/zod.js';
 import { SENDING_ACCOUNT_TYPES } from './model.js';
 import { SMTP_ACCOUNT_TRANSPORTS } from './smtp-settings.js';
 import { SmtpSettingsInputSchema } from './smtp-settings-schemas.js';
@@ -9,12 +9,12 @@ import { SmtpSettingsInputSchema } from './smtp-settings-schemas.js';
  * by the console routes that validate with them.
  */
 export const CreateAccountSchema = z.strictObject({
-  name: z.string().trim().min(1).max(200),
-  credits: z.number().int().min(0).max(100_000_000).default(1250),
-  public_api: z.boolean().default(true),
-  agentic_search: z.boolean().default(false),
-  pilot: z.boolean().default(false),
-  auto_recharge: z.boolean().default(false),
+  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
+  credits: z._default(z.number().check(z.int(), z.gte(0), z.lte(100_000_000)), 1250),
+  public_api: z._default(z.boolean(), true),
+  agentic_search: z._default(z.boolean(), false),
+  pilot: z._default(z.boolean(), false),
+  auto_recharge: z._default(z.boolean(), false),
 });
 
 /**
@@ -23,44 +23,51 @@ export const CreateAccountSchema = z.strictObject({
  * so any order is a valid cadence, and 60 days keeps a four-step sequence inside six months.
  */
 export const UpdateAccountSchema = z
-  .strictObject({
-    name: z.string().trim().min(1).max(200),
-    public_api: z.boolean(),
-    agentic_search: z.boolean(),
-    pilot: z.boolean(),
-    auto_recharge: z.boolean(),
-    attachments_enabled: z.boolean(),
-    followup_days: z.array(z.number().int().min(1).max(60)).length(3),
-  })
-  .partial()
-  .refine((v) => Object.keys(v).length > 0, 'at least one field is required');
+  .partial(
+    z.strictObject({
+      name: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
+      public_api: z.boolean(),
+      agentic_search: z.boolean(),
+      pilot: z.boolean(),
+      auto_recharge: z.boolean(),
+      attachments_enabled: z.boolean(),
+      followup_days: z.array(z.number().check(z.int(), z.gte(1), z.lte(60))).check(z.length(3)),
+    }),
+  )
+  .check(z.refine((v) => Object.keys(v).length > 0, 'at least one field is required'));
 
 export type AccountPatch = z.output<typeof UpdateAccountSchema>;
 
 export const AddCreditsSchema = z.strictObject({
-  amount: z.number().int().positive().max(100_000_000),
+  amount: z.number().check(z.int(), z.positive(), z.lte(100_000_000)),
 });
 
-export const timeZone = z.string().refine((tz) => {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}, 'must be an IANA time zone');
+export const timeZone = z.string().check(
+  z.refine((tz) => {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: tz });
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'must be an IANA time zone'),
+);
 
-export const CreateSendingAccountSchema = z.strictObject({
-  email: z.email(),
-  type: z.enum(SENDING_ACCOUNT_TYPES),
-  connected: z.boolean().default(true),
-  sending_enabled: z.boolean().default(true),
-  daily_limit: z.number().int().min(0).max(10_000).default(50),
-  health: z.string().trim().min(1).max(100).default('healthy'),
-  timezone: timeZone.default('UTC'),
-  smtp: SmtpSettingsInputSchema.optional(),
-  transport: z.enum(SMTP_ACCOUNT_TRANSPORTS).optional(),
-}).refine((v) => v.type === 'smtp' || (v.smtp === undefined && v.transport === undefined), {
-  message: 'smtp settings and transport apply to smtp accounts only',
-  path: ['type'],
-});
+export const CreateSendingAccountSchema = z
+  .strictObject({
+    email: z.email(),
+    type: z.enum(SENDING_ACCOUNT_TYPES),
+    connected: z._default(z.boolean(), true),
+    sending_enabled: z._default(z.boolean(), true),
+    daily_limit: z._default(z.number().check(z.int(), z.gte(0), z.lte(10_000)), 50),
+    health: z._default(z.string().check(z.trim(), z.minLength(1), z.maxLength(100)), 'healthy'),
+    timezone: z._default(timeZone, 'UTC'),
+    smtp: z.optional(SmtpSettingsInputSchema),
+    transport: z.optional(z.enum(SMTP_ACCOUNT_TRANSPORTS)),
+  })
+  .check(
+    z.refine((v) => v.type === 'smtp' || (v.smtp === undefined && v.transport === undefined), {
+      message: 'smtp settings and transport apply to smtp accounts only',
+      path: ['type'],
+    }),
+  );

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../core/zod.js';
 import { USER_POOL } from '../catalog/user-pool.js';
 import { createPoolUser } from '../adapters/user-pool.js';
 import { requireAccount } from './accounts.repository.js';
@@ -7,15 +7,17 @@ const { password: policy } = USER_POOL;
 
 /** The pool's password policy, checked here so that a refused password leaves no half-made user behind. */
 export const AddAccountUserSchema = z.strictObject({
-  email: z.email().max(254),
+  email: z.email().check(z.maxLength(254)),
   password: z
     .string()
-    .min(policy.minLength)
-    .max(256)
-    .regex(/[a-z]/, 'needs a lowercase letter')
-    .regex(/[A-Z]/, 'needs an uppercase letter')
-    .regex(/[0-9]/, 'needs a digit')
-    .regex(/[^A-Za-z0-9]/, 'needs a symbol'),
+    .check(
+      z.minLength(policy.minLength),
+      z.maxLength(256),
+      z.regex(/[a-z]/, 'needs a lowercase letter'),
+      z.regex(/[A-Z]/, 'needs an uppercase letter'),
+      z.regex(/[0-9]/, 'needs a digit'),
+      z.regex(/[^A-Za-z0-9]/, 'needs a symbol'),
+    ),
 });
 
 /**

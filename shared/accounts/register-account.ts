@@ -1,9 +1,9 @@
-import * as z from 'zod';
+import * as z from '../core/zod.js';
 import type { Account } from './model.js';
 import { createAccount } from './accounts.repository.js';
 
 /** How many accounts may hold the pilot flag: read once per process, a bad value fails at start. */
-const pilotAccountLimit = z.coerce.number().int().min(0).default(3).parse(process.env.PILOT_ACCOUNT_LIMIT || undefined);
+const pilotAccountLimit = z._default(z.coerce.number().check(z.int(), z.gte(0)), 3).parse(process.env.PILOT_ACCOUNT_LIMIT || undefined);
 
 /**
  * Register an account (console POST accounts/).

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../core/zod.js';
 import { sanitizeEmailHtml } from '../outreach/html.js';
 import { SMTP_ACCOUNT_TRANSPORTS } from './smtp-settings.js';
 import { SmtpSettingsPatchSchema } from './smtp-settings-schemas.js';
@@ -13,32 +13,32 @@ import { timeZone } from './account-schemas.js';
 export const SENDING_ACCOUNT_PATCH_FIELDS = {
   connected: z.boolean(),
   sending_enabled: z.boolean(),
-  daily_limit: z.number().int().min(0).max(10_000),
-  health: z.string().trim().min(1).max(100),
+  daily_limit: z.number().check(z.int(), z.gte(0), z.lte(10_000)),
+  health: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)),
   timezone: timeZone,
   // Bounded as supplied; what is stored is what the sanitiser keeps (withSanitisedSignature).
-  signature_html: z.string().max(10_000),
+  signature_html: z.string().check(z.maxLength(10_000)),
   smtp: SmtpSettingsPatchSchema,
   transport: z.enum(SMTP_ACCOUNT_TRANSPORTS),
 };
 
 export const UpdateSendingAccountSchema = z
-  .strictObject(SENDING_ACCOUNT_PATCH_FIELDS)
-  .partial()
-  .refine((v) => Object.keys(v).length > 0, 'at least one field is required');
+  .partial(z.strictObject(SENDING_ACCOUNT_PATCH_FIELDS))
+  .check(z.refine((v) => Object.keys(v).length > 0, 'at least one field is required'));
 
 /**
  * The web app's PATCH: what a customer manages (pause/resume, daily limit, signature), with the console's
  * own field rules. Connection state and health are the service's to set.
  */
 export const AppSendingAccountPatchSchema = z
-  .strictObject({
-    sending_enabled: SENDING_ACCOUNT_PATCH_FIELDS.sending_enabled,
-    daily_limit: SENDING_ACCOUNT_PATCH_FIELDS.daily_limit,
-    signature_html: SENDING_ACCOUNT_PATCH_FIELDS.signature_html,
-  })
-  .partial()
-  .refine((v) => Object.keys(v).length > 0, 'at least one field is required');
+  .partial(
+    z.strictObject({
+      sending_enabled: SENDING_ACCOUNT_PATCH_FIELDS.sending_enabled,
+      daily_limit: SENDING_ACCOUNT_PATCH_FIELDS.daily_limit,
+      signature_html: SENDING_ACCOUNT_PATCH_FIELDS.signature_html,
+    }),
+  )
+  .check(z.refine((v) => Object.keys(v).length > 0, 'at least one field is required'));
 
 /** A parsed PATCH with its signature as the sanitiser keeps it: what is stored and answered. */
 export async function withSanitisedSignature<T extends { signature_html?: string }>(patch: T): Promise<T> {

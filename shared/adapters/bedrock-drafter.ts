@@ -5,7 +5,7 @@
  * it), so a follow-up stays in its thread whichever drafter wrote the earlier step.
  */
 import { BedrockRuntimeClient, ConverseCommand, type ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
-import * as z from 'zod';
+import * as z from '../core/zod.js';
 import { lazyClient } from './aws-client.js';
 import { assertDraftable, DraftFailedError, MAX_SUBJECT_LENGTH, type Draft, type DraftInput, type Drafter } from '../outreach/drafter.js';
 import { plainToHtml } from '../outreach/plain-html.js';
@@ -46,8 +46,8 @@ export const BEDROCK_SYSTEM_PROMPT = [
 ].join('\n');
 
 const ModelDraft = z.object({
-  subject: z.string().trim().min(1),
-  body_plain: z.string().trim().min(1),
+  subject: z.string().check(z.trim(), z.minLength(1)),
+  body_plain: z.string().check(z.trim(), z.minLength(1)),
 });
 
 /** Parses the model's JSON answer, tolerating code fences and prose around the object. */

@@ -1,5 +1,5 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import * as z from 'zod';
+import * as z from '../core/zod.js';
 import { optionalEnv } from '../core/env.js';
 import { dropOnReset, lazyClient } from './aws-client.js';
 
@@ -13,17 +13,17 @@ import { dropOnReset, lazyClient } from './aws-client.js';
 export type MailboxProviderKind = 'google' | 'microsoft';
 
 const ProviderSettingsSchema = z.object({
-  client_id: z.string().min(1),
-  client_secret: z.string().min(1),
+  client_id: z.string().check(z.minLength(1)),
+  client_secret: z.string().check(z.minLength(1)),
   /** Microsoft only: `common`, `organizations` or a tenant id (default `common`). */
-  tenant: z.string().optional(),
-  authorization_endpoint: z.url().optional(),
-  token_endpoint: z.url().optional(),
+  tenant: z.optional(z.string()),
+  authorization_endpoint: z.optional(z.url()),
+  token_endpoint: z.optional(z.url()),
   /** Gmail `rootUrl` / Graph `baseUrl`. */
-  api_base: z.url().optional(),
+  api_base: z.optional(z.url()),
 });
 
-const SettingsSchema = z.object({ google: ProviderSettingsSchema.optional(), microsoft: ProviderSettingsSchema.optional() });
+const SettingsSchema = z.object({ google: z.optional(ProviderSettingsSchema), microsoft: z.optional(ProviderSettingsSchema) });
 
 export interface ProviderSettings {
   kind: MailboxProviderKind;

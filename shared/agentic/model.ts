@@ -1,14 +1,14 @@
-import * as z from 'zod';
+import * as z from '../core/zod.js';
 import type { Job } from '../jobs/model.js';
 import type { AgenticSearchItem, CompletionReason } from '../webhooks/events.js';
 
 /** POST /agentic-search/ (SPEC.md): bounds and defaults as written there. */
 export const AgenticSearchSchema = z.lazy(() =>
   z.strictObject({
-    query: z.string().max(2000).refine((q) => q.trim().length > 0, 'must not be blank'),
-    target_results: z.number().int().min(1).max(50).default(50),
-    max_credits: z.number().int().min(300).max(2000).default(500),
-    webhook_url: z.string().max(2048),
+    query: z.string().check(z.maxLength(2000), z.refine((q) => q.trim().length > 0, 'must not be blank')),
+    target_results: z._default(z.number().check(z.int(), z.gte(1), z.lte(50)), 50),
+    max_credits: z._default(z.number().check(z.int(), z.gte(300), z.lte(2000)), 500),
+    webhook_url: z.string().check(z.maxLength(2048)),
   }),
 );
 export type AgenticSearchRequest = z.output<typeof AgenticSearchSchema>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../core/zod.js';
 import type { QueueKey } from './queues.js';
 import { SesEventSchema, type SesEvent } from '../outreach/ses-event-schema.js';
 
@@ -15,18 +15,18 @@ import { SesEventSchema, type SesEvent } from '../outreach/ses-event-schema.js';
  * schemas is most of the cost of zod in a function's cold start (README, "Cold starts").
  */
 function buildMessageKinds() {
-  const id = (prefix: string) => z.string().regex(new RegExp(`^${prefix}_[0-9a-z]{26}$`), `must be a ${prefix}_ id`);
+  const id = (prefix: string) => z.string().check(z.regex(new RegExp(`^${prefix}_[0-9a-z]{26}$`), `must be a ${prefix}_ id`));
   const jobId = id('dj');
   const accountId = id('acct');
   const emailId = id('em');
   const testEmailId = z.uuid({ version: 'v4' });
-  const attempt = z.number().int().min(1).max(100);
+  const attempt = z.number().check(z.int(), z.gte(1), z.lte(100));
 
   const PeopleSearch = z.strictObject({ kind: z.literal('people_search'), job_id: jobId });
   const PhoneEnrich = z.strictObject({ kind: z.literal('phone_enrich'), job_id: jobId });
   const DeepSearch = z.strictObject({ kind: z.literal('deep_search'), job_id: jobId });
   /** One bounded step of an agentic search's research loop; `step` is the checkpoint it starts from. */
-  const AgenticStep = z.strictObject({ kind: z.literal('agentic_step'), job_id: jobId, step: z.number().int().min(0).max(10_000) });
+  const AgenticStep = z.strictObject({ kind: z.literal('agentic_step'), job_id: jobId, step: z.number().check(z.int(), z.gte(0), z.lte(10_000)) });
   const DraftEmail = z.strictObject({ kind: z.literal('draft_email'), account_id: accountId, email_id: emailId });
   const SendEmail = z.strictObject({ kind: z.literal('send_email'), account_id: accountId, email_id: emailId });
   const SendTestEmail = z.strictObject({ kind: z.literal('send_test_email'), account_id: accountId, test_email_id: testEmailId });
@@ -38,16 +38,16 @@ function buildMessageKinds() {
   // What the EventBridge rule's input transformer makes of an SES event: `{"kind":"ses_event","event":<the event>}`.
   const SesEventMessage = z.strictObject({ kind: z.literal('ses_event'), event: SesEventSchema });
   /** A directory version: 16 hex characters in AWS (import/plan-import.ts), a file's sha256 on the twin. */
-  const directoryVersion = z.string().regex(/^[0-9a-f]{16,64}$/, 'must be a directory version');
+  const directoryVersion = z.string().check(z.regex(/^[0-9a-f]{16,64}$/, 'must be a directory version'));
   /** Write one line-aligned byte range of an import's source (its plan is on the import's status item). */
-  const DirectoryChunk = z.strictObject({ kind: z.literal('directory_chunk'), version: directoryVersion, chunk: z.number().int().min(0).max(1_000_000) });
+  const DirectoryChunk = z.strictObject({ kind: z.literal('directory_chunk'), version: directoryVersion, chunk: z.number().check(z.int(), z.gte(0), z.lte(1_000_000)) });
   /** Delete a version lookups no longer read: one segment of a parallel scan, resumed from `start_key`. */
   const DirectoryCleanup = z.strictObject({
     kind: z.literal('directory_cleanup'),
     version: directoryVersion,
-    segment: z.number().int().min(0),
-    segments: z.number().int().min(1).max(1000),
-    start_key: z.strictObject({ pk: z.string(), sk: z.string() }).optional(),
+    segment: z.number().check(z.int(), z.gte(0)),
+    segments: z.number().check(z.int(), z.gte(1), z.lte(1000)),
+    start_key: z.optional(z.strictObject({ pk: z.string(), sk: z.string() })),
   });
   /** Every chunk is written: verify, build the search artifact, switch the pointer, schedule the cleanup. */
   const DirectoryFinalize = z.strictObject({ kind: z.literal('directory_finalize'), version: directoryVersion });
@@ -66,7 +66,7 @@ export const QUEUE_MESSAGES = {
   'mail-events': z.lazy(() => z.discriminatedUnion('kind', [kinds().SesEventMessage])),
   'directory-import': z.lazy(() => z.discriminatedUnion('kind', [kinds().DirectoryChunk, kinds().DirectoryCleanup])),
   'directory-finalize': z.lazy(() => z.discriminatedUnion('kind', [kinds().DirectoryFinalize])),
-} satisfies Record<QueueKey, z.ZodType<{ kind: string }>>;
+} satisfies Record<QueueKey, z.ZodMiniType<{ kind: string }>>;
 
 export type MessageOf<Q extends QueueKey> = z.output<(typeof QUEUE_MESSAGES)[Q]>;
 export type KindOf<Q extends QueueKey> = MessageOf<Q>['kind'];
@@ -79,7 +79,7 @@ export type TimerMessage = MessageOf<'timers'>;
 export type SearchJobKind = Exclude<KindOf<'search'>, 'agentic_step'>;
 let searchJobKinds: ReadonlySet<string> | undefined;
 export const isSearchJobKind = (tier: string): tier is SearchJobKind =>
-  (searchJobKinds ??= new Set(QUEUE_MESSAGES.search.unwrap().options.map((o) => o.shape.kind.value).filter((k) => k !== 'agentic_step'))).has(tier);
+  (searchJobKinds ??= new Set(QUEUE_MESSAGES.search._zod.def.getter()._zod.def.options.flatMap((o) => o.shape.kind._zod.def.values).filter((k) => k !== 'agentic_step'))).has(tier);
 
 /** Builders: the one place a message literal is written. */
 export const messages = {

@@ -24,7 +24,7 @@ type Json = Record<string, unknown>;
 
 const COMPONENT = (id: string) => `#/components/schemas/${id}`;
 
-const WEBHOOK_EVENTS: [string, z.ZodObject, string][] = [
+const WEBHOOK_EVENTS: [string, z.core.$ZodObject, string][] = [
   ['search.completed', searchCompletedSchema, 'People search finished; zero results is a completion with `total_returned` 0.'],
   ['search.failed', searchFailedSchema, 'People search failed; not charged.'],
   ['deep_search.completed', deepSearchCompletedSchema, 'Deep search finished.'],
@@ -35,7 +35,12 @@ const WEBHOOK_EVENTS: [string, z.ZodObject, string][] = [
   ['phone_enrich.failed', phoneEnrichFailedSchema, 'Phone lookup failed; not charged.'],
 ];
 const eventComponentId = (eventType: string) => `${eventType.split(/[._]/).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}Event`;
-const WEBHOOK_SCHEMAS = WEBHOOK_EVENTS.map(([type, schema]) => schema.meta({ id: eventComponentId(type) }));
+/** Classic `.meta()` without the method (the event schemas are zod/mini): register a clone, so the schemas the handlers use stay un-described. */
+const WEBHOOK_SCHEMAS = WEBHOOK_EVENTS.map(([type, schema]) => {
+  const described = z.clone(schema);
+  z.globalRegistry.add(described, { id: eventComponentId(type) });
+  return described;
+});
 
 /** The routes the document describes. */
 export function publishedRoutes(routes: readonly RouteDef[] = ROUTES): RouteDef[] {
@@ -49,17 +54,17 @@ function stripDialect(schema: Json): Json {
   return rest;
 }
 
-const requestSchema = (schema: z.ZodType): Json => stripDialect(z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Json);
+const requestSchema = (schema: z.core.$ZodType): Json => stripDialect(z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Json);
 
-function responseRef(schema: z.ZodType): Json {
+function responseRef(schema: z.core.$ZodType): Json {
   const id = z.globalRegistry.get(schema)?.id;
   if (!id) throw new Error('every response schema of the contract has a component id (.meta({ id }))');
   return { $ref: COMPONENT(id) };
 }
 
-function content(answer: Answer, extra?: z.ZodType): Json | undefined {
+function content(answer: Answer, extra?: z.core.$ZodType): Json | undefined {
   if (answer.mediaType) return { [answer.mediaType]: { schema: { type: answer.mediaType === 'application/json' ? 'object' : 'string' } } };
-  const schemas = [answer.schema, extra].filter((s): s is z.ZodType => s !== undefined);
+  const schemas = [answer.schema, extra].filter((s): s is z.core.$ZodType => s !== undefined);
   if (schemas.length === 0) return undefined;
   const schema = schemas.length === 1 ? responseRef(schemas[0]!) : { anyOf: schemas.map(responseRef) };
   return { 'application/json': { schema } };

@@ -24,8 +24,9 @@ export interface Operation {
   summary: string;
   tag: string;
   description?: string;
-  body?: z.ZodType;
-  query?: z.ZodObject;
+  /** Classic or zod/mini: the document is built from zod's core. */
+  body?: z.core.$ZodType;
+  query?: z.core.$ZodObject;
   idempotency?: 'optional' | 'required';
   /** Price in credits, as stated in SPEC.md "Billing model" (also shown by the MCP tools). */
   price?: string;

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { omit, type ZodMiniObject } from '../core/zod.js';
 import { EMAIL_STATUSES } from '../outreach/model.js';
 import { ENROLLMENT_STATUSES, SEQUENCE_STATUSES } from '../sequences/model.js';
 import { TEST_EMAIL_STATUSES } from '../test-emails/model.js';
@@ -42,7 +43,8 @@ export const JobAcceptance = z
   .meta({ id: 'JobAcceptance', description: 'Exactly `id`, `status`, `created_at`.' });
 
 const jobError = z.object({ code: z.string(), message: z.string() });
-const withoutEnvelope = <S extends z.ZodObject>(s: S) => s.omit({ id: true, event_type: true });
+/** The webhook schemas (shared/webhooks/events.ts) are zod/mini objects: mini's `omit` is the same core call as classic's `.omit`. */
+const withoutEnvelope = (s: ZodMiniObject<{ id: z.core.$ZodType; event_type: z.core.$ZodType }>) => omit(s, { id: true, event_type: true });
 
 function pollingEnvelope<T extends string>(tier: T, result: z.ZodType, id: string, extra: Record<string, z.ZodType> = {}) {
   return z

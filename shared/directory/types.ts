@@ -2,69 +2,66 @@
  * The people-directory JSONL format: one record per line, discriminated by `type`.
  * Companies come first in a file so that readers can resolve `company_id` on the fly.
  */
-import * as z from 'zod';
+import * as z from '../core/zod.js';
 
-const YearMonth = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'expected YYYY-MM');
+const YearMonth = z.string().check(z.regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'expected YYYY-MM'));
 
 export const PlaceSchema = z.object({
-  city: z.string().min(1),
-  region: z.string().min(1),
-  country: z.string().min(1),
-  country_code: z.string().regex(/^[A-Z]{2}$/),
-  time_zone: z.string().min(1),
+  city: z.string().check(z.minLength(1)),
+  region: z.string().check(z.minLength(1)),
+  country: z.string().check(z.minLength(1)),
+  country_code: z.string().check(z.regex(/^[A-Z]{2}$/)),
+  time_zone: z.string().check(z.minLength(1)),
 });
 
 export const CompanySchema = z.object({
   type: z.literal('company'),
-  id: z.string().min(1),
-  name: z.string().min(1),
-  domain: z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/),
-  professional_url: z.string().regex(/^linkedin\.com\/company\/[a-z0-9-]+$/),
-  industry: z.string().min(1),
-  employee_count: z.number().int().min(1),
+  id: z.string().check(z.minLength(1)),
+  name: z.string().check(z.minLength(1)),
+  domain: z.string().check(z.regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/)),
+  professional_url: z.string().check(z.regex(/^linkedin\.com\/company\/[a-z0-9-]+$/)),
+  industry: z.string().check(z.minLength(1)),
+  employee_count: z.number().check(z.int(), z.gte(1)),
   hq: PlaceSchema,
 });
 
 export const ExperienceSchema = z.object({
-  company_name: z.string().min(1),
-  company_id: z.string().nullable(),
-  title: z.string().min(1),
+  company_name: z.string().check(z.minLength(1)),
+  company_id: z.nullable(z.string()),
+  title: z.string().check(z.minLength(1)),
   start: YearMonth,
-  end: YearMonth.nullable(),
+  end: z.nullable(YearMonth),
 });
 
 export const EducationSchema = z.object({
-  school_name: z.string().min(1),
-  degree: z.string().min(1),
-  field_of_study: z.string().min(1),
+  school_name: z.string().check(z.minLength(1)),
+  degree: z.string().check(z.minLength(1)),
+  field_of_study: z.string().check(z.minLength(1)),
   start: YearMonth,
   end: YearMonth,
 });
 
 export const PersonSchema = z.object({
   type: z.literal('person'),
-  id: z.string().min(1),
-  company_id: z.string().min(1),
-  first_name: z.string().min(1),
-  last_name: z.string().min(1),
-  full_name: z.string().min(1),
-  headline: z.string().min(1),
-  current_job_title: z.string().min(1),
-  function: z.string().min(1),
-  seniority: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
+  company_id: z.string().check(z.minLength(1)),
+  first_name: z.string().check(z.minLength(1)),
+  last_name: z.string().check(z.minLength(1)),
+  full_name: z.string().check(z.minLength(1)),
+  headline: z.string().check(z.minLength(1)),
+  current_job_title: z.string().check(z.minLength(1)),
+  function: z.string().check(z.minLength(1)),
+  seniority: z.string().check(z.minLength(1)),
   location: PlaceSchema,
-  professional_url: z.string().regex(/^linkedin\.com\/in\/[a-z0-9-]+$/),
-  work_email: z.email().nullable(),
-  phone: z
-    .string()
-    .regex(/^\+[1-9]\d{6,14}$/, 'expected E.164')
-    .nullable(),
+  professional_url: z.string().check(z.regex(/^linkedin\.com\/in\/[a-z0-9-]+$/)),
+  work_email: z.nullable(z.email()),
+  phone: z.nullable(z.string().check(z.regex(/^\+[1-9]\d{6,14}$/, 'expected E.164'))),
   experience: z
     .array(ExperienceSchema)
     // Only the current role is open-ended; a record with two open roles is malformed.
-    .refine((xs) => xs.filter((x) => x.end === null).length <= 1, 'at most one current role'),
+    .check(z.refine((xs) => xs.filter((x) => x.end === null).length <= 1, 'at most one current role')),
   education: z.array(EducationSchema),
-  skills: z.array(z.string().min(1)),
+  skills: z.array(z.string().check(z.minLength(1))),
 });
 
 export const DirectoryRecordSchema = z.discriminatedUnion('type', [CompanySchema, PersonSchema]);

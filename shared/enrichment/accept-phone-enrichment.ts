@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from '../core/zod.js';
 import { acceptJob } from '../jobs/accept-job.js';
 import type { PhoneEnrichSchema } from './enrichment.js';
 import { PRICES } from '../accounts/prices.js';

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../core/zod.js';
 import { reserve, release, settleCharged } from '../accounts/ledger.repository.js';
 import { PRICES } from '../accounts/prices.js';
 import { NotFoundError, UpstreamError } from '../core/errors.js';
@@ -13,7 +13,7 @@ import { commonIdentityIssues, findContact, hasNames, identityFields, nameCompan
  * → 400 free (zod, before any reservation); upstream failure → 502 free (the reservation is released).
  */
 
-function addIssues(v: IdentityInput, ctx: z.RefinementCtx, extra: { path: string; message: string }[] = []) {
+function addIssues(v: IdentityInput, ctx: z.core.$RefinementCtx, extra: { path: string; message: string }[] = []) {
   for (const i of [...commonIdentityIssues(v), ...extra]) ctx.addIssue({ code: 'custom', path: [i.path], message: i.message });
 }
 
@@ -29,35 +29,41 @@ const withoutUrl = () => {
 };
 
 export const EmailEnrichSchema = z.lazy(() =>
-  z.strictObject(withoutEmail()).superRefine((v, ctx) => {
+  z.strictObject(withoutEmail()).check(
+    z.superRefine((v, ctx) => {
     const extra = [];
     if (v.professional_url === undefined && !(nameDomainShape(v) || nameCompanyShape(v))) {
-      extra.push({ path: hasNames(v) ? 'domain' : 'professional_url', message: 'provide professional_url, or first_name + last_name with company_name or domain' });
-    }
-    addIssues(v, ctx, extra);
-  }),
+        extra.push({ path: hasNames(v) ? 'domain' : 'professional_url', message: 'provide professional_url, or first_name + last_name with company_name or domain' });
+      }
+      addIssues(v, ctx, extra);
+    }),
+  ),
 );
 
 export const ProfessionalUrlEnrichSchema = z.lazy(() =>
-  z.strictObject(withoutUrl()).superRefine((v, ctx) => {
-    const extra = [];
-    const namesUsed = v.first_name !== undefined || v.last_name !== undefined || v.company_name !== undefined || v.domain !== undefined;
-    if (v.email !== undefined && namesUsed) extra.push({ path: 'email', message: 'use exactly one shape: email, or names with company_name or domain' });
-    else if (v.email === undefined && !(nameDomainShape(v) || nameCompanyShape(v))) {
-      extra.push({ path: hasNames(v) ? 'domain' : 'email', message: 'provide email, or first_name + last_name with company_name or domain' });
-    }
-    addIssues(v, ctx, extra);
-  }),
+  z.strictObject(withoutUrl()).check(
+    z.superRefine((v, ctx) => {
+      const extra = [];
+      const namesUsed = v.first_name !== undefined || v.last_name !== undefined || v.company_name !== undefined || v.domain !== undefined;
+      if (v.email !== undefined && namesUsed) extra.push({ path: 'email', message: 'use exactly one shape: email, or names with company_name or domain' });
+      else if (v.email === undefined && !(nameDomainShape(v) || nameCompanyShape(v))) {
+        extra.push({ path: hasNames(v) ? 'domain' : 'email', message: 'provide email, or first_name + last_name with company_name or domain' });
+      }
+      addIssues(v, ctx, extra);
+    }),
+  ),
 );
 
 export const ProfileEnrichSchema = z.lazy(() =>
   z.strictObject({
     professional_url: z
       .string()
-      .trim()
-      .min(1)
-      .max(2048)
-      .refine((u) => normalizeProfessionalUrl(u) !== null, 'must be a professional-network profile URL of the /in/<slug> shape'),
+      .check(
+        z.trim(),
+        z.minLength(1),
+        z.maxLength(2048),
+        z.refine((u) => normalizeProfessionalUrl(u) !== null, 'must be a professional-network profile URL of the /in/<slug> shape'),
+      ),
   }),
 );
 
@@ -65,15 +71,17 @@ export const PhoneEnrichSchema = z.lazy(() =>
   z
     .strictObject({
       ...identityFields,
-      webhook_url: z.string().max(2048),
+      webhook_url: z.string().check(z.maxLength(2048)),
     })
-    .superRefine((v, ctx) => {
-      const extra = [];
-      if (v.professional_url === undefined && v.email === undefined && !(nameDomainShape(v) || nameCompanyShape(v))) {
-        extra.push({ path: hasNames(v) ? 'domain' : 'professional_url', message: 'provide professional_url, email, or first_name + last_name with company_name or domain' });
-      }
-      addIssues(v, ctx, extra);
-    }),
+    .check(
+      z.superRefine((v, ctx) => {
+        const extra = [];
+        if (v.professional_url === undefined && v.email === undefined && !(nameDomainShape(v) || nameCompanyShape(v))) {
+          extra.push({ path: hasNames(v) ? 'domain' : 'professional_url', message: 'provide professional_url, email, or first_name + last_name with company_name or domain' });
+        }
+        addIssues(v, ctx, extra);
+      }),
+    ),
 );
 
 /** Reserve the price, look up, keep the price whether or not there is a match; release on upstream failure. */

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../core/zod.js';
 import { normalizeCompanyName, normalizeDomain, normalizeName, normalizeProfessionalUrl } from '../directory/urls.js';
 import { contactByProfessionalUrl, findByEmail, findByNameAndCompany, findByNameAndDomain, type ContactPoints } from '../directory/directory.repository.js';
 
@@ -6,20 +6,14 @@ import { contactByProfessionalUrl, findByEmail, findByNameAndCompany, findByName
  * Identity shapes for enrichment (SPEC.md "POST /enrich/…"): a profile URL, an email, or first + last
  * name with either a company name or a domain (never both).
  */
-const name = z.string().trim().min(1).max(100);
+const name = z.string().check(z.trim(), z.minLength(1), z.maxLength(100));
 export const identityFields = {
-  professional_url: z.string().trim().min(1).max(2048).optional(),
-  email: z.email().max(320).optional(),
-  first_name: name.optional(),
-  last_name: name.optional(),
-  company_name: z.string().trim().min(1).max(200).optional(),
-  domain: z
-    .string()
-    .trim()
-    .min(3)
-    .max(253)
-    .refine((d) => d.includes('.'), 'domain must contain a dot')
-    .optional(),
+  professional_url: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(2048))),
+  email: z.optional(z.email().check(z.maxLength(320))),
+  first_name: z.optional(name),
+  last_name: z.optional(name),
+  company_name: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),
+  domain: z.optional(z.string().check(z.trim(), z.minLength(3), z.maxLength(253), z.refine((d) => d.includes('.'), 'domain must contain a dot'))),
 };
 
 export type IdentityInput = {

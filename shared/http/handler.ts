@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import * as z from 'zod';
+import type { $ZodIssue, $ZodType, output } from 'zod/v4/core';
 import { AppError, ContentionError, GatewayError, NotFoundError, PermissionDeniedError, UnauthorizedError, ValidationError } from '../core/errors.js';
 import { getAccount } from '../accounts/accounts.repository.js';
 import { hashApiKey } from '../accounts/api-key-values.js';
@@ -60,12 +60,15 @@ function lowerHeaders(event: APIGatewayProxyEvent): Record<string, string> {
   return out;
 }
 
-export function zodDetails(error: z.ZodError): { path: string; message: string }[] {
+export function zodDetails(error: { issues: readonly $ZodIssue[] }): { path: string; message: string }[] {
   return error.issues.map((i) => ({ path: i.path.join('.') || '(body)', message: i.message }));
 }
 
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown, what = 'request body'): z.output<S> {
-  const r = schema.safeParse(value);
+/** What every zod schema, classic or mini, has: the shell calls it and imports none of zod itself. */
+type SafeParser<O> = { safeParse(value: unknown): { success: true; data: O } | { success: false; error: { issues: readonly $ZodIssue[] } } };
+
+export function parseWith<S extends $ZodType>(schema: S, value: unknown, what = 'request body'): output<S> {
+  const r = (schema as unknown as SafeParser<output<S>>).safeParse(value);
   if (!r.success) throw new ValidationError(`Invalid ${what}.`, zodDetails(r.error));
   return r.data;
 }
@@ -142,7 +145,7 @@ function wrap(fn: (event: APIGatewayProxyEvent) => Promise<HttpResult>): Handler
     }) as unknown as Handler;
 }
 
-function baseContext<S extends z.ZodType | undefined>(event: APIGatewayProxyEvent, schema: S): RequestContext<S extends z.ZodType ? z.output<S> : undefined> {
+function baseContext<S extends $ZodType | undefined>(event: APIGatewayProxyEvent, schema: S): RequestContext<S extends $ZodType ? output<S> : undefined> {
   const raw = parseJsonBody(event);
   const body = schema ? parseWith(schema, raw ?? {}) : undefined;
   return {
@@ -151,7 +154,7 @@ function baseContext<S extends z.ZodType | undefined>(event: APIGatewayProxyEven
     params: (event.pathParameters ?? {}) as Record<string, string>,
     query: (event.queryStringParameters ?? {}) as Record<string, string>,
     headers: lowerHeaders(event),
-    body: body as S extends z.ZodType ? z.output<S> : undefined,
+    body: body as S extends $ZodType ? output<S> : undefined,
   };
 }
 
@@ -225,9 +228,9 @@ async function throttlePerKey(keyHash: string, route: RouteDef): Promise<void> {
  * refused at the very next request; what is remembered across requests is only which account a key hash
  * belongs to, which never changes.
  */
-export function publicRoute<S extends z.ZodType | undefined = undefined, T = never>(
+export function publicRoute<S extends $ZodType | undefined = undefined, T = never>(
   opts: PublicRouteOptions<S, T>,
-  fn: (ctx: CallerContext<S extends z.ZodType ? z.output<S> : undefined, T>) => Promise<HttpResult>,
+  fn: (ctx: CallerContext<S extends $ZodType ? output<S> : undefined, T>) => Promise<HttpResult>,
 ): Handler {
   const mode = opts.auth ?? 'edge';
   return wrap(async (event) => {
@@ -272,9 +275,9 @@ async function auditRejectedCall(accountId: string, operation: string, reference
 }
 
 /** A console route (IAM-authorised in AWS; the local gateway checks the admin token). */
-export function consoleRoute<S extends z.ZodType | undefined = undefined>(
+export function consoleRoute<S extends $ZodType | undefined = undefined>(
   opts: { body?: S },
-  fn: (ctx: RequestContext<S extends z.ZodType ? z.output<S> : undefined>) => Promise<HttpResult>,
+  fn: (ctx: RequestContext<S extends $ZodType ? output<S> : undefined>) => Promise<HttpResult>,
 ): Handler {
   return wrap(async (event) => {
     if (!idsWellFormed(event)) throw new NotFoundError();
@@ -297,9 +300,9 @@ export interface UserContext<B, Q> extends RequestContext<B> {
  * a request without them is refused as the authorizer would (401 {"message":"Unauthorized"}). Every object the
  * handler reads is looked up under `accountId`, so another account's id is a 404.
  */
-export function userRoute<S extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined>(
+export function userRoute<S extends $ZodType | undefined = undefined, Q extends $ZodType | undefined = undefined>(
   opts: { body?: S; query?: Q },
-  fn: (ctx: UserContext<S extends z.ZodType ? z.output<S> : undefined, Q extends z.ZodType ? z.output<Q> : Record<string, string>>) => Promise<HttpResult>,
+  fn: (ctx: UserContext<S extends $ZodType ? output<S> : undefined, Q extends $ZodType ? output<Q> : Record<string, string>>) => Promise<HttpResult>,
 ): Handler {
   return wrap(async (event) => {
     const claims = (event.requestContext?.authorizer as { claims?: Record<string, unknown> } | null | undefined)?.claims;
@@ -309,7 +312,7 @@ export function userRoute<S extends z.ZodType | undefined = undefined, Q extends
     if (!idsWellFormed(event)) throw new NotFoundError();
     const base = baseContext(event, opts.body as S);
     const queryParams = opts.query ? parseQueryParams(opts.query, base.query) : base.query;
-    return fn({ ...base, accountId, userSub, queryParams: queryParams as Q extends z.ZodType ? z.output<Q> : Record<string, string> });
+    return fn({ ...base, accountId, userSub, queryParams: queryParams as Q extends $ZodType ? output<Q> : Record<string, string> });
   });
 }
 
@@ -322,6 +325,6 @@ export function openRoute(fn: (ctx: RequestContext<undefined>) => Promise<HttpRe
 }
 
 /** Validate query parameters with a zod schema (400 with details). */
-export function parseQueryParams<S extends z.ZodType>(schema: S, query: Record<string, string>): z.output<S> {
+export function parseQueryParams<S extends $ZodType>(schema: S, query: Record<string, string>): output<S> {
   return parseWith(schema, query, 'query parameters');
 }

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../core/zod.js';
 import { secretBox } from '../adapters/secret-box.js';
 import { providerSettings, type MailboxProviderKind } from '../adapters/oauth-providers.js';
 import { authorizationUrl, exchangeCode, GrantRevokedError, newPkceVerifier, newState } from '../adapters/oauth-client.js';
@@ -21,23 +21,27 @@ import { putOAuthFlow, saveConnection, takeOAuthFlow } from './mailboxes.reposit
  *    the mailbox's address read from the provider, the sending account of that address created or
  *    reconnected, its tokens sealed, and its sync cursor set at "now", so only later mail is examined.
  */
-const returnUrl = z.url().refine((u) => {
-  const url = new URL(u);
-  return url.protocol === 'https:' || (isLocalMode() && url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname));
-}, 'must be an https URL');
+const returnUrl = z.url().check(
+  z.refine((u) => {
+    // A value that is no URL at all has its issue from z.url() already; the refinement still runs after it.
+    if (!URL.canParse(u)) return true;
+    const url = new URL(u);
+    return url.protocol === 'https:' || (isLocalMode() && url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname));
+  }, 'must be an https URL'),
+);
 
 export const ConnectMailboxSchema = z.strictObject({
   type: z.enum(['google', 'microsoft']),
-  return_url: returnUrl.optional(),
+  return_url: z.optional(returnUrl),
   /** Suggested to the provider's sign-in page (login_hint). */
-  email: z.email().optional(),
+  email: z.optional(z.email()),
 });
 
 export const OAuthCallbackSchema = z.object({
-  state: z.string().min(1).max(200),
-  code: z.string().min(1).max(4000).optional(),
-  error: z.string().max(200).optional(),
-  error_description: z.string().max(2000).optional(),
+  state: z.string().check(z.minLength(1), z.maxLength(200)),
+  code: z.optional(z.string().check(z.minLength(1), z.maxLength(4000))),
+  error: z.optional(z.string().check(z.maxLength(200))),
+  error_description: z.optional(z.string().check(z.maxLength(2000))),
 });
 
 class ProviderNotConfiguredError extends AppError {

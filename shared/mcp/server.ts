@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
+import * as zm from '../core/zod.js';
 import { AgenticSearchSchema } from '../agentic/model.js';
 import { PRICES } from '../accounts/prices.js';
 import { publicApiClient, type PublicApiClient } from '../contract/client.js';
@@ -35,6 +36,8 @@ const price = (key: string) => OPERATIONS[key]!.price!;
 const JOB_ID = z.string().regex(/^dj_[0-9a-z]{26}$/).describe('A dj_<id> job id');
 const EMAIL_ID = z.string().regex(/^em_[0-9a-z]{26}$/).describe('An em_<id> outreach email id');
 const CONFIRM = z.literal(true).describe('Must be true: this call spends credits beyond the confirmation threshold.');
+/** The object schema inside a request schema built on first use (`z.lazy` of zod/mini has no `unwrap`). */
+const built = <T extends zm.core.SomeType>(schema: zm.ZodMiniLazy<T>): T => schema._zod.def.getter() as T;
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
 const POLL_PATH = {
@@ -126,14 +129,14 @@ export function createMcpServer(opts: McpOptions): McpServer {
 
   server.registerTool(
     'people_search',
-    { description: `Find people from a plain-language description (25–100 leads). Price: ${price('POST search/')}. Waits for the results.`, inputSchema: PeopleSearchSchema.unwrap() },
+    { description: `Find people from a plain-language description (25–100 leads). Price: ${price('POST search/')}. Waits for the results.`, inputSchema: built(PeopleSearchSchema) },
     async (args, extra) => startJob('people_search', '/api/public/v1/search/', args, undefined, extra as Extra),
   );
   server.registerTool(
     'deep_search',
     {
       description: `A researched shortlist with fit scores. Price: ${price('POST deep-search/')}; requires confirm: true. Takes minutes: returns the job id if not done in time.`,
-      inputSchema: DeepSearchSchema.unwrap().extend({ confirm: CONFIRM, ...idempotency }),
+      inputSchema: zm.extend(built(DeepSearchSchema), { confirm: CONFIRM, ...idempotency }),
     },
     async ({ confirm: _confirm, idempotency_key, ...body }, extra) => startJob('deep_search', '/api/public/v1/deep-search/', body, idempotency_key, extra as Extra),
   );
@@ -141,7 +144,7 @@ export function createMcpServer(opts: McpOptions): McpServer {
     'agentic_search',
     {
       description: `Detailed persona search with evidence. Price: ${price('POST agentic-search/')}; max_credits is required and is the most it can cost.`,
-      inputSchema: AgenticSearchSchema.unwrap().extend({ max_credits: AgenticSearchSchema.unwrap().shape.max_credits.unwrap(), ...idempotency }),
+      inputSchema: zm.extend(built(AgenticSearchSchema), { max_credits: built(AgenticSearchSchema).shape.max_credits._zod.def.innerType, ...idempotency }),
     },
     async ({ idempotency_key, ...body }, extra) => startJob('agentic_search', '/api/public/v1/agentic-search/', body, idempotency_key, extra as Extra),
   );
@@ -152,7 +155,7 @@ export function createMcpServer(opts: McpOptions): McpServer {
   );
   server.registerTool(
     'enrich_phone',
-    { description: `Find a phone number. Price: ${price('POST enrich/phone/')}. Waits for the lookup.`, inputSchema: PhoneEnrichSchema.unwrap().safeExtend(idempotency) },
+    { description: `Find a phone number. Price: ${price('POST enrich/phone/')}. Waits for the lookup.`, inputSchema: zm.safeExtend(built(PhoneEnrichSchema), idempotency) },
     async ({ idempotency_key, ...body }, extra) => startJob('phone_enrich', '/api/public/v1/enrich/phone/', body, idempotency_key, extra as Extra),
   );
   server.registerTool(
@@ -170,7 +173,7 @@ export function createMcpServer(opts: McpOptions): McpServer {
     ['enrich_professional_profile', 'Get a structured professional profile', 'POST enrich/professional-profile/', '/api/public/v1/enrich/professional-profile/', ProfileEnrichSchema, PRICES.professional_profile_enrich],
   ] as const;
   for (const [name, what, key, path, schema, cost] of syncEnrichment) {
-    server.registerTool(name, { description: `${what}. Price: ${price(key)}.`, inputSchema: schema.unwrap() as z.ZodType<Json> }, async (args: Json) => {
+    server.registerTool(name, { description: `${what}. Price: ${price(key)}.`, inputSchema: built<zm.core.$ZodType<Json>>(schema as zm.ZodMiniLazy<zm.core.$ZodType<Json>>) }, async (args: Json) => {
       const res = (await api.POST(path as never, { body: args } as never)) as { data?: Json; error?: unknown; response: Response };
       // Found (200) and no match (404) are both completed calls at full price; anything else is free.
       const status = res.response.status;
@@ -184,7 +187,7 @@ export function createMcpServer(opts: McpOptions): McpServer {
 
   server.registerTool(
     'create_email',
-    { description: `Draft a personalized outreach email for review. Price: ${price('POST emails/')}. Waits for the draft.`, inputSchema: CreateEmailSchema.unwrap() },
+    { description: `Draft a personalized outreach email for review. Price: ${price('POST emails/')}. Waits for the draft.`, inputSchema: built(CreateEmailSchema) },
     async (args, extra) => {
       const created = await api.POST('/api/public/v1/emails/', { body: args });
       if (!created.data) return answer(created as never, { credits_charged: 0 });
@@ -204,12 +207,12 @@ export function createMcpServer(opts: McpOptions): McpServer {
   server.registerTool('get_email', { description: 'Read an outreach email (free).', inputSchema: z.object({ id: EMAIL_ID }) }, async ({ id }) =>
     answer((await api.GET('/api/public/v1/emails/{id}/', { params: { path: { id } } })) as never),
   );
-  server.registerTool('edit_email', { description: 'Edit the subject and/or body of an email in review or queued (free).', inputSchema: PatchEmailSchema.unwrap().safeExtend({ id: EMAIL_ID }) }, async ({ id, ...body }) =>
+  server.registerTool('edit_email', { description: 'Edit the subject and/or body of an email in review or queued (free).', inputSchema: zm.safeExtend(built(PatchEmailSchema), { id: EMAIL_ID }) }, async ({ id, ...body }) =>
     answer((await api.PATCH('/api/public/v1/emails/{id}/', { params: { path: { id } }, body })) as never),
   );
   server.registerTool(
     'approve_email',
-    { description: 'Approve an email in review for sending: best_time (default), now, or at send_at (free).', inputSchema: ApproveEmailSchema.unwrap().safeExtend({ id: EMAIL_ID }) },
+    { description: 'Approve an email in review for sending: best_time (default), now, or at send_at (free).', inputSchema: zm.safeExtend(built(ApproveEmailSchema), { id: EMAIL_ID }) },
     async ({ id, ...body }) => answer((await api.POST('/api/public/v1/emails/{id}/approve/', { params: { path: { id } }, body })) as never),
   );
   server.registerTool('cancel_email', { description: 'Cancel an email that is drafting, in review or queued (free; no refund).', inputSchema: z.object({ id: EMAIL_ID }) }, async ({ id }) =>
@@ -217,7 +220,7 @@ export function createMcpServer(opts: McpOptions): McpServer {
   );
   server.registerTool(
     'create_sequence',
-    { description: `A multi-step sequence with automatic follow-ups. Price: ${price('POST sequences/')}; requires confirm: true.`, inputSchema: CreateSequenceSchema.unwrap().extend({ confirm: CONFIRM }) },
+    { description: `A multi-step sequence with automatic follow-ups. Price: ${price('POST sequences/')}; requires confirm: true.`, inputSchema: zm.extend(built(CreateSequenceSchema), { confirm: CONFIRM }) },
     async ({ confirm: _confirm, ...body }) => {
       const res = await api.POST('/api/public/v1/sequences/', { body: body as never });
       return answer(res as never, { credits_reserved: res.data ? res.data.total_emails * PRICES.sequence_per_draft : 0 });

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from '../core/zod.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { awsScheduler, type Scheduler } from '../adapters/scheduler.js';
 import { messages } from '../catalog/messages.js';

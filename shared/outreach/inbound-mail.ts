@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../core/zod.js';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
@@ -18,13 +18,16 @@ import { stopEnrollment } from '../sequences/cadence.js';
  * In AWS, SES receiving (to S3) feeds this; locally `POST /api/console/v1/dev/inbound/`.
  */
 export const InboundSchema = z.strictObject({
-  from: z.string().min(3).max(400),
-  to: z.string().min(3).max(400),
+  from: z.string().check(z.minLength(3), z.maxLength(400)),
+  to: z.string().check(z.minLength(3), z.maxLength(400)),
   // A subject of any length is matched (threading uses the headers); only its first 1,000 characters are kept.
-  subject: z.string().max(200_000).default('').transform((s) => s.slice(0, 1000)),
-  text: z.string().max(200_000).default(''),
-  in_reply_to: z.string().max(1000).nullable().optional(),
-  headers: z.record(z.string(), z.string()).default({}),
+  subject: z.pipe(
+    z._default(z.string().check(z.maxLength(200_000)), ''),
+    z.transform((s: string) => s.slice(0, 1000)),
+  ),
+  text: z._default(z.string().check(z.maxLength(200_000)), ''),
+  in_reply_to: z.optional(z.nullable(z.string().check(z.maxLength(1000)))),
+  headers: z._default(z.record(z.string(), z.string()), {}),
 });
 
 export interface InboundOutcome {

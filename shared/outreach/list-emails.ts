@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from '../core/zod.js';
 import { queryEmails } from './emails.repository.js';
 import { emailView, type EmailRecord } from './model.js';
 import type { ListEmailsQuerySchema } from './schemas.js';

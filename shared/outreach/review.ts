@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from '../core/zod.js';
 import { pendingSettleWrites } from '../accounts/ledger.repository.js';
 import { DEADLINES } from '../catalog/deadlines.js';
 import { serviceClock, type Clock } from '../core/clock.js';

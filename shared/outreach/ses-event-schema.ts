@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../core/zod.js';
 
 /**
  * SES sending events as EventBridge delivers them from a configuration set's event destination (default
@@ -8,29 +8,29 @@ import * as z from 'zod';
  */
 // Built at the first parse, not at module init (README, "Cold starts").
 export const SesEventSchema = z.lazy(() => {
-  const address = z.string().trim().min(3).max(320);
-  const recipients = (field: 'emailAddress') => z.array(z.looseObject({ [field]: address })).max(100);
+  const address = z.string().check(z.trim(), z.minLength(3), z.maxLength(320));
+  const recipients = (field: 'emailAddress') => z.array(z.looseObject({ [field]: address })).check(z.maxLength(100));
 
   return z.looseObject({
-    id: z.string().min(1).max(128),
-    'detail-type': z.string().min(1).max(128),
+    id: z.string().check(z.minLength(1), z.maxLength(128)),
+    'detail-type': z.string().check(z.minLength(1), z.maxLength(128)),
     source: z.literal('aws.ses'),
     detail: z.looseObject({
-      eventType: z.string().max(64).optional(),
-      mail: z.looseObject({ messageId: z.string().min(1).max(256) }),
-      bounce: z
-        .looseObject({
-          bounceType: z.string().max(64),
-          bounceSubType: z.string().max(64).optional(),
+      eventType: z.optional(z.string().check(z.maxLength(64))),
+      mail: z.looseObject({ messageId: z.string().check(z.minLength(1), z.maxLength(256)) }),
+      bounce: z.optional(
+        z.looseObject({
+          bounceType: z.string().check(z.maxLength(64)),
+          bounceSubType: z.optional(z.string().check(z.maxLength(64))),
           bouncedRecipients: recipients('emailAddress'),
-        })
-        .optional(),
-      complaint: z
-        .looseObject({
+        }),
+      ),
+      complaint: z.optional(
+        z.looseObject({
           complainedRecipients: recipients('emailAddress'),
-          complaintFeedbackType: z.string().max(64).optional(),
-        })
-        .optional(),
+          complaintFeedbackType: z.optional(z.string().check(z.maxLength(64))),
+        }),
+      ),
     }),
   });
 });

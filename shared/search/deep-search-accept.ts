@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../core/zod.js';
 import { PRICES } from '../accounts/prices.js';
 import { acceptJob } from '../jobs/accept-job.js';
 
@@ -12,9 +12,9 @@ import { acceptJob } from '../jobs/accept-job.js';
 export const DeepSearchSchema = z.lazy(() =>
   z.strictObject({
     // SPEC.md's 500 characters bound the query as sent, surrounding spaces included.
-    query: z.string().max(500).refine((q) => q.trim().length > 0, 'must not be blank'),
-    mode: z.enum(['standard', 'extended']).default('standard'),
-    webhook_url: z.string().max(2048),
+    query: z.string().check(z.maxLength(500), z.refine((q) => q.trim().length > 0, 'must not be blank')),
+    mode: z._default(z.enum(['standard', 'extended']), 'standard'),
+    webhook_url: z.string().check(z.maxLength(2048)),
   }),
 );
 export type DeepSearchRequest = z.output<typeof DeepSearchSchema>;

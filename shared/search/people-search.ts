@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../core/zod.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
 import { PRICES } from '../accounts/prices.js';
 import { acceptJob } from '../jobs/accept-job.js';
@@ -15,15 +15,17 @@ export const PeopleSearchSchema = z.lazy(() =>
   z
     .strictObject({
       // SPEC.md's 500 characters bound the query as sent, surrounding spaces included.
-      query: z.string().max(500).refine((q) => q.trim().length > 0, 'must not be blank').optional(),
-      search_id: z.string().regex(/^dj_[0-9a-z]{26}$/, 'must be a dj_<id> people search id').optional(),
-      max_results: z.number().int().min(25).max(100),
-      webhook_url: z.string().max(2048),
+      query: z.optional(z.string().check(z.maxLength(500), z.refine((q) => q.trim().length > 0, 'must not be blank'))),
+      search_id: z.optional(z.string().check(z.regex(/^dj_[0-9a-z]{26}$/, 'must be a dj_<id> people search id'))),
+      max_results: z.number().check(z.int(), z.gte(25), z.lte(100)),
+      webhook_url: z.string().check(z.maxLength(2048)),
     })
-    .superRefine((v, ctx) => {
-      if (v.query === undefined && v.search_id === undefined) ctx.addIssue({ code: 'custom', path: ['query'], message: 'query is required for a new search' });
-      if (v.query !== undefined && v.search_id !== undefined) ctx.addIssue({ code: 'custom', path: ['query'], message: 'omit query when continuing with search_id' });
-    }),
+    .check(
+      z.superRefine((v, ctx) => {
+        if (v.query === undefined && v.search_id === undefined) ctx.addIssue({ code: 'custom', path: ['query'], message: 'query is required for a new search' });
+        if (v.query !== undefined && v.search_id !== undefined) ctx.addIssue({ code: 'custom', path: ['query'], message: 'omit query when continuing with search_id' });
+      }),
+    ),
 );
 
 export async function acceptPeopleSearch(

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from '../core/zod.js';
 import type { SendingAccount } from '../accounts/model.js';
 import { DEADLINES, after } from '../catalog/deadlines.js';
 import { serviceClock, type Clock } from '../core/clock.js';

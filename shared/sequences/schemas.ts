@@ -2,24 +2,29 @@
  * The request schemas of sequences (SPEC.md "Sequence"), apart from the model: the functions that only read
  * sequences load no zod at init (`npm run bench`).
  */
-import * as z from 'zod';
+import * as z from '../core/zod.js';
 import type { Contact } from '../outreach/model.js';
 import { ContactSchema } from '../outreach/schemas.js';
 import { DEFAULT_STEPS } from './model.js';
 
-const contacts = z.array(z.unknown()).min(1).max(100);
-const review = z.enum(['required', 'none']).default('required');
+const contacts = z.array(z.unknown()).check(z.minLength(1), z.maxLength(100));
+const review = z._default(z.enum(['required', 'none']), 'required');
+const eaId = () => z.string().check(z.regex(/^ea_[0-9a-z]{26}$/, 'must be an ea_<id>'));
+const email = () => z.email().check(z.maxLength(320));
 
 export const CreateSequenceSchema = z.lazy(() =>
   z.strictObject({
     contacts,
-    instructions: z.string().max(2000).refine((s) => s.trim().length > 0, 'must not be blank'),
-    name: z.string().max(200).optional(),
-    steps: z.number().int().min(1).max(4).default(DEFAULT_STEPS),
-    from_account: z.string().regex(/^ea_[0-9a-z]{26}$/, 'must be an ea_<id>').optional(),
-    reply_to: z.email().max(320).optional(),
-    cc: z.array(z.email().max(320)).max(3).default([]),
-    bcc: z.array(z.email().max(320)).max(3).default([]),
+    instructions: z.string().check(
+      z.maxLength(2000),
+      z.refine((s) => s.trim().length > 0, 'must not be blank'),
+    ),
+    name: z.optional(z.string().check(z.maxLength(200))),
+    steps: z._default(z.number().check(z.int(), z.gte(1), z.lte(4)), DEFAULT_STEPS),
+    from_account: z.optional(eaId()),
+    reply_to: z.optional(email()),
+    cc: z._default(z.array(email()).check(z.maxLength(3)), []),
+    bcc: z._default(z.array(email()).check(z.maxLength(3)), []),
     review,
   }),
 );
@@ -27,14 +32,14 @@ export const CreateSequenceSchema = z.lazy(() =>
 export const AddContactsSchema = z.lazy(() =>
   z.strictObject({
     contacts,
-    from_account: z.string().regex(/^ea_[0-9a-z]{26}$/, 'must be an ea_<id>').optional(),
+    from_account: z.optional(eaId()),
     review,
   }),
 );
 
 export const ListSequencesQuerySchema = z.strictObject({
-  page: z.coerce.number().int().min(1).default(1),
-  page_size: z.coerce.number().int().min(1).max(200).default(50),
+  page: z._default(z.coerce.number().check(z.int(), z.gte(1)), 1),
+  page_size: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(200)), 50),
 });
 
 /** A contact as the caller sent it, checked the way POST /emails/ checks `to`; null when it is not one. */

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from '../core/zod.js';
 import { NotFoundError } from '../core/errors.js';
 import { getEmails } from '../outreach/emails.repository.js';
 import { enrollmentsOf, getSequence, querySequences, repliesOf } from './sequences.repository.js';

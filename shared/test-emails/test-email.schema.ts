@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../core/zod.js';
 
 /**
  * The body of POST /test-emails/ (SPEC.md "Test emails"): strict, so any field outside the contract
@@ -22,35 +22,41 @@ const CONTROL = /\p{Cc}/u;
 const Attachment = z.strictObject({
   filename: z
     .string()
-    .min(1)
-    .max(180)
-    .refine((s) => !CONTROL.test(s), 'filename must not contain control characters')
-    .refine((s) => s.trim() === s, 'filename must not start or end with whitespace')
-    .refine((s) => !/[\\/]/.test(s), 'filename must not contain a path'),
+    .check(
+      z.minLength(1),
+      z.maxLength(180),
+      z.refine((s) => !CONTROL.test(s), 'filename must not contain control characters'),
+      z.refine((s) => s.trim() === s, 'filename must not start or end with whitespace'),
+      z.refine((s) => !/[\\/]/.test(s), 'filename must not contain a path'),
+    ),
   content_type: z.enum(Object.keys(ATTACHMENT_TYPES) as [AttachmentType, ...AttachmentType[]]),
   // The 1 MiB decoded bound, as base64 characters: anything longer cannot fit, so it is refused before decoding.
-  content_base64: z.string().min(1).max(Math.ceil(MAX_ATTACHMENT_BYTES / 3) * 4),
+  content_base64: z.string().check(z.minLength(1), z.maxLength(Math.ceil(MAX_ATTACHMENT_BYTES / 3) * 4)),
 });
 export type AttachmentInput = z.output<typeof Attachment>;
 
-const body = z.string().min(1).max(50_000);
+const body = z.string().check(z.minLength(1), z.maxLength(50_000));
 
 export const CreateTestEmailSchema = z
   .strictObject({
-    from_account: z.string().regex(/^ea_[0-9a-z]{26}$/, 'must be an ea_ id'),
+    from_account: z.string().check(z.regex(/^ea_[0-9a-z]{26}$/, 'must be an ea_ id')),
     subject: z
       .string()
-      .min(1)
-      .max(300)
-      .refine((s) => !CONTROL.test(s), 'subject must not contain control characters')
-      .refine((s) => s.trim() !== '', 'subject must not be blank'),
-    body_plain: body.optional(),
-    body_html: body.optional(),
-    attachments: z.array(Attachment).max(MAX_ATTACHMENTS).default([]),
+      .check(
+        z.minLength(1),
+        z.maxLength(300),
+        z.refine((s) => !CONTROL.test(s), 'subject must not contain control characters'),
+        z.refine((s) => s.trim() !== '', 'subject must not be blank'),
+      ),
+    body_plain: z.optional(body),
+    body_html: z.optional(body),
+    attachments: z._default(z.array(Attachment).check(z.maxLength(MAX_ATTACHMENTS)), []),
   })
-  .superRefine((b, ctx) => {
-    if ((b.body_plain === undefined) === (b.body_html === undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['body_plain'], message: 'supply exactly one of body_plain and body_html' });
-    }
-  });
+  .check(
+    z.superRefine((b, ctx) => {
+      if ((b.body_plain === undefined) === (b.body_html === undefined)) {
+        ctx.addIssue({ code: 'custom', path: ['body_plain'], message: 'supply exactly one of body_plain and body_html' });
+      }
+    }),
+  );
 export type CreateTestEmailRequest = z.output<typeof CreateTestEmailSchema>;

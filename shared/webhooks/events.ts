@@ -3,14 +3,14 @@
  * failure messages are the fixed texts of SPEC.md rule 2. The polling envelope's `result` is the same
  * body without `id` and `event_type` (DESIGN.md §3 "polling envelope").
  */
-import * as z from 'zod';
+import * as z from '../core/zod.js';
 
 export const leadCompanySchema = z.object({
   name: z.string(),
   domain: z.string(),
-  professional_url: z.string().nullable().optional(),
+  professional_url: z.optional(z.nullable(z.string())),
   industry: z.string(),
-  employee_count: z.number().int(),
+  employee_count: z.number().check(z.int()),
 });
 
 export const leadSchema = z.object({
@@ -31,35 +31,33 @@ export const experienceItemSchema = z.object({
   date_range: z.string(),
 });
 
-export const deepSearchItemSchema = leadSchema.extend({
+export const deepSearchItemSchema = z.extend(leadSchema, {
   email: z.string(),
   experience: z.array(experienceItemSchema),
-  score: z.number().int(),
+  score: z.number().check(z.int()),
 });
 export type DeepSearchItem = z.infer<typeof deepSearchItemSchema>;
 
 /** Person fields may be empty or omitted when unavailable. */
 export const agenticSearchItemSchema = z.object({
-  full_name: z.string().optional(),
-  current_job_title: z.string().optional(),
-  headline: z.string().optional(),
-  location: z.string().optional(),
-  professional_url: z.string().optional(),
-  company: z
-    .object({
-      name: z.string().optional(),
-      domain: z.string().optional(),
-      industry: z.string().optional(),
-      employee_count_range: z.string().optional(),
-    })
-    .optional(),
-  experience: z.array(experienceItemSchema).optional(),
-  fit_summary: z.string().optional(),
-  proof_points: z.array(z.string()).optional(),
-  evidence: z
-    .array(z.object({ headline: z.string().optional(), description: z.string().optional(), url: z.string().optional() }))
-    .optional(),
-  tier: z.string().optional(),
+  full_name: z.optional(z.string()),
+  current_job_title: z.optional(z.string()),
+  headline: z.optional(z.string()),
+  location: z.optional(z.string()),
+  professional_url: z.optional(z.string()),
+  company: z.optional(
+    z.object({
+      name: z.optional(z.string()),
+      domain: z.optional(z.string()),
+      industry: z.optional(z.string()),
+      employee_count_range: z.optional(z.string()),
+    }),
+  ),
+  experience: z.optional(z.array(experienceItemSchema)),
+  fit_summary: z.optional(z.string()),
+  proof_points: z.optional(z.array(z.string())),
+  evidence: z.optional(z.array(z.object({ headline: z.optional(z.string()), description: z.optional(z.string()), url: z.optional(z.string()) }))),
+  tier: z.optional(z.string()),
 });
 export type AgenticSearchItem = z.infer<typeof agenticSearchItemSchema>;
 
@@ -79,7 +77,7 @@ const eventErrorSchema = z.object({ code: z.string(), message: z.string() });
 export type EventError = z.infer<typeof eventErrorSchema>;
 
 const failureCodeSchema = z.enum(['invalid_input', 'error']);
-const totalReturned = z.number().int().nonnegative();
+const totalReturned = z.number().check(z.int(), z.nonnegative());
 
 export const searchCompletedSchema = z.object({
   id: z.string(),
@@ -90,7 +88,7 @@ export const searchCompletedSchema = z.object({
 export const searchFailedSchema = z.object({
   id: z.string(),
   event_type: z.literal('search.failed'),
-  error: eventErrorSchema.extend({ code: failureCodeSchema }),
+  error: z.extend(eventErrorSchema, { code: failureCodeSchema }),
 });
 export const deepSearchCompletedSchema = z.object({
   id: z.string(),
@@ -101,7 +99,7 @@ export const deepSearchCompletedSchema = z.object({
 export const deepSearchFailedSchema = z.object({
   id: z.string(),
   event_type: z.literal('deep_search.failed'),
-  error: eventErrorSchema.extend({ code: failureCodeSchema }),
+  error: z.extend(eventErrorSchema, { code: failureCodeSchema }),
 });
 export const agenticSearchCompletedSchema = z.object({
   id: z.string(),
@@ -114,21 +112,18 @@ export const agenticSearchCompletedSchema = z.object({
 export const agenticSearchFailedSchema = z.object({
   id: z.string(),
   event_type: z.literal('agentic_search.failed'),
-  error: eventErrorSchema.extend({ code: z.literal('error') }),
+  error: z.extend(eventErrorSchema, { code: z.literal('error') }),
 });
 export const phoneEnrichCompletedSchema = z.object({
   id: z.string(),
   event_type: z.literal('phone_enrich.completed'),
   /** E.164 on a hit, null on a miss (a miss is a clean completion). */
-  phone: z
-    .string()
-    .regex(/^\+[1-9]\d{1,14}$/)
-    .nullable(),
+  phone: z.nullable(z.string().check(z.regex(/^\+[1-9]\d{1,14}$/))),
 });
 export const phoneEnrichFailedSchema = z.object({
   id: z.string(),
   event_type: z.literal('phone_enrich.failed'),
-  error: eventErrorSchema.extend({ code: failureCodeSchema }),
+  error: z.extend(eventErrorSchema, { code: failureCodeSchema }),
 });
 
 export const webhookEventSchema = z.discriminatedUnion('event_type', [
