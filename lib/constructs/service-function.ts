@@ -117,8 +117,10 @@ export const directoryBucketArnExport = (prefix: string) => `${prefix}-directory
  * - The HTML sanitiser and renderer (`sanitize-html`, `html-to-text`): shared/outreach/html.ts imports them at the
  *   first edit with `body_html`, test email or signature change (≈ 480 KB with htmlparser2 and postcss). The
  *   inbound mail function still loads `html-to-text` at init, through mailparser's static import, now from here.
+ * - `file-type` (magic-byte detection): shared/test-emails/attachments.ts imports it at the first attachment
+ *   a test email carries (38 KB with its tokenizer).
  */
-export const LAZY_PACKAGES = ['@aws-lambda-powertools/tracer', '@smithy/core/event-streams', '@smithy/credential-provider-imds', 'sanitize-html', 'html-to-text'] as const;
+export const LAZY_PACKAGES = ['@aws-lambda-powertools/tracer', '@smithy/core/event-streams', '@smithy/credential-provider-imds', 'sanitize-html', 'html-to-text', 'file-type'] as const;
 
 /** Lazy packages that are CommonJS with the module itself as their export: their build re-exports it as `default`. */
 const LAZY_DEFAULT_EXPORT: readonly string[] = ['sanitize-html'];

@@ -1,4 +1,3 @@
-import { fileTypeFromBuffer } from 'file-type';
 import { ValidationError, type ErrorDetail } from '../core/errors.js';
 import { ATTACHMENT_TYPES, MAX_ATTACHMENT_BYTES, type AttachmentInput, type AttachmentType } from './test-email.schema.js';
 import type { AttachmentMeta } from './model.js';
@@ -24,8 +23,13 @@ function decodeStrict(text: string): Buffer | null {
   return bytes.toString('base64') === text ? bytes : null;
 }
 
+// Loaded with the first attachment, not at init: most test emails carry none (a lazy package in Lambda,
+// README "Cold starts").
+let detector: Promise<(typeof import('file-type'))['fileTypeFromBuffer']> | undefined;
+const loadDetector = () => (detector ??= import('file-type').then((m) => m.fileTypeFromBuffer));
+
 async function bytesMatch(type: AttachmentType, bytes: Buffer): Promise<boolean> {
-  const detected = await fileTypeFromBuffer(bytes);
+  const detected = await (await loadDetector())(bytes);
   if (type === 'text/plain' || type === 'text/csv') {
     if (detected) return false;
     try {
