@@ -119,11 +119,18 @@ export const directoryBucketArnExport = (prefix: string) => `${prefix}-directory
  *   inbound mail function still loads `html-to-text` at init, through mailparser's static import, now from here.
  * - `file-type` (magic-byte detection): shared/test-emails/attachments.ts imports it at the first attachment
  *   a test email carries (38 KB with its tokenizer).
+ * - The mailbox providers' clients: the Gmail API client with google-auth-library (≈ 400 KB), Microsoft Graph's
+ *   client and openid-client, imported by shared/adapters/{gmail,graph}-mailbox.ts and oauth-client.ts at a
+ *   mailbox's first call or the first OAuth step: the sending, timers and connect functions load only the
+ *   provider an invocation reaches, and none when it sends by SES or SMTP.
  */
-export const LAZY_PACKAGES = ['@aws-lambda-powertools/tracer', '@smithy/core/event-streams', '@smithy/credential-provider-imds', 'sanitize-html', 'html-to-text', 'file-type'] as const;
+export const LAZY_PACKAGES = ['@aws-lambda-powertools/tracer', '@smithy/core/event-streams', '@smithy/credential-provider-imds', 'sanitize-html', 'html-to-text', 'file-type', '@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client'] as const;
 
-/** Lazy packages that are CommonJS with the module itself as their export: their build re-exports it as `default`. */
-const LAZY_DEFAULT_EXPORT: readonly string[] = ['sanitize-html'];
+/**
+ * Lazy packages that are CommonJS: esbuild cannot re-export a CommonJS module's names with `export *` (the build
+ * would export nothing), so each build names what the service imports; `default` is the module itself.
+ */
+const LAZY_CJS_EXPORTS: Partial<Record<(typeof LAZY_PACKAGES)[number], string>> = { 'sanitize-html': 'default', '@googleapis/gmail': 'gmail' };
 
 /** A lazy package's name and its subpath (`.` for the package itself): `@smithy/core/event-streams` → `@smithy/core`, `./event-streams`. */
 export function splitPackageSpecifier(specifier: string): { name: string; subpath: string } {
@@ -245,7 +252,8 @@ function lazyPackageBuilds(): Map<string, { cached: string; build: string }> {
   const lock = readFileSync(join(REPO_ROOT, 'package-lock.json'));
   builds = new Map(
     LAZY_PACKAGES.map((pkg) => {
-      const entry = LAZY_DEFAULT_EXPORT.includes(pkg) ? `export { default } from '${pkg}';` : `export * from '${pkg}';`;
+      const names = LAZY_CJS_EXPORTS[pkg];
+      const entry = names ? `export { ${names} } from '${pkg}';` : `export * from '${pkg}';`;
       const key = createHash('sha256').update(REPO_ROOT).update(flags).update(entry).update(lock).digest('hex').slice(0, 16);
       const cached = join(tmpdir(), 'service-lazy-packages', key);
       // Built into a directory of its own, then renamed into place (POSIX sh): a concurrent build (two benches)

@@ -1,4 +1,4 @@
-import { gmail, type gmail_v1 } from '@googleapis/gmail';
+import type { gmail_v1 } from '@googleapis/gmail';
 import { AccessTokenRejectedError, MAX_MESSAGES_PER_POLL, type MailboxApi, type ProviderMessage } from '../mailboxes/mailbox-provider.js';
 
 /**
@@ -23,19 +23,24 @@ async function call<T>(run: () => Promise<{ data: T }>): Promise<T> {
   }
 }
 
+// The Gmail client (with google-auth-library, ≈ 400 KB) loads with a mailbox's first call, not at init: most
+// invocations of the functions that import this never reach a Google mailbox (a lazy package in Lambda).
+let client: Promise<(typeof import('@googleapis/gmail'))['gmail']> | undefined;
+const loadGmail = () => (client ??= import('@googleapis/gmail').then((m) => m.gmail));
+
 export function gmailMailbox(rootUrl: string, accessToken: string): MailboxApi {
-  const api: gmail_v1.Gmail = gmail({ version: 'v1', rootUrl: rootUrl.endsWith('/') ? rootUrl : `${rootUrl}/`, retry: false });
-  const users = api.users;
+  let api: Promise<gmail_v1.Gmail['users']> | undefined;
+  const usersApi = () => (api ??= loadGmail().then((gmail) => gmail({ version: 'v1', rootUrl: rootUrl.endsWith('/') ? rootUrl : `${rootUrl}/`, retry: false }).users));
   const auth = { headers: { Authorization: `Bearer ${accessToken}` } };
 
   const fetchRaw = async (id: string): Promise<ProviderMessage> => {
-    const m = await call(() => users.messages.get({ userId: 'me', id, format: 'raw' }, auth));
+    const m = await call(async () => (await usersApi()).messages.get({ userId: 'me', id, format: 'raw' }, auth));
     return { id, raw: Buffer.from(m.raw ?? '', 'base64url') };
   };
 
   const resync = async () => {
-    const profile = await call(() => users.getProfile({ userId: 'me' }, auth));
-    const listed = await call(() => users.messages.list({ userId: 'me', labelIds: ['INBOX'], maxResults: MAX_MESSAGES_PER_POLL }, auth));
+    const profile = await call(async () => (await usersApi()).getProfile({ userId: 'me' }, auth));
+    const listed = await call(async () => (await usersApi()).messages.list({ userId: 'me', labelIds: ['INBOX'], maxResults: MAX_MESSAGES_PER_POLL }, auth));
     const messages: ProviderMessage[] = [];
     for (const m of listed.messages ?? []) if (m.id) messages.push(await fetchRaw(m.id));
     return { messages, cursor: String(profile.historyId), resynced: true };
@@ -43,15 +48,15 @@ export function gmailMailbox(rootUrl: string, accessToken: string): MailboxApi {
 
   return {
     async address() {
-      return String((await call(() => users.getProfile({ userId: 'me' }, auth))).emailAddress ?? '').toLowerCase();
+      return String((await call(async () => (await usersApi()).getProfile({ userId: 'me' }, auth))).emailAddress ?? '').toLowerCase();
     },
     async startCursor() {
-      return String((await call(() => users.getProfile({ userId: 'me' }, auth))).historyId);
+      return String((await call(async () => (await usersApi()).getProfile({ userId: 'me' }, auth))).historyId);
     },
     async send({ raw, threadId }) {
-      const sent = await call(() => users.messages.send({ userId: 'me', requestBody: { raw: raw.toString('base64url'), ...(threadId ? { threadId } : {}) } }, auth));
+      const sent = await call(async () => (await usersApi()).messages.send({ userId: 'me', requestBody: { raw: raw.toString('base64url'), ...(threadId ? { threadId } : {}) } }, auth));
       const id = sent.id ?? '';
-      const meta = await call(() => users.messages.get({ userId: 'me', id, format: 'metadata', metadataHeaders: ['Message-ID'] }, auth));
+      const meta = await call(async () => (await usersApi()).messages.get({ userId: 'me', id, format: 'metadata', metadataHeaders: ['Message-ID'] }, auth));
       const header = meta.payload?.headers?.find((h) => h.name?.toLowerCase() === 'message-id')?.value ?? null;
       return { providerMessageId: id, messageId: header, threadId: sent.threadId ?? null };
     },
@@ -61,7 +66,7 @@ export function gmailMailbox(rootUrl: string, accessToken: string): MailboxApi {
       let latest = cursor;
       try {
         do {
-          const page = await call(() => users.history.list({ userId: 'me', startHistoryId: cursor, historyTypes: ['messageAdded'], ...(pageToken ? { pageToken } : {}) }, auth));
+          const page = await call(async () => (await usersApi()).history.list({ userId: 'me', startHistoryId: cursor, historyTypes: ['messageAdded'], ...(pageToken ? { pageToken } : {}) }, auth));
           for (const h of page.history ?? []) {
             for (const added of h.messagesAdded ?? []) {
               const m = added.message;

@@ -1,4 +1,4 @@
-import { Client, GraphError, HTTPMessageHandler, ResponseType, type Context, type Middleware } from '@microsoft/microsoft-graph-client';
+import type { Client, Context, Middleware } from '@microsoft/microsoft-graph-client';
 import { AccessTokenRejectedError, MAX_MESSAGES_PER_POLL, type MailboxApi, type ProviderMessage } from '../mailboxes/mailbox-provider.js';
 
 /**
@@ -51,19 +51,31 @@ class BearerToken implements Middleware {
   }
 }
 
+// The Graph client loads with a mailbox's first call, not at init: most invocations of the functions that
+// import this never reach a Microsoft mailbox (a lazy package in Lambda, README "Cold starts").
+let loaded: Promise<typeof import('@microsoft/microsoft-graph-client')> | undefined;
+const loadGraph = () => (loaded ??= import('@microsoft/microsoft-graph-client'));
+
+/** A Graph error of that HTTP status (the client's module is loaded once a request has failed). */
+const graphStatus = async (e: unknown, status: number) => e instanceof (await loadGraph()).GraphError && e.statusCode === status;
+
 export function graphMailbox(baseUrl: string, accessToken: string): MailboxApi {
-  const bearer = new BearerToken(accessToken);
-  bearer.setNext(new HTTPMessageHandler());
-  const client = Client.initWithMiddleware({ middleware: bearer, baseUrl: baseUrl.replace(/\/$/, ''), defaultVersion: 'v1.0' });
+  let connected: Promise<Client> | undefined;
+  const connect = () =>
+    (connected ??= loadGraph().then(({ Client, HTTPMessageHandler }) => {
+      const bearer = new BearerToken(accessToken);
+      bearer.setNext(new HTTPMessageHandler());
+      return Client.initWithMiddleware({ middleware: bearer, baseUrl: baseUrl.replace(/\/$/, ''), defaultVersion: 'v1.0' });
+    }));
   // Next and delta links are absolute; the client recognises only https Graph URLs as such, so a link on
   // this API's own base (the twin's http emulator) is passed as the path it names.
   const root = `${baseUrl.replace(/\/$/, '')}/v1.0`;
-  const api = (path: string) => client.api(path.startsWith(root) ? path.slice(root.length) : path);
+  const api = async (path: string) => (await connect()).api(path.startsWith(root) ? path.slice(root.length) : path);
   const call = async <T>(run: () => Promise<T>): Promise<T> => {
     try {
       return await run();
     } catch (e) {
-      if (e instanceof GraphError && e.statusCode === 401) throw new AccessTokenRejectedError('Microsoft Graph');
+      if (await graphStatus(e, 401)) throw new AccessTokenRejectedError('Microsoft Graph');
       throw e;
     }
   };
@@ -73,7 +85,7 @@ export function graphMailbox(baseUrl: string, accessToken: string): MailboxApi {
     const ids: string[] = [];
     let link = start;
     for (;;) {
-      const page = await call(() => api(link).get() as Promise<DeltaPage>);
+      const page = await call(async () => (await api(link)).get() as Promise<DeltaPage>);
       if (keep) for (const m of page.value ?? []) if (!m['@removed'] && !ids.includes(m.id)) ids.push(m.id);
       if (page['@odata.deltaLink']) return { ids, deltaLink: page['@odata.deltaLink'] };
       // A batch at the cap stops at a page boundary: the nextLink resumes there, as a deltaLink would.
@@ -84,7 +96,8 @@ export function graphMailbox(baseUrl: string, accessToken: string): MailboxApi {
   };
 
   const fetchRaw = async (id: string): Promise<ProviderMessage> => {
-    const text = await call(() => api(`/me/messages/${encodeURIComponent(id)}/$value`).responseType(ResponseType.TEXT).get() as Promise<string>);
+    const { ResponseType } = await loadGraph();
+    const text = await call(async () => (await api(`/me/messages/${encodeURIComponent(id)}/$value`)).responseType(ResponseType.TEXT).get() as Promise<string>);
     return { id, raw: Buffer.from(text, 'utf8') };
   };
 
@@ -94,7 +107,7 @@ export function graphMailbox(baseUrl: string, accessToken: string): MailboxApi {
    */
   const latestInConversation = async (conversationId: string): Promise<string | null> => {
     const page = await call(
-      () => api('/me/messages').filter(`conversationId eq ${odataString(conversationId)}`).select('id,isDraft,receivedDateTime').top(50).get() as Promise<ConversationPage>,
+      async () => (await api('/me/messages')).filter(`conversationId eq ${odataString(conversationId)}`).select('id,isDraft,receivedDateTime').top(50).get() as Promise<ConversationPage>,
     );
     const sent = (page.value ?? []).filter((m) => !m.isDraft).sort((a, b) => (b.receivedDateTime ?? '').localeCompare(a.receivedDateTime ?? ''));
     return sent[0]?.id ?? null;
@@ -102,7 +115,7 @@ export function graphMailbox(baseUrl: string, accessToken: string): MailboxApi {
 
   return {
     async address() {
-      const me = await call(() => api('/me').get() as Promise<{ mail?: string | null; userPrincipalName?: string }>);
+      const me = await call(async () => (await api('/me')).get() as Promise<{ mail?: string | null; userPrincipalName?: string }>);
       return String(me.mail ?? me.userPrincipalName ?? '').toLowerCase();
     },
     async startCursor() {
@@ -111,8 +124,8 @@ export function graphMailbox(baseUrl: string, accessToken: string): MailboxApi {
     async send({ raw, threadId }) {
       const answering = threadId ? await latestInConversation(threadId) : null;
       const path = answering ? `/me/messages/${encodeURIComponent(answering)}/createReply` : '/me/messages';
-      const draft = await call(() => api(path).header('Content-Type', 'text/plain').post(raw.toString('base64')) as Promise<DraftCreated>);
-      await call(() => api(`/me/messages/${encodeURIComponent(draft.id)}/send`).post(null));
+      const draft = await call(async () => (await api(path)).header('Content-Type', 'text/plain').post(raw.toString('base64')) as Promise<DraftCreated>);
+      await call(async () => (await api(`/me/messages/${encodeURIComponent(draft.id)}/send`)).post(null));
       return { providerMessageId: draft.id, messageId: draft.internetMessageId ?? null, threadId: draft.conversationId ?? threadId ?? null };
     },
     async listNewMessages(cursor) {
@@ -121,7 +134,7 @@ export function graphMailbox(baseUrl: string, accessToken: string): MailboxApi {
       try {
         delta = await runDelta(cursor, true);
       } catch (e) {
-        if (!(e instanceof GraphError && e.statusCode === 410)) throw e;
+        if (!(await graphStatus(e, 410))) throw e;
         resynced = true;
         delta = await runDelta(DELTA, true);
       }

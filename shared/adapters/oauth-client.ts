@@ -1,4 +1,4 @@
-import * as oidc from 'openid-client';
+import type * as oidc from 'openid-client';
 import { isLocalMode } from '../core/env.js';
 import type { ProviderSettings } from './oauth-providers.js';
 
@@ -22,18 +22,23 @@ export class GrantRevokedError extends Error {
   }
 }
 
-function configuration(p: ProviderSettings): oidc.Configuration {
+// openid-client loads with the first OAuth call, not at init (a lazy package in Lambda, README "Cold starts").
+let loaded: Promise<typeof oidc> | undefined;
+const openid = () => (loaded ??= import('openid-client'));
+
+async function configuration(p: ProviderSettings): Promise<oidc.Configuration> {
+  const oidc = await openid();
   const config = new oidc.Configuration({ issuer: p.issuer, authorization_endpoint: p.authorizationEndpoint, token_endpoint: p.tokenEndpoint }, p.clientId, p.clientSecret);
   if (isLocalMode() && /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(p.tokenEndpoint)) oidc.allowInsecureRequests(config);
   return config;
 }
 
-export function newPkceVerifier(): string {
-  return oidc.randomPKCECodeVerifier();
+export async function newPkceVerifier(): Promise<string> {
+  return (await openid()).randomPKCECodeVerifier();
 }
 
-export function newState(): string {
-  return oidc.randomState();
+export async function newState(): Promise<string> {
+  return (await openid()).randomState();
 }
 
 export async function authorizationUrl(p: ProviderSettings, opts: { redirectUri: string; state: string; verifier: string; loginHint?: string }): Promise<string> {
@@ -41,13 +46,13 @@ export async function authorizationUrl(p: ProviderSettings, opts: { redirectUri:
     redirect_uri: opts.redirectUri,
     scope: p.scopes.join(' '),
     state: opts.state,
-    code_challenge: await oidc.calculatePKCECodeChallenge(opts.verifier),
+    code_challenge: await (await openid()).calculatePKCECodeChallenge(opts.verifier),
     code_challenge_method: 'S256',
     ...(opts.loginHint ? { login_hint: opts.loginHint } : {}),
     // Google issues a refresh token only with offline access, and again on reconnect only with consent.
     ...(p.kind === 'google' ? { access_type: 'offline', prompt: 'consent' } : {}),
   };
-  return oidc.buildAuthorizationUrl(configuration(p), params).toString();
+  return (await openid()).buildAuthorizationUrl(await configuration(p), params).toString();
 }
 
 function tokensOf(r: oidc.TokenEndpointResponse, previousRefresh: string | null): TokenSet {
@@ -56,18 +61,18 @@ function tokensOf(r: oidc.TokenEndpointResponse, previousRefresh: string | null)
   return { accessToken: r.access_token, refreshToken, expiresAtMs: Date.now() + (r.expires_in ?? 3600) * 1000 };
 }
 
-function mapGrantError(e: unknown): never {
-  if (e instanceof oidc.ResponseBodyError && e.error === 'invalid_grant') throw new GrantRevokedError(e.error_description ?? e.error);
+async function mapGrantError(e: unknown): Promise<never> {
+  if (e instanceof (await openid()).ResponseBodyError && e.error === 'invalid_grant') throw new GrantRevokedError(e.error_description ?? e.error);
   throw e;
 }
 
 /** The callback's code for tokens; `callbackUrl` is the redirect URI with the provider's query string. */
 export async function exchangeCode(p: ProviderSettings, callbackUrl: URL, checks: { verifier: string; state: string }): Promise<TokenSet> {
-  const r = await oidc.authorizationCodeGrant(configuration(p), callbackUrl, { pkceCodeVerifier: checks.verifier, expectedState: checks.state }).catch(mapGrantError);
+  const r = await (await openid()).authorizationCodeGrant(await configuration(p), callbackUrl, { pkceCodeVerifier: checks.verifier, expectedState: checks.state }).catch(mapGrantError);
   return tokensOf(r, null);
 }
 
 export async function refreshTokens(p: ProviderSettings, refreshToken: string): Promise<TokenSet> {
-  const r = await oidc.refreshTokenGrant(configuration(p), refreshToken).catch(mapGrantError);
+  const r = await (await openid()).refreshTokenGrant(await configuration(p), refreshToken).catch(mapGrantError);
   return tokensOf(r, refreshToken);
 }

@@ -63,8 +63,8 @@ export async function startMailboxConnection(
   if (!(await getAccount(accountId))) throw new NotFoundError('Account not found.');
   const settings = await providerSettings(input.type);
   if (!settings) throw new ProviderNotConfiguredError(input.type);
-  const state = newState();
-  const verifier = newPkceVerifier();
+  const state = await newState();
+  const verifier = await newPkceVerifier();
   const redirectUri = oauthRedirectUri();
   const now = clock.now();
   await putOAuthFlow(

@@ -50,9 +50,12 @@ const LAZY_CHECKS: Record<(typeof LAZY_PACKAGES)[number], { module: string; expo
   'sanitize-html': { module: 'functions/emails/edit.ts', exported: 'default' },
   'html-to-text': { module: 'functions/emails/edit.ts', exported: 'convert' },
   'file-type': { module: 'functions/test-emails/create.ts', exported: 'fileTypeFromBuffer' },
+  '@googleapis/gmail': { module: 'functions/console/oauth-callback.ts', exported: 'gmail' },
+  '@microsoft/microsoft-graph-client': { module: 'functions/console/oauth-callback.ts', exported: 'Client' },
+  'openid-client': { module: 'functions/console/oauth-callback.ts', exported: 'authorizationCodeGrant' },
 };
 
-test.each(['functions/search/create.ts', 'functions/emails/edit.ts', 'functions/test-emails/create.ts'])('%s: its lazily imported packages stay out of the bundle and resolve from the asset to their own bundled builds', async (module) => {
+test.each(['functions/search/create.ts', 'functions/emails/edit.ts', 'functions/test-emails/create.ts', 'functions/console/oauth-callback.ts'])('%s: its lazily imported packages stay out of the bundle and resolve from the asset to their own bundled builds', async (module) => {
   const dir = join(outdir, 'lazy', module.replace(/[/.]/g, '_'));
   await bundle(module, join(dir, 'index.mjs'), { lazyPackages: true });
   const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
@@ -76,9 +79,10 @@ console.log(JSON.stringify(out));`,
   // The asset carries only the lazy packages its bundle imports.
   const absent = LAZY_PACKAGES.filter((p) => !code.includes(`"${p}"`));
   const expectedAbsent: Record<string, string[]> = {
-    'functions/search/create.ts': ['sanitize-html', 'html-to-text', 'file-type'],
-    'functions/emails/edit.ts': ['file-type'],
-    'functions/test-emails/create.ts': [],
+    'functions/search/create.ts': ['sanitize-html', 'html-to-text', 'file-type', '@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client'],
+    'functions/emails/edit.ts': ['file-type', '@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client'],
+    'functions/test-emails/create.ts': ['@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client'],
+    'functions/console/oauth-callback.ts': ['sanitize-html', 'html-to-text', 'file-type'],
   };
   expect(absent).toEqual(expectedAbsent[module]);
   expect(absent.filter((p) => existsSync(join(dir, 'node_modules', p)))).toEqual([]);
@@ -91,6 +95,28 @@ test('the HTML sanitiser, loaded from its lazy build, sanitises as the unbundled
   writeFileSync(probe, `const { default: s } = await import('sanitize-html'); const { convert } = await import('html-to-text');
 console.log(JSON.stringify([s('<p onclick="x()">Hi<script>1</script></p>', { allowedTags: ['p'] }), convert('<p>Tom &amp; Jerry</p>')]));`);
   expect(JSON.parse(execFileSync(process.execPath, [probe], { cwd: dir }).toString())).toEqual(['<p>Hi</p>', 'Tom & Jerry']);
+});
+
+test('the mailbox providers\' clients, loaded from their lazy builds, call a provider API (a loopback stand-in)', async () => {
+  const dir = join(outdir, 'lazy-mailboxes');
+  await bundle('functions/console/oauth-callback.ts', join(dir, 'index.mjs'), { lazyPackages: true });
+  const probe = join(dir, 'mailboxes.mjs');
+  // One loopback server answers Gmail's profile and Graph's /me with the bearer token it was sent.
+  writeFileSync(
+    probe,
+    `import { createServer } from 'node:http';
+const server = createServer((req, res) => { res.setHeader('content-type', 'application/json'); res.end(JSON.stringify({ path: req.url, emailAddress: req.headers.authorization, mail: req.headers.authorization })); });
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const base = 'http://127.0.0.1:' + server.address().port;
+const { gmail } = await import('@googleapis/gmail');
+const profile = await gmail({ version: 'v1', rootUrl: base + '/', retry: false }).users.getProfile({ userId: 'me' }, { headers: { Authorization: 'Bearer g' } });
+const { Client } = await import('@microsoft/microsoft-graph-client');
+const me = await Client.init({ baseUrl: base, defaultVersion: 'v1.0', authProvider: (done) => done(null, 'm') }).api('/me').get();
+const oidc = await import('openid-client');
+console.log(JSON.stringify([profile.data.path, profile.data.emailAddress, me.path, oidc.randomState().length > 20]));
+server.close();`,
+  );
+  expect(JSON.parse(execFileSync(process.execPath, [probe], { cwd: dir }).toString())).toEqual(['/gmail/v1/users/me/profile', 'Bearer g', '/v1.0/me', true]);
 });
 
 test('the OpenAPI function serves the committed document from its asset, as Lambda runs it, without building it', async () => {

@@ -30,7 +30,7 @@ beforeAll(async () => {
     apiBase: `${emulator.baseUrl}/microsoft/graph`,
     scopes: SCOPES.microsoft,
   };
-  const verifier = newPkceVerifier();
+  const verifier = await newPkceVerifier();
   const consent = await fetch(await authorizationUrl(settings, { redirectUri: 'http://127.0.0.1:9/callback/', state: 'st', verifier, loginHint: SENDER }), { redirect: 'manual' });
   await consent.body?.cancel();
   const tokens = await exchangeCode(settings, new URL(consent.headers.get('location')!), { verifier, state: 'st' });
