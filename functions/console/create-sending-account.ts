@@ -3,17 +3,18 @@ import { CreateSendingAccountSchema } from '../../shared/accounts/account-schema
 import { consoleSendingAccountView, createSendingAccount } from '../../shared/accounts/sending-accounts.repository.js';
 import { sealSmtpSettings } from '../../shared/accounts/smtp-settings.js';
 import { secretBox } from '../../shared/adapters/secret-box.js';
+import { ConsentRequiredError, connectThroughEmulatedConsent, hasEmulatedConsent } from '../../shared/mailboxes/connect-mailbox.js';
 
 /**
  * DESIGN.md §2: a `google` or `microsoft` account is connected by its owner's consent. On the twin one
  * created here connects by itself through the emulated consent (unless asked for `connected: false`); in
- * AWS these two types are refused with a pointer to `sending-accounts/connect/`. The mailbox code is
- * imported only on that path, so the other types load none of it.
+ * AWS these two types are refused with a pointer to `sending-accounts/connect/`. The providers' clients load
+ * only on that path (lazy packages), so the other types load none of them. (An `import()` of the service's own
+ * module would not defer anything: esbuild inlines it, and keeps every export of every module below it.)
  */
 export const handler = consoleRoute({ body: CreateSendingAccountSchema }, async ({ params, body }) => {
   const { smtp, ...settings } = body;
   if (settings.type === 'google' || settings.type === 'microsoft') {
-    const { ConsentRequiredError, connectThroughEmulatedConsent, hasEmulatedConsent } = await import('../../shared/mailboxes/connect-mailbox.js');
     const type = settings.type;
     if (!(await hasEmulatedConsent(type))) throw new ConsentRequiredError(type);
     if (!settings.connected) return { status: 201, body: consoleSendingAccountView(await createSendingAccount(params.id!, { ...settings, type })) };

@@ -18,7 +18,7 @@ export interface ApiKeyRegistry {
 
 const noop: ApiKeyRegistry = { register: async () => null, unregister: async () => undefined };
 
-const client = lazyClient(() => new APIGatewayClient({}));
+const client = /* @__PURE__ */ lazyClient(() => new APIGatewayClient({}));
 
 /** The registry of API Gateway itself (exported so tests can point it at a loopback stand-in). */
 export function apiGatewayKeyRegistry(): ApiKeyRegistry {

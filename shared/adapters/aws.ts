@@ -5,7 +5,7 @@ import { lazyClient } from './aws-client.js';
 export { resetClients } from './aws-client.js';
 
 /** The DynamoDB document client; the other services' clients live in their own modules (aws-client.ts). */
-export const documentClient = lazyClient(() => DynamoDBDocumentClient.from(new DynamoDBClient({}), { marshallOptions: { removeUndefinedValues: true } }));
+export const documentClient = /* @__PURE__ */ lazyClient(() => DynamoDBDocumentClient.from(new DynamoDBClient({}), { marshallOptions: { removeUndefinedValues: true } }));
 
 /** Every item a Query matches, across pages (the SDK's own paginator). */
 export async function queryAll<T>(input: QueryCommandInput): Promise<T[]> {

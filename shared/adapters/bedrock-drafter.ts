@@ -135,7 +135,7 @@ export class BedrockDrafter implements Drafter {
   }
 }
 
-const client = lazyClient(() => new BedrockRuntimeClient({}));
+const client = /* @__PURE__ */ lazyClient(() => new BedrockRuntimeClient({}));
 
 /** A Bedrock drafter on the SDK client, created on the first draft (never in a process that only composes) and reused after. */
 export function bedrockDrafter(modelId: string): BedrockDrafter {

@@ -2,4 +2,4 @@ import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-
 import { lazyClient } from './aws-client.js';
 
 /** Locally pointed at cognito-local by `AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER`. */
-export const cognitoClient = lazyClient(() => new CognitoIdentityProviderClient({}));
+export const cognitoClient = /* @__PURE__ */ lazyClient(() => new CognitoIdentityProviderClient({}));

@@ -47,7 +47,7 @@ export const SCOPES: Record<MailboxProviderKind, string[]> = {
   microsoft: ['offline_access', 'https://graph.microsoft.com/Mail.Send', 'https://graph.microsoft.com/Mail.ReadWrite'],
 };
 
-const secretsManager = lazyClient(() => new SecretsManagerClient({}));
+const secretsManager = /* @__PURE__ */ lazyClient(() => new SecretsManagerClient({}));
 let loaded: Promise<z.output<typeof SettingsSchema>> | undefined;
 
 async function load(): Promise<z.output<typeof SettingsSchema>> {

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { lazyClient } from './aws-client.js';
 
 /** Reading objects from S3 (the directory import bucket, the inbound-mail bucket). One client per process. */
-const client = lazyClient(() => new S3Client({}));
+const client = /* @__PURE__ */ lazyClient(() => new S3Client({}));
 
 export async function readObjectStream(bucket: string, key: string, versionId?: string): Promise<Readable> {
   const out = await client().send(new GetObjectCommand({ Bucket: bucket, Key: key, VersionId: versionId }));

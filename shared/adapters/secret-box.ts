@@ -33,7 +33,7 @@ export function aesSecretBox(key: Buffer): SecretBox {
 }
 
 let box: Promise<SecretBox> | undefined;
-const secretsManager = lazyClient(() => new SecretsManagerClient({}));
+const secretsManager = /* @__PURE__ */ lazyClient(() => new SecretsManagerClient({}));
 
 async function loadKey(): Promise<Buffer> {
   const local = optionalEnv('SECRET_BOX_KEY');

@@ -1,4 +1,4 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { lazyClient } from './aws-client.js';
 
-export const sqsClient = lazyClient(() => new SQSClient({}));
+export const sqsClient = /* @__PURE__ */ lazyClient(() => new SQSClient({}));
