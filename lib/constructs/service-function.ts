@@ -22,6 +22,7 @@ import { INDEX_ARTIFACT_PREFIX, type Bindings } from '../../shared/catalog/bindi
 import { QUEUES, type QueueKey } from '../../shared/catalog/queues.js';
 import { TABLES, type TableKey } from '../../shared/catalog/tables.js';
 import { KEY_THROTTLE_PREFIX, KEY_USE_ATTRIBUTE, KEY_USE_PARTITIONS } from '../../shared/accounts/accounts.keys.js';
+import { once } from '../../shared/core/once.js';
 
 /** The repository root: catalogue module paths (`functions/…`) are relative to it. */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -225,15 +226,12 @@ export function lazyPackageCommands(outDir: string): string[] {
   return [...manifests, ...bundles];
 }
 
-let builds: Map<string, { cached: string; build: string }> | undefined;
-
 /**
  * Each lazy package's cache directory and the command that builds it there, computed once per process (a synth
  * asks for every function's commands): the key hashes the checkout's path, the esbuild settings, the entry and
  * package-lock.json.
  */
-function lazyPackageBuilds(): Map<string, { cached: string; build: string }> {
-  if (builds) return builds;
+const lazyPackageBuilds = once((): Map<string, { cached: string; build: string }> => {
   const esbuild = join(REPO_ROOT, 'node_modules', '.bin', 'esbuild');
   const flags = [
     '--bundle',
@@ -250,7 +248,7 @@ function lazyPackageBuilds(): Map<string, { cached: string; build: string }> {
     '--log-level=error',
   ].join(' ');
   const lock = readFileSync(join(REPO_ROOT, 'package-lock.json'));
-  builds = new Map(
+  return new Map(
     LAZY_PACKAGES.map((pkg) => {
       const names = LAZY_CJS_EXPORTS[pkg];
       const entry = names ? `export { ${names} } from '${pkg}';` : `export * from '${pkg}';`;
@@ -264,8 +262,7 @@ function lazyPackageBuilds(): Map<string, { cached: string; build: string }> {
       return [pkg, { cached, build }];
     }),
   );
-  return builds;
-}
+});
 
 /** Shell commands that copy files of the repository into the asset at the same relative path (CDK's afterBundling hook). */
 export function assetCopyCommands(outDir: string, files: readonly string[]): string[] {

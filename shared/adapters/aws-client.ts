@@ -1,5 +1,5 @@
-import type { Tracer } from '@aws-lambda-powertools/tracer';
 import { isLocalMode } from '../core/env.js';
+import { once } from '../core/once.js';
 
 /**
  * One client per AWS service per process, each in its own module so that a function loads only the SDK
@@ -32,9 +32,9 @@ export function lazyClient<C extends AwsClient>(create: () => C): () => C {
 // init (npm run bench): it is imported when the process first sends an AWS request instead of at cold start.
 // Its capture of outgoing HTTP(S) and fetch starts then too; every function reads DynamoDB before any webhook
 // or provider call.
-let tracer: Promise<Tracer> | undefined;
-const loadTracer = () =>
-  (tracer ??= import('@aws-lambda-powertools/tracer').then(({ Tracer }) => new Tracer({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'people-outreach' })));
+const loadTracer = /* @__PURE__ */ once(() =>
+  import('@aws-lambda-powertools/tracer').then(({ Tracer }) => new Tracer({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'people-outreach' })),
+);
 
 /**
  * The client with X-Ray's middleware added before its first request leaves, so that request is traced like

@@ -1,4 +1,5 @@
 import type { gmail_v1 } from '@googleapis/gmail';
+import { once } from '../core/once.js';
 import { AccessTokenRejectedError, MAX_MESSAGES_PER_POLL, type MailboxApi, type ProviderMessage } from '../mailboxes/mailbox-provider.js';
 
 /**
@@ -25,12 +26,10 @@ async function call<T>(run: () => Promise<{ data: T }>): Promise<T> {
 
 // The Gmail client (with google-auth-library, ≈ 400 KB) loads with a mailbox's first call, not at init: most
 // invocations of the functions that import this never reach a Google mailbox (a lazy package in Lambda).
-let client: Promise<(typeof import('@googleapis/gmail'))['gmail']> | undefined;
-const loadGmail = () => (client ??= import('@googleapis/gmail').then((m) => m.gmail));
+const loadGmail = /* @__PURE__ */ once(() => import('@googleapis/gmail').then((m) => m.gmail));
 
 export function gmailMailbox(rootUrl: string, accessToken: string): MailboxApi {
-  let api: Promise<gmail_v1.Gmail['users']> | undefined;
-  const usersApi = () => (api ??= loadGmail().then((gmail) => gmail({ version: 'v1', rootUrl: rootUrl.endsWith('/') ? rootUrl : `${rootUrl}/`, retry: false }).users));
+  const usersApi = once((): Promise<gmail_v1.Gmail['users']> => loadGmail().then((gmail) => gmail({ version: 'v1', rootUrl: rootUrl.endsWith('/') ? rootUrl : `${rootUrl}/`, retry: false }).users));
   const auth = { headers: { Authorization: `Bearer ${accessToken}` } };
 
   const fetchRaw = async (id: string): Promise<ProviderMessage> => {

@@ -1,4 +1,5 @@
 import type { Client, Context, Middleware } from '@microsoft/microsoft-graph-client';
+import { once } from '../core/once.js';
 import { AccessTokenRejectedError, MAX_MESSAGES_PER_POLL, type MailboxApi, type ProviderMessage } from '../mailboxes/mailbox-provider.js';
 
 /**
@@ -53,20 +54,20 @@ class BearerToken implements Middleware {
 
 // The Graph client loads with a mailbox's first call, not at init: most invocations of the functions that
 // import this never reach a Microsoft mailbox (a lazy package in Lambda, README "Cold starts").
-let loaded: Promise<typeof import('@microsoft/microsoft-graph-client')> | undefined;
-const loadGraph = () => (loaded ??= import('@microsoft/microsoft-graph-client'));
+const loadGraph = /* @__PURE__ */ once(() => import('@microsoft/microsoft-graph-client'));
 
 /** A Graph error of that HTTP status (the client's module is loaded once a request has failed). */
 const graphStatus = async (e: unknown, status: number) => e instanceof (await loadGraph()).GraphError && e.statusCode === status;
 
 export function graphMailbox(baseUrl: string, accessToken: string): MailboxApi {
-  let connected: Promise<Client> | undefined;
-  const connect = () =>
-    (connected ??= loadGraph().then(({ Client, HTTPMessageHandler }) => {
-      const bearer = new BearerToken(accessToken);
-      bearer.setNext(new HTTPMessageHandler());
-      return Client.initWithMiddleware({ middleware: bearer, baseUrl: baseUrl.replace(/\/$/, ''), defaultVersion: 'v1.0' });
-    }));
+  const connect = once(
+    (): Promise<Client> =>
+      loadGraph().then(({ Client, HTTPMessageHandler }) => {
+        const bearer = new BearerToken(accessToken);
+        bearer.setNext(new HTTPMessageHandler());
+        return Client.initWithMiddleware({ middleware: bearer, baseUrl: baseUrl.replace(/\/$/, ''), defaultVersion: 'v1.0' });
+      }),
+  );
   // Next and delta links are absolute; the client recognises only https Graph URLs as such, so a link on
   // this API's own base (the twin's http emulator) is passed as the path it names.
   const root = `${baseUrl.replace(/\/$/, '')}/v1.0`;

@@ -1,5 +1,6 @@
 import type * as oidc from 'openid-client';
 import { isLocalMode } from '../core/env.js';
+import { once } from '../core/once.js';
 import type { ProviderSettings } from './oauth-providers.js';
 
 /**
@@ -23,8 +24,7 @@ export class GrantRevokedError extends Error {
 }
 
 // openid-client loads with the first OAuth call, not at init (a lazy package in Lambda, README "Cold starts").
-let loaded: Promise<typeof oidc> | undefined;
-const openid = () => (loaded ??= import('openid-client'));
+const openid = /* @__PURE__ */ once(() => import('openid-client'));
 
 async function configuration(p: ProviderSettings): Promise<oidc.Configuration> {
   const oidc = await openid();

@@ -28,6 +28,7 @@ import { userTokenVerifier } from './user-authorizer.js';
 import { APP_PATH, buildWebApp, webAppSite } from './web-app.js';
 import { APP_BASE } from '../catalog/routes.js';
 import { startupPhase } from './startup-trace.js';
+import { once } from '../core/once.js';
 
 /**
  * The one-machine twin: DynamoDB Local, local-aws-sqs, aws-ses-v2-local and the Scheduler emulator on
@@ -187,8 +188,8 @@ function readOrCreate(file: string | null, make: () => string): string {
 const sweepLater = async () => (await import('../workers/sweep.js')).sweep();
 const pollMailboxesLater = async () => (await import('./dev-inbound.js')).pollMailboxesLocally();
 const inboundLater = (emulator: MailProviderEmulator): InboundDelivery => {
-  let delivery: Promise<InboundDelivery> | undefined;
-  return async (body) => (await (delivery ??= import('./dev-inbound.js').then((m) => m.devInbound(emulator))))(body);
+  const delivery = once(() => import('./dev-inbound.js').then((m) => m.devInbound(emulator)));
+  return async (body) => (await delivery())(body);
 };
 
 /** Every start settled, then the first failure thrown: nothing is still starting when the caller cleans up. */

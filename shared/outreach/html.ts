@@ -9,15 +9,12 @@
  */
 import type sanitize from 'sanitize-html';
 import type { IOptions } from 'sanitize-html';
+import { once } from '../core/once.js';
 
 // Each library loads on its own: a signature change needs only the sanitiser, a test email's signature only
-// the renderer.
-let sanitizer: Promise<typeof sanitize> | undefined;
-let renderer: Promise<(typeof import('html-to-text'))['convert']> | undefined;
-
-// sanitize-html is CommonJS: its function is the module's default export, here and in its lazy build.
-const loadSanitizer = () => (sanitizer ??= import('sanitize-html').then((m) => (m as unknown as { default: typeof sanitize }).default));
-const loadRenderer = () => (renderer ??= import('html-to-text').then((m) => m.convert));
+// the renderer. sanitize-html is CommonJS: its function is the module's default export, here and in its lazy build.
+const loadSanitizer = /* @__PURE__ */ once(() => import('sanitize-html').then((m) => (m as unknown as { default: typeof sanitize }).default));
+const loadRenderer = /* @__PURE__ */ once(() => import('html-to-text').then((m) => m.convert));
 
 const ALLOWED_TAGS = [
   'p',

@@ -1,4 +1,5 @@
 import { ValidationError, type ErrorDetail } from '../core/errors.js';
+import { once } from '../core/once.js';
 import { ATTACHMENT_TYPES, MAX_ATTACHMENT_BYTES, type AttachmentInput, type AttachmentType } from './test-email.schema.js';
 import type { AttachmentMeta } from './model.js';
 
@@ -25,8 +26,7 @@ function decodeStrict(text: string): Buffer | null {
 
 // Loaded with the first attachment, not at init: most test emails carry none (a lazy package in Lambda,
 // README "Cold starts").
-let detector: Promise<(typeof import('file-type'))['fileTypeFromBuffer']> | undefined;
-const loadDetector = () => (detector ??= import('file-type').then((m) => m.fileTypeFromBuffer));
+const loadDetector = /* @__PURE__ */ once(() => import('file-type').then((m) => m.fileTypeFromBuffer));
 
 async function bytesMatch(type: AttachmentType, bytes: Buffer): Promise<boolean> {
   const detected = await (await loadDetector())(bytes);
