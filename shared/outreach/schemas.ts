@@ -6,8 +6,9 @@ import * as z from '../core/zod.js';
 import { normalizeProfessionalUrl } from '../directory/urls.js';
 import { EMAIL_STATUSES, parseIsoInstant } from './model.js';
 
-const email = z.email().check(z.maxLength(320));
-const eaId = z.string().check(z.regex(/^ea_[0-9a-z]{26}$/, 'must be an ea_<id>'));
+/** A recipient or reply-to address, and a sending account's id: the same rules in every outreach body (sequences too). */
+export const email = z.email().check(z.maxLength(320));
+export const eaId = z.string().check(z.regex(/^ea_[0-9a-z]{26}$/, 'must be an ea_<id>'));
 
 /** A name goes into the To header and the greeting: control characters (CR/LF above all) are refused at create. */
 const nameText = (max: number) =>

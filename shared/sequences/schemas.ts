@@ -4,13 +4,11 @@
  */
 import * as z from '../core/zod.js';
 import type { Contact } from '../outreach/model.js';
-import { ContactSchema } from '../outreach/schemas.js';
+import { ContactSchema, eaId, email } from '../outreach/schemas.js';
 import { DEFAULT_STEPS } from './model.js';
 
 const contacts = z.array(z.unknown()).check(z.minLength(1), z.maxLength(100));
 const review = z._default(z.enum(['required', 'none']), 'required');
-const eaId = () => z.string().check(z.regex(/^ea_[0-9a-z]{26}$/, 'must be an ea_<id>'));
-const email = () => z.email().check(z.maxLength(320));
 
 export const CreateSequenceSchema = z.lazy(() =>
   z.strictObject({
@@ -21,10 +19,10 @@ export const CreateSequenceSchema = z.lazy(() =>
     ),
     name: z.optional(z.string().check(z.maxLength(200))),
     steps: z._default(z.number().check(z.int(), z.gte(1), z.lte(4)), DEFAULT_STEPS),
-    from_account: z.optional(eaId()),
-    reply_to: z.optional(email()),
-    cc: z._default(z.array(email()).check(z.maxLength(3)), []),
-    bcc: z._default(z.array(email()).check(z.maxLength(3)), []),
+    from_account: z.optional(eaId),
+    reply_to: z.optional(email),
+    cc: z._default(z.array(email).check(z.maxLength(3)), []),
+    bcc: z._default(z.array(email).check(z.maxLength(3)), []),
     review,
   }),
 );
@@ -32,7 +30,7 @@ export const CreateSequenceSchema = z.lazy(() =>
 export const AddContactsSchema = z.lazy(() =>
   z.strictObject({
     contacts,
-    from_account: z.optional(eaId()),
+    from_account: z.optional(eaId),
     review,
   }),
 );

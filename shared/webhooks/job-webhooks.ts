@@ -30,9 +30,7 @@ export function eventBody(job: Job): Record<string, unknown> {
   return { id: job.id, event_type: job.event_type, ...(job.result ?? {}), ...(job.status === 'failed' ? { error: job.error } : {}) };
 }
 
-
 export const webhookMessageId = (jobId: string) => `msg_${jobId}`;
-
 
 /** A redelivery found attempt n leased by a live (or not yet expired) attempt: retried after the visibility timeout. */
 export class DeliveryInProgressError extends Error {
@@ -110,4 +108,3 @@ export async function recordDeadAttempt(jobId: string, attempt: number, deps: { 
 export async function webhookRetryDue(message: { job_id: string; attempt: number }): Promise<void> {
   await sendMessage('webhooks', messages.deliverJobEvent(message.job_id, message.attempt));
 }
-
