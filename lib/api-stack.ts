@@ -110,6 +110,9 @@ export function resourcePath(routePath: string): string {
   return trimmed === '' ? '/' : trimmed;
 }
 
+/** The start of a mailbox connection (web app and console) and its public callback. */
+export const MAILBOX_CONNECT_MODULES = ['functions/app/connect-sending-account.ts', 'functions/console/connect-sending-account.ts', 'functions/oauth/callback.ts'];
+
 /**
  * Bounded contexts, one nested stack each. CloudFormation allows 500 resources per stack (template); a route
  * costs 6 resources (function, role, policy, log group, invoke permission, error alarm) beside its method, so
@@ -132,6 +135,8 @@ const CONTEXT_OF_AREA: Record<string, string> = {
   authorizer: 'Console',
   app: 'App',
   openapi: 'App',
+  // The public OAuth callback, beside the console's start of the same flow.
+  oauth: 'Console',
 };
 export const WORKERS_CONTEXT = 'Workers';
 
@@ -410,12 +415,6 @@ export class ApiStack extends Stack {
       alarmTopic: props.alarmTopic,
       scheduleDeadLetterQueue: this.housekeeping.sweeperScheduleDlq,
     });
-    // The provider redirects the consent back to the console's callback route on this API. Built from the API
-    // id and the literal stage name: `api.url` names the stage resource, which depends on these very functions.
-    const callbackUri = `https://${this.api.restApiId}.execute-api.${this.region}.${this.urlSuffix}/${stage}/api/console/v1/oauth/callback/`;
-    for (const [route, fn] of routeFunctions) {
-      if (route.module === 'functions/console/connect-sending-account.ts' || route.module === 'functions/console/oauth-callback.ts') fn.addEnvironment('OAUTH_REDIRECT_URI', callbackUri);
-    }
     // Links written into emails (one-click unsubscribe, open pixel) point back at this API.
     workers.sending!.addEnvironment('PUBLIC_BASE_URL', this.api.url);
     // Test emails: the shared inbox is recorded at creation, the banner appended at sending (DESIGN.md §3).
@@ -460,7 +459,16 @@ export class ApiStack extends Stack {
     // In a nested stack of its own: the BucketDeployment's provider function stays out of the API stack, which
     // holds methods only (its resource headroom is for routes).
     const webStack = new NestedStack(this, 'WebApp', { description: `${prefix}: the customer web app (S3, CloudFront)` });
-    this.webHosting = new WebHosting(webStack, 'Hosting', { prefix, stage, appApi: this.appApi, userPoolId: props.userPool.userPoolId, userPoolClientId: props.userPoolClientId });
+    this.webHosting = new WebHosting(webStack, 'Hosting', { prefix, stage, appApi: this.appApi, publicApi: this.api, userPoolId: props.userPool.userPoolId, userPoolClientId: props.userPoolClientId });
+    // The providers send the browser back to the public callback on the web app's domain, the domain on which
+    // the app's start set the browser-binding cookie (the API's own stage URL would never receive it); the
+    // callback then lands on the app's sending-accounts page. Neither value names the API's stage, on which
+    // these functions' stacks would then depend.
+    for (const [route, fn] of routeFunctions) {
+      if (!MAILBOX_CONNECT_MODULES.includes(route.module)) continue;
+      fn.addEnvironment('OAUTH_REDIRECT_URI', this.webHosting.oauthCallbackUrl);
+      fn.addEnvironment('WEB_APP_URL', this.webHosting.url);
+    }
     new CfnOutput(this, 'WebAppUrl', { value: this.webHosting.url, description: 'The customer web app (CloudFront)' });
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the stage' });
     new CfnOutput(this, 'AppApiUrl', { value: this.appApi.url, description: 'Base URL of the web app API stage' });
@@ -558,7 +566,7 @@ const AUTH_REASON: Record<RouteDef['auth'], string> = {
   api_key: 'Public API route authorised by the API-key Lambda authorizer (SPEC.md x-api-key); there are no end-user identities to put in a Cognito pool.',
   admin: 'Console API route authorised with IAM (SigV4) by the web console backend; there are no end-user identities to put in a Cognito pool.',
   handler_key: 'The handler checks the API key itself so it can answer 401 unauthorized as SPEC.md requires for test-email routes.',
-  public: 'Deliberately unauthenticated (open-tracking pixel, one-click unsubscribe): mail clients cannot send credentials.',
+  public: 'Deliberately unauthenticated (open-tracking pixel, one-click unsubscribe, OAuth callback): mail clients and browsers sent back by a mailbox provider cannot send credentials.',
   user: 'Web app route authorised by the Cognito user-pool authorizer.',
 };
 

@@ -24,7 +24,7 @@ import { ManagedPolicy } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct, type IConstruct } from 'constructs';
-import { APP_BASE } from '../../shared/catalog/routes.js';
+import { APP_BASE, OAUTH_CALLBACK_PATH } from '../../shared/catalog/routes.js';
 import { cognitoEndpointOf, cognitoOriginOf, webAppContentSecurityPolicy } from '../../shared/catalog/web-app.js';
 import { REPO_ROOT, nagFinding } from './service-function.js';
 
@@ -34,12 +34,19 @@ export const APP_PREFIX = 'app/';
 export const ASSETS_DIR = 'assets';
 /** The API behaviour: the app's calls stay on the distribution's origin and reach the AppApi stage. */
 export const APP_API_PATH_PATTERN = `${APP_BASE.split('/').slice(0, 3).join('/')}/*`;
+/**
+ * The OAuth callback behaviour: the providers send the browser back to the app's own domain, so the
+ * browser-binding cookie that the app's start set (on this domain) comes along; it goes to the public API.
+ */
+export const OAUTH_CALLBACK_PATH_PATTERN = `${OAUTH_CALLBACK_PATH}*`;
 
 export interface WebHostingProps {
   readonly prefix: string;
   /** The AppApi's deployment stage, the path prefix of its invoke URL. */
   readonly stage: string;
   readonly appApi: RestApi;
+  /** The public API (its deployment stage is `stage` too): the OAuth callback's origin. */
+  readonly publicApi: RestApi;
   readonly userPoolId: string;
   readonly userPoolClientId: string;
 }
@@ -59,6 +66,8 @@ export class WebHosting extends Construct {
   readonly pageDeployment: BucketDeployment;
   /** Where customers open the app. */
   readonly url: string;
+  /** The public OAuth callback on the app's domain: the redirect URI the mailbox providers are given. */
+  readonly oauthCallbackUrl: string;
 
   constructor(scope: Construct, id: string, props: WebHostingProps) {
     super(scope, id);
@@ -105,6 +114,10 @@ export class WebHosting extends Construct {
       originPath: `/${props.stage}`,
       protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
     });
+    const publicApiOrigin = new HttpOrigin(`${props.publicApi.restApiId}.execute-api.${region}.${Stack.of(this).urlSuffix}`, {
+      originPath: `/${props.stage}`,
+      protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+    });
     this.distribution = new Distribution(this, 'Distribution', {
       comment: `${props.prefix}: the customer web app`,
       priceClass: PriceClass.PRICE_CLASS_100,
@@ -123,6 +136,15 @@ export class WebHosting extends Construct {
           allowedMethods: AllowedMethods.ALLOW_ALL,
           // Never cached: every answer is one user's. With caching disabled, the all-viewer policy forwards the
           // Authorization header; the Host header must be API Gateway's own.
+          cachePolicy: CachePolicy.CACHING_DISABLED,
+          originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          responseHeadersPolicy: this.headersPolicy,
+        },
+        // Never cached (a one-time code in every query); the all-viewer policy forwards the query and the cookie.
+        [OAUTH_CALLBACK_PATH_PATTERN]: {
+          origin: publicApiOrigin,
+          viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+          allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
           cachePolicy: CachePolicy.CACHING_DISABLED,
           originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
           responseHeadersPolicy: this.headersPolicy,
@@ -172,6 +194,7 @@ export class WebHosting extends Construct {
     });
     this.pageDeployment.node.addDependency(bundles);
     this.url = `https://${this.distribution.distributionDomainName}/${APP_PREFIX}`;
+    this.oauthCallbackUrl = `https://${this.distribution.distributionDomainName}${OAUTH_CALLBACK_PATH}`;
     acknowledgeDeploymentProvider(Stack.of(this), this.bucket);
   }
 }

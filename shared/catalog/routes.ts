@@ -12,7 +12,7 @@ import { OPENAPI_DOCUMENT } from '../contract/document.js';
  * - `handler_key`: no edge check; the handler checks the key itself and answers 401 `unauthorized`
  *   (test-email routes, DESIGN.md §3).
  * - `admin`: the console API; IAM auth in AWS, `x-admin-token` locally.
- * - `public`: no credential (open-tracking pixel, one-click unsubscribe).
+ * - `public`: no credential (open-tracking pixel, one-click unsubscribe, the OAuth callback).
  * - `user`: the customer web app's API (`/api/app/v1/`): `Authorization: Bearer <Cognito ID token>`, checked
  *   at the edge by a Cognito user-pool authorizer in AWS and through the pool's JWKS by the local gateway
  *   (401 {"message":"Unauthorized"}); the handler takes the account from the token's `custom:account_id`.
@@ -55,6 +55,9 @@ export const CONSOLE_BASE = '/api/console/v1/';
 /** The customer web app's API; the public OpenAPI document leaves it out. */
 export const APP_BASE = '/api/app/v1/';
 
+/** The public OAuth callback the mailbox providers redirect the user's browser to (DESIGN.md §2 "Connecting a mailbox"). */
+export const OAUTH_CALLBACK_PATH = '/oauth/callback/';
+
 const pub = (p: string) => `${PUBLIC_BASE}${p}`;
 const con = (p: string) => `${CONSOLE_BASE}${p}`;
 const app = (p: string) => `${APP_BASE}${p}`;
@@ -72,6 +75,9 @@ const T = {
   // The web app's API: every signed-in user together (a Cognito authorizer gives the gateway no key to count by).
   appRead: { perMinute: 600, burst: 50 },
   appWrite: { perMinute: 120, burst: 20 },
+  // Every user's browser coming back from a provider's consent screen, together: connections are rare, and
+  // each callback is one state lookup (a state is 256 bits of randomness, so there is nothing to guess at).
+  oauthCallback: { perMinute: 120, burst: 20 },
 } satisfies Record<string, Throttle>;
 
 const accountsRead = { tables: { accounts: 'read' } } satisfies Bindings;
@@ -135,6 +141,9 @@ export const ROUTES: RouteDef[] = [
   // The published contract (DESIGN.md §3): the OpenAPI document and the reference page rendering it, no credential.
   { method: 'GET', path: pub('openapi.json'), module: 'functions/openapi/get.ts', auth: 'public', throttle: T.read, bindings: {}, assets: [OPENAPI_DOCUMENT] },
   { method: 'GET', path: '/docs/', module: 'functions/openapi/docs.ts', auth: 'public', throttle: T.read, bindings: {} },
+  // The provider sends the user's browser back here after consent: no credential can ride along, so the
+  // state (single use, ten minutes) and the browser-binding cookie set at the start are the proof.
+  { method: 'GET', path: OAUTH_CALLBACK_PATH, module: 'functions/oauth/callback.ts', auth: 'public', throttle: T.oauthCallback, bindings: { ...accountsWrite, secrets: true, mailboxProviders: true } },
   { method: 'GET', path: '/docs/scalar.js', module: 'functions/openapi/docs.ts', auth: 'public', throttle: T.read, bindings: {}, assets: [SCALAR_BUNDLE] },
 
   // Console API (DESIGN.md §2).
@@ -149,9 +158,8 @@ export const ROUTES: RouteDef[] = [
   { method: 'GET', path: con('accounts/{id}/charges/'), module: 'functions/console/list-charges.ts', auth: 'admin', bindings: accountsRead },
   { method: 'POST', path: con('accounts/{id}/sending-accounts/'), module: 'functions/console/create-sending-account.ts', auth: 'admin', bindings: { ...accountsWrite, secrets: true } },
   { method: 'GET', path: con('accounts/{id}/jobs/{job_id}/webhook-deliveries/'), module: 'functions/console/webhook-deliveries.ts', auth: 'admin', bindings: { tables: { jobs: 'read' } } },
-  // Connecting a Google or Microsoft mailbox (OAuth 2.0 + PKCE): start, then the provider's redirect back.
+  // An operator starts connecting a Google or Microsoft mailbox (OAuth 2.0 + PKCE); it ends at the public callback.
   { method: 'POST', path: con('accounts/{id}/sending-accounts/connect/'), module: 'functions/console/connect-sending-account.ts', auth: 'admin', bindings: { ...accountsWrite, secrets: true, mailboxProviders: true } },
-  { method: 'GET', path: con('oauth/callback/'), module: 'functions/console/oauth-callback.ts', auth: 'admin', bindings: { ...accountsWrite, secrets: true, mailboxProviders: true } },
   { method: 'PATCH', path: con('sending-accounts/{ea_id}/'), module: 'functions/console/update-sending-account.ts', auth: 'admin', bindings: { ...emailsChange, secrets: true } },
   // Users of an account sign in to the web app: a Cognito user carrying the account id.
   { method: 'POST', path: con('accounts/{id}/users/'), module: 'functions/console/create-account-user.ts', auth: 'admin', bindings: { ...accountsRead, userPool: true } },
@@ -168,6 +176,8 @@ export const ROUTES: RouteDef[] = [
   { method: 'DELETE', path: app('webhook-secrets/{secret_id}/'), module: 'functions/app/revoke-webhook-secret.ts', auth: 'user', throttle: T.appWrite, bindings: accountsWrite },
   { method: 'GET', path: app('charges/'), module: 'functions/app/list-charges.ts', auth: 'user', throttle: T.appRead, bindings: accountsRead },
   { method: 'GET', path: app('sending-accounts/'), module: 'functions/app/list-sending-accounts.ts', auth: 'user', throttle: T.appRead, bindings: accountsRead },
+  // Connecting a Google or Microsoft mailbox: the start; the provider's consent ends at the public callback.
+  { method: 'POST', path: app('sending-accounts/connect/'), module: 'functions/app/connect-sending-account.ts', auth: 'user', throttle: T.appWrite, bindings: { ...accountsWrite, secrets: true, mailboxProviders: true } },
   { method: 'PATCH', path: app('sending-accounts/{ea_id}/'), module: 'functions/app/update-sending-account.ts', auth: 'user', throttle: T.appWrite, bindings: emailsChange },
   // Sequences and search jobs pages: the public routes' domain functions, the account from the token.
   { method: 'GET', path: app('sequences/'), module: 'functions/app/list-sequences.ts', auth: 'user', throttle: T.appRead, bindings: { tables: { outreach: 'read' } } },

@@ -25,6 +25,11 @@ export interface HttpResult {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /**
+   * `Set-Cookie` values. A REST API proxy integration takes repeated headers from `multiValueHeaders` (merged
+   * with `headers`), so each cookie is its own value there.
+   */
+  cookies?: string[];
   /** A non-JSON answer (the tracking pixel, the unsubscribe page). */
   raw?: { contentType: string; body: Buffer | string };
 }
@@ -58,6 +63,16 @@ function lowerHeaders(event: APIGatewayProxyEvent): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(event.headers ?? {})) if (v !== undefined) out[k.toLowerCase()] = v;
   return out;
+}
+
+/**
+ * Every `Cookie` header value of the request. API Gateway (REST, proxy integration) puts the last one in
+ * `headers` and all of them in `multiValueHeaders`, keyed as the client spelled the name.
+ */
+export function requestCookieHeaders(event: APIGatewayProxyEvent): string[] {
+  const all = Object.entries(event.multiValueHeaders ?? {}).flatMap(([k, v]) => (k.toLowerCase() === 'cookie' ? (v ?? []) : []));
+  if (all.length) return all;
+  return Object.entries(event.headers ?? {}).flatMap(([k, v]) => (k.toLowerCase() === 'cookie' && v !== undefined ? [v] : []));
 }
 
 export function zodDetails(error: { issues: readonly $ZodIssue[] }): { path: string; message: string }[] {
@@ -116,6 +131,11 @@ export function errorResponse(err: unknown, requestId: string): APIGatewayProxyR
 const idsWellFormed = (event: APIGatewayProxyEvent) => pathIdsWellFormed(event.resource ?? '', event.pathParameters ?? {});
 
 function toProxyResult(r: HttpResult, event: APIGatewayProxyEvent): APIGatewayProxyResult {
+  const result = proxyResultOf(r, event);
+  return r.cookies?.length ? { ...result, multiValueHeaders: { 'Set-Cookie': r.cookies } } : result;
+}
+
+function proxyResultOf(r: HttpResult, event: APIGatewayProxyEvent): APIGatewayProxyResult {
   if (r.raw) {
     const binary = Buffer.isBuffer(r.raw.body);
     return {

@@ -243,8 +243,11 @@ export async function startGateway(opts: GatewayOptions): Promise<{ server: Serv
       const handler = await loadHandler(opts.root, route.module);
       const event = toEvent(req, url, route, params, body, requestId, edge);
       const out: APIGatewayProxyResult = await handler(event, lambdaContext(route.module));
-      const headers: Record<string, string> = {};
+      // As API Gateway: `headers` and `multiValueHeaders` merge, the latter's values winning for a name in both
+      // (Set-Cookie, one value per cookie, comes this way).
+      const headers: Record<string, string | string[]> = {};
       for (const [k, v] of Object.entries(out.headers ?? {})) headers[k.toLowerCase()] = String(v);
+      for (const [k, v] of Object.entries(out.multiValueHeaders ?? {})) headers[k.toLowerCase()] = v.map(String);
       delete headers['x-request-id'];
       res.writeHead(out.statusCode, { ...headers, 'x-request-id': requestId });
       res.end(out.statusCode === 204 ? undefined : out.isBase64Encoded ? Buffer.from(out.body, 'base64') : out.body);

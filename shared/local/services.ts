@@ -35,16 +35,28 @@ async function consoleCall(stack: LocalStack, method: string, path: string, body
 }
 
 /**
- * The demo account's `google` sender connects as a user would: the console starts the connection, the
- * emulated Google consent redirects to the callback, and the callback stores the tokens.
+ * The demo account's `google` sender connects as a browser would: the console starts the connection (its
+ * answer sets the browser-binding cookie), the emulated Google consent redirects to the public callback, and
+ * the callback, given back that cookie and nothing else, stores the tokens and redirects to the app's page.
  */
 async function connectThroughEmulator(stack: LocalStack, accountId: string, email: string): Promise<void> {
-  const started = await consoleCall(stack, 'POST', `accounts/${accountId}/sending-accounts/connect/`, { type: 'google', email });
-  const consent = await fetch(started.authorization_url as string, { redirect: 'manual' });
+  const start = await fetch(`${stack.consoleUrl}accounts/${accountId}/sending-accounts/connect/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-admin-token': stack.adminToken },
+    body: JSON.stringify({ type: 'google', email }),
+  });
+  if (start.status !== 201) throw new Error(`connect start → ${start.status} ${await start.text()}`);
+  // What a browser keeps of Set-Cookie and sends back: the name=value pairs, never the attributes.
+  const cookie = start.headers.getSetCookie().map((c) => c.split(';', 1)[0]!).join('; ');
+  const started = (await start.json()) as { authorization_url: string };
+  const consent = await fetch(started.authorization_url, { redirect: 'manual' });
+  await consent.body?.cancel();
   const callback = consent.headers.get('location');
   if (consent.status !== 302 || !callback) throw new Error(`emulated consent → ${consent.status}`);
-  const done = await fetch(callback, { headers: { 'x-admin-token': stack.adminToken } });
-  if (!done.ok) throw new Error(`oauth callback → ${done.status} ${await done.text()}`);
+  const done = await fetch(callback, { redirect: 'manual', headers: { cookie } });
+  await done.body?.cancel();
+  const landing = new URL(done.headers.get('location') ?? 'http://invalid/');
+  if (done.status !== 302 || !landing.searchParams.get('sending_account')) throw new Error(`oauth callback → ${done.status} ${landing.search}`);
 }
 
 /** Where the directory file is and what to generate there when it is missing. */

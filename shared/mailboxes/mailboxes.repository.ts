@@ -8,7 +8,7 @@ import { accountsKeys as K } from '../accounts/accounts.keys.js';
 /**
  * Mailbox connections and pending OAuth flows, in the accounts table (keys in accounts.keys.ts):
  *   MAILBOXES / EA#<ea_id>          a connected Google or Microsoft mailbox: sealed tokens, sync cursor
- *   OAUTHSTATE#<state> / STATE      a started connection: PKCE verifier (sealed), owner, expiry (TTL)
+ *   OAUTHSTATE#<state> / STATE      a started connection: PKCE verifier (sealed), browser-binding hash, owner, expiry (TTL)
  * One partition lists every mailbox the poller visits; a poll reads it once per run, and the cursor of a
  * mailbox only moves by a conditional write on its revision, so two overlapping polls never both advance it.
  */
@@ -34,6 +34,8 @@ export interface OAuthFlow {
   account_id: string;
   provider: ProviderKind;
   verifier_sealed: string;
+  /** SHA-256 (hex) of the browser-binding nonce the start set as a cookie (browser-binding.ts). */
+  nonce_hash: string;
   redirect_uri: string;
   return_url: string | null;
   login_hint: string | null;
@@ -51,7 +53,7 @@ export async function putOAuthFlow(flow: Omit<OAuthFlow, 'expires_at'>, now: Dat
   );
 }
 
-/** Single use: the state is deleted as it is read; an unknown, used or expired state is null. */
+/** Single use: the state is deleted as it is read; an unknown, used or expired state (on the service clock) is null. */
 export async function takeOAuthFlow(state: string, now: Date): Promise<OAuthFlow | null> {
   try {
     const out = await documentClient().send(

@@ -10,6 +10,7 @@ import { tableName } from '../../shared/core/env.js';
 import { getConnection } from '../../shared/mailboxes/mailboxes.repository.js';
 import { pollMailbox } from '../../shared/mailboxes/poll-mailboxes.js';
 import { Client, ROOT, newTenant, startTestStack, reply } from '../support/local.js';
+import { arrive, consent, startFromConsole } from '../support/oauth-consent.js';
 
 let stack: LocalStack;
 let admin: Client;
@@ -34,17 +35,18 @@ const mailbox = async () => (await admin.console('GET', 'dev/mailbox/')).body.me
 let seq = 0;
 const unique = (what: string) => `${what}${++seq}.${Date.now()}`;
 
-/** The whole consent: start, follow the authorization URL to the emulator, which redirects to the callback. */
+/**
+ * The whole consent, as a browser goes through it: start (its answer sets the binding cookie), follow the
+ * authorization URL to the emulator, which redirects to the public callback; the callback gets the cookie back
+ * and no other header, and redirects to the app's page with the new sending account's id.
+ */
 async function connect(accountId: string, type: 'google' | 'microsoft', email: string) {
-  const started = await admin.console('POST', `accounts/${accountId}/sending-accounts/connect/`, { type, email });
+  const started = await startFromConsole(stack, accountId, { type, email });
   expect(started.status).toBe(201);
-  const consent = await fetch(started.body.authorization_url, { redirect: 'manual' });
-  await consent.body?.cancel();
-  expect(consent.status).toBe(302);
-  const callback = new URL(consent.headers.get('location')!);
-  expect(callback.pathname).toBe('/api/console/v1/oauth/callback/');
+  const callback = await consent(started.body.authorization_url);
+  expect(callback.pathname).toBe('/oauth/callback/');
   expect(callback.searchParams.get('state')).toBe(started.body.state);
-  const done = await admin.call('GET', callback.toString(), undefined, { 'x-admin-token': stack.adminToken });
+  const done = await arrive(callback, started.cookie);
   return { started, callback, done };
 }
 
@@ -52,8 +54,11 @@ async function tenantWith(type: 'google' | 'microsoft') {
   const t = await newTenant(stack);
   const email = `${unique('rep')}@${type === 'google' ? 'gmail.test' : 'outlook.test'}`;
   const { done } = await connect(t.accountId, type, email);
-  expect(done.status).toBe(200);
-  return { ...t, ea: done.body, email };
+  expect(done.status).toBe(302);
+  const id = done.location!.searchParams.get('sending_account');
+  const ea = (await reply(t.client.typed.GET('/api/public/v1/email/accounts/'))).body.accounts.find((a: { id: string }) => a.id === id)!;
+  expect(ea).toBeDefined();
+  return { ...t, ea, email };
 }
 
 async function sentEmail(t: Awaited<ReturnType<typeof tenantWith>>, to: string) {
@@ -84,12 +89,17 @@ describe.each(['google', 'microsoft'] as const)('%s mailbox', (type) => {
     expect(url.searchParams.get('code_challenge_method')).toBe('S256');
     expect(url.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(url.searchParams.get('scope')).toContain(type === 'google' ? 'gmail.send' : 'Mail.Send');
-    expect(done.body).toMatchObject({ id: expect.stringMatching(/^ea_/), email, type, connected: true, health: 'healthy' });
+    expect(url.searchParams.get('redirect_uri')).toBe(`http://localhost:${stack.port}/oauth/callback/`);
+    // Back to the web app's sending-accounts page (no return_url was given), with the account's id.
+    expect(done.status).toBe(302);
+    expect(`${done.location!.origin}${done.location!.pathname}${done.location!.hash}`).toBe(`http://localhost:${stack.port}/app/#/sending-accounts`);
+    const id = done.location!.searchParams.get('sending_account')!;
+    expect(id).toMatch(/^ea_/);
     const listed = (await reply(t.client.typed.GET('/api/public/v1/email/accounts/'))).body.accounts;
-    expect(listed).toEqual([expect.objectContaining({ id: done.body.id, email, connected: true })]);
-    const replay = await admin.call('GET', callback.toString(), undefined, { 'x-admin-token': stack.adminToken });
-    expect(replay.status).toBe(400);
-    const connection = await getConnection(done.body.id);
+    expect(listed).toEqual([expect.objectContaining({ id, email, type, connected: true, health: 'healthy' })]);
+    const replay = await arrive(callback, started.cookie);
+    expect([replay.status, replay.location?.searchParams.get('error')]).toEqual([302, 'invalid_state']);
+    const connection = await getConnection(id);
     expect(connection?.tokens_sealed).toMatch(/^v1\./);
     expect(JSON.stringify(connection)).not.toContain('ya29.');
   });
@@ -212,14 +222,16 @@ test('a Gmail follow-up is sent into the thread of the email it follows', async 
   expect(box.messages.find((m) => m.id === record!.provider_message_id)?.threadId).toBe(record!.thread_id);
 });
 
-test('connecting: an unknown account is 404, a foreign return_url is 400, a denied consent is 400', async () => {
+test('connecting: an unknown account is 404, a foreign return_url is 400, a denied consent lands on the return_url with error=access_denied', async () => {
   expect((await admin.console('POST', 'accounts/acct_00000000000000000000000000/sending-accounts/connect/', { type: 'google' })).status).toBe(404);
   const t = await newTenant(stack);
   expect((await admin.console('POST', `accounts/${t.accountId}/sending-accounts/connect/`, { type: 'google', return_url: 'http://evil.example/' })).status).toBe(400);
-  const started = await admin.console('POST', `accounts/${t.accountId}/sending-accounts/connect/`, { type: 'microsoft' });
-  const denied = await admin.console('GET', `oauth/callback/?state=${started.body.state}&error=access_denied`);
-  expect(denied.status).toBe(400);
-  expect(denied.body.error.message).toContain('access_denied');
+  const back = 'http://127.0.0.1:9/operator/done?tab=mail';
+  const started = await startFromConsole(stack, t.accountId, { type: 'microsoft', return_url: back });
+  const denied = await arrive(`http://localhost:${stack.port}/oauth/callback/?state=${started.body.state}&error=access_denied&error_description=The+user+said+no`, started.cookie);
+  expect(denied.status).toBe(302);
+  expect(denied.location!.toString()).toBe(`${back}&error=access_denied`);
+  expect((await reply(t.client.typed.GET('/api/public/v1/email/accounts/'))).body.accounts).toEqual([]);
 });
 
 describe.each(['google', 'microsoft'] as const)('a %s account created with POST sending-accounts/ (the console rule, on the twin)', (type) => {

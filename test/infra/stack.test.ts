@@ -8,7 +8,7 @@ import type { CfnPolicy } from 'aws-cdk-lib/aws-iam';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { WORKERS_CONTEXT, boundedContextOf, resourcePath, usagePlanName } from '../../lib/api-stack.js';
+import { MAILBOX_CONNECT_MODULES, WORKERS_CONTEXT, boundedContextOf, resourcePath, usagePlanName } from '../../lib/api-stack.js';
 import { createServiceStacks } from '../../lib/service.js';
 import { REPO_ROOT, TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS, type ServiceFunction } from '../../lib/constructs/service-function.js';
 import { pascal } from '../../lib/stateful-stack.js';
@@ -202,7 +202,7 @@ describe('functions', () => {
         ...(bindings.scheduler ? ['SCHEDULER_GROUP_NAME', 'SCHEDULER_ROLE_ARN', 'TIMERS_QUEUE_ARN', 'TIMERS_DLQ_ARN'] : []),
         ...(bindings.secrets ? ['SECRET_BOX_SECRET_ARN'] : []),
         ...(bindings.mailboxProviders ? ['MAILBOX_PROVIDERS_SECRET_ARN'] : []),
-        ...(bindings.mailboxProviders && name !== 'mailbox poller' ? ['OAUTH_REDIRECT_URI'] : []),
+        ...(bindings.mailboxProviders && name !== 'mailbox poller' ? ['OAUTH_REDIRECT_URI', 'WEB_APP_URL'] : []),
         ...(bindings.apiKeys ? ['USAGE_PLAN_NAME'] : []),
         ...(bindings.directorySource || bindings.directoryImport ? ['DIRECTORY_BUCKET', 'DIRECTORY_KEY'] : []),
         ...(bindings.mail ? ['SES_CONFIGURATION_SET'] : []),
@@ -612,11 +612,15 @@ describe('dead letters and the sweeper', () => {
 
 describe('mailbox providers (issue 11)', () => {
   const secretId = stateful.getLogicalId(stateful.mailboxProviders.node.defaultChild as never);
-  const connectRoutes = ROUTES.filter((r) => r.module === 'functions/console/connect-sending-account.ts' || r.module === 'functions/console/oauth-callback.ts');
+  const connectRoutes = ROUTES.filter((r) => MAILBOX_CONNECT_MODULES.includes(r.module));
+  const envOf = (fn: ServiceFunction): Json => resourcesOf(fn)[logicalId(fn)]!.Properties.Environment.Variables;
+  /** A CloudFormation string as text, references written as `{Ref}` / `{GetAtt}`. */
+  const text = (value: unknown): string =>
+    typeof value === 'string' ? value : (value as Json)['Fn::Join'][1].map((part: unknown) => (typeof part === 'string' ? part : JSON.stringify(part))).join('');
 
-  test('the OAuth clients live in one retained Secrets Manager secret, readable by ARN only by the connect, callback and poller functions', () => {
+  test('the OAuth clients live in one retained Secrets Manager secret, readable by ARN only by the connect (app, console), callback and poller functions', () => {
     expect(statefulResources[secretId]).toMatchObject({ Type: 'AWS::SecretsManager::Secret', DeletionPolicy: 'Retain' });
-    expect(connectRoutes).toHaveLength(2);
+    expect(connectRoutes.map((r) => `${r.method} ${r.path}`).sort()).toEqual(['GET /oauth/callback/', 'POST /api/app/v1/sending-accounts/connect/', 'POST /api/console/v1/accounts/{id}/sending-accounts/connect/']);
     const readers = allFunctions.filter(({ fn }) => {
       const env: Json = resourcesOf(fn)[logicalId(fn)]!.Properties.Environment.Variables;
       return env.MAILBOX_PROVIDERS_SECRET_ARN !== undefined;
@@ -630,6 +634,27 @@ describe('mailbox providers (issue 11)', () => {
       const grant = statements.filter((s) => JSON.stringify(s.Action).includes('secretsmanager:GetSecretValue') && JSON.stringify(s.Resource).includes('MailboxProviders'));
       expect([name, grant.length]).toEqual([name, 1]);
       expect(JSON.stringify(grant[0]!.Resource)).not.toContain('*');
+    }
+  });
+
+  test('the callback is public (no IAM, no authorizer, no API key) on the public API, throttled at the stage, and no console route is left for it', () => {
+    const callback = ROUTES.find((r) => r.module === 'functions/oauth/callback.ts')!;
+    expect([callback.method, callback.path, callback.auth, callback.throttle, boundedContextOf(callback.module)]).toEqual(['GET', '/oauth/callback/', 'public', { perMinute: 120, burst: 20 }, 'Console']);
+    const paths = resourcePaths();
+    const methods = ofType(apiResources, 'AWS::ApiGateway::Method').filter(([, m]) => m.Properties.HttpMethod === 'GET' && paths.get(m.Properties.ResourceId.Ref) === '/oauth/callback');
+    expect(methods).toHaveLength(1);
+    const method = methods[0]![1].Properties;
+    expect(method).toMatchObject({ AuthorizationType: 'NONE', RestApiId: { Ref: api.getLogicalId(api.api.node.defaultChild as never) } });
+    expect([method.ApiKeyRequired, method.AuthorizerId]).toEqual([undefined, undefined]);
+    expect(ROUTES.filter((r) => r.path.includes('oauth') && r.auth !== 'public')).toEqual([]);
+  });
+
+  test('the providers are given the callback on the web app\'s domain (where the start set the binding cookie), which lands on the app\'s page', () => {
+    for (const route of connectRoutes) {
+      const env = envOf(api.routeFunctions.get(route)!);
+      const redirect = text(env.OAUTH_REDIRECT_URI);
+      expect([route.path, redirect.startsWith('https://'), redirect.endsWith('/oauth/callback/'), redirect.includes('execute-api')]).toEqual([route.path, true, true, false]);
+      expect([route.path, text(env.WEB_APP_URL).endsWith('/app/'), text(env.WEB_APP_URL).slice(0, -'app/'.length)]).toEqual([route.path, true, redirect.slice(0, -'oauth/callback/'.length)]);
     }
   });
 
@@ -1425,6 +1450,19 @@ describe('the customer web app on S3 and CloudFront', () => {
       CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad', // CachingDisabled
       OriginRequestPolicyId: 'b689b0a8-53d0-40ab-baf2-68738e2966ac', // AllViewerExceptHostHeader
     });
+    // The OAuth callback: on the app's own domain, to the public API's stage, uncached, the cookie and query forwarded.
+    const oauthBehaviour = config.CacheBehaviors.find((b: Json) => b.PathPattern === '/oauth/callback/*');
+    const publicOrigin = config.Origins.find((o: Json) => o.Id === oauthBehaviour.TargetOriginId);
+    expect(publicOrigin).toMatchObject({ OriginPath: `/${STAGE}`, CustomOriginConfig: { OriginProtocolPolicy: 'https-only' } });
+    expect(JSON.stringify(publicOrigin.DomainName)).toContain('.execute-api.');
+    expect(publicOrigin.Id).not.toBe(apiOrigin.Id);
+    expect(oauthBehaviour).toMatchObject({
+      ViewerProtocolPolicy: 'https-only',
+      AllowedMethods: ['GET', 'HEAD'],
+      CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad', // CachingDisabled
+      OriginRequestPolicyId: 'b689b0a8-53d0-40ab-baf2-68738e2966ac', // AllViewerExceptHostHeader: cookies and query strings
+    });
+    expect(oauthBehaviour.FunctionAssociations).toBeUndefined();
     const paths = one('AWS::CloudFront::Function').FunctionCode as string;
     expect(paths).toContain("uri + 'index.html'");
     expect(paths).toContain("location: { value: '/app/' }");

@@ -52,15 +52,63 @@ function SendingAccountEditor({ account, onSaved }: { account: SendingAccount; o
   </article>`;
 }
 
+/** What the OAuth callback's `error=` means to the user (the callback logs the details for operators). */
+const CONNECT_ERRORS: Record<string, string> = {
+  invalid_state: 'That connection link has expired or was already used. Start again.',
+  browser_mismatch: 'The connection was finished in a different browser from the one that started it. Start again here.',
+  access_denied: 'Access to the mailbox was not granted.',
+  invalid_grant: 'The provider refused the authorization. Start again.',
+  unavailable: 'Connecting this kind of mailbox is not available.',
+};
+
+/**
+ * The outcome the OAuth callback put in the page's query (`sending_account=ea_…` or `error=…`), read once and
+ * removed from the address bar so a reload does not show it again.
+ */
+function takeConnectOutcome(): { connected: string | null; error: string | null } {
+  const query = new URLSearchParams(location.search);
+  const connected = query.get('sending_account');
+  const error = query.get('error');
+  if (connected || error) history.replaceState(null, '', `${location.pathname}${location.hash}`);
+  return { connected, error: error ? (CONNECT_ERRORS[error] ?? 'The mailbox could not be connected. Start again.') : null };
+}
+
+function ConnectButtons() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const connect = async (type: 'google' | 'microsoft') => {
+    setBusy(true);
+    setError(null);
+    try {
+      // The answer also sets the cookie that binds this consent to this browser; the provider sends it back here.
+      const { authorization_url } = await api<{ authorization_url: string }>('POST', 'sending-accounts/connect/', { type });
+      location.assign(authorization_url);
+    } catch (e) {
+      setError((e as Error).message);
+      setBusy(false);
+    }
+  };
+  return html`<div class="row">
+    <button type="button" disabled=${busy} onClick=${() => connect('google')}>Connect Google</button>
+    <button type="button" disabled=${busy} onClick=${() => connect('microsoft')}>Connect Microsoft</button>
+    ${error && html`<p class="error" role="alert">${error}</p>`}
+  </div>`;
+}
+
 export function SendingAccountsPage() {
   const { data, error, reload } = useLoad(() => api<{ results: SendingAccount[] }>('GET', 'sending-accounts/'));
+  const [outcome] = useState(takeConnectOutcome);
   const [message, setMessage] = useState<string | null>(null);
   const saved = (m: string) => {
     setMessage(m);
     reload();
   };
+  const connected = outcome.connected ? data?.results.find((a) => a.id === outcome.connected) : undefined;
   return html`<section aria-labelledby="ea-title">
     <h2 id="ea-title">Sending accounts</h2>
+    <${ConnectButtons} />
+    ${connected && !message && html`<p role="status">Connected ${connected.email}.</p>`}
+    ${outcome.error && html`<p class="error" role="alert">${outcome.error}</p>`}
     ${message && html`<p role="status">${message}</p>`}
     ${!data
       ? html`<${Loading} error=${error} />`
