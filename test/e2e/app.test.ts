@@ -223,6 +223,47 @@ describe('in Chromium', () => {
     expect(blocked).toEqual([]);
   }, 90_000);
 
+  test('Connect Google, then Connect Microsoft: the provider\'s consent, back on the sending-accounts page with each mailbox listed; the browser carries only its cookie', async () => {
+    const tenant = await newAppTenant(stack, 'connect@tenant.test', { name: 'Connect Co' });
+    const own = await browserContext();
+    try {
+      const page = own.pages()[0] ?? (await own.newPage());
+      const callbacks: Record<string, string>[] = [];
+      page.on('request', (r) => void (new URL(r.url()).pathname === '/oauth/callback/' && r.allHeaders().then((h) => callbacks.push(h))));
+      await signIn(page, 'connect@tenant.test');
+      await page.getByRole('link', { name: 'Sending accounts' }).click();
+      await page.getByText('No sending account is connected yet.').waitFor();
+
+      await page.getByRole('button', { name: 'Connect Google' }).click();
+      // The emulated Google consents at once (a 302 to the callback), which sends the browser back here.
+      await page.getByRole('status').filter({ hasText: 'Connected user@google.emulator.test.' }).waitFor();
+      const card = page.locator('article[data-sending-account]');
+      await expect(card.count()).resolves.toBe(1);
+      await expect(card.first().textContent()).resolves.toMatch(/user@google\.emulator\.test\s*google.*Health: healthy · Connected/s);
+      // The outcome left the address bar: a reload shows no message again.
+      expect(page.url()).toBe(`${stack.appUrl}#/sending-accounts`);
+      await expect(own.cookies()).resolves.toEqual([]);
+
+      await page.getByRole('button', { name: 'Connect Microsoft' }).click();
+      await page.getByRole('status').filter({ hasText: 'Connected user@microsoft.emulator.test.' }).waitFor();
+      await expect(card.count()).resolves.toBe(2);
+      await page.screenshot({ path: join(SHOTS, 'sending-accounts-connected.png'), fullPage: true });
+
+      const listed = (await tenant.app.route('GET', 'sending-accounts/')).body.results;
+      expect(listed.map((a: { type: string; connected: boolean }) => [a.type, a.connected]).sort()).toEqual([['google', true], ['microsoft', true]]);
+      // Each callback request carried the binding cookie and no credential of any kind.
+      expect(callbacks).toHaveLength(2);
+      for (const headers of callbacks) {
+        expect(headers.cookie).toMatch(/^oauth_binding=[A-Za-z0-9_-]{43}$/);
+        expect([headers['x-admin-token'], headers['x-api-key'], headers.authorization]).toEqual([undefined, undefined, undefined]);
+      }
+    } finally {
+      await own.close();
+    }
+    expect(consoleErrors).toEqual([]);
+    expect(blocked).toEqual([]);
+  }, 90_000);
+
   test('a second user sees only their own account; the app works at 375 px and from the keyboard', async () => {
     await newAppTenant(stack, 'narrow@tenant.test', { name: 'Narrow Ltd' });
     const narrow = await browserContext(375);

@@ -50,12 +50,12 @@ const LAZY_CHECKS: Record<(typeof LAZY_PACKAGES)[number], { module: string; expo
   'sanitize-html': { module: 'functions/emails/edit.ts', exported: 'default' },
   'html-to-text': { module: 'functions/emails/edit.ts', exported: 'convert' },
   'file-type': { module: 'functions/test-emails/create.ts', exported: 'fileTypeFromBuffer' },
-  '@googleapis/gmail': { module: 'functions/console/oauth-callback.ts', exported: 'gmail' },
-  '@microsoft/microsoft-graph-client': { module: 'functions/console/oauth-callback.ts', exported: 'Client' },
-  'openid-client': { module: 'functions/console/oauth-callback.ts', exported: 'authorizationCodeGrant' },
+  '@googleapis/gmail': { module: 'functions/oauth/callback.ts', exported: 'gmail' },
+  '@microsoft/microsoft-graph-client': { module: 'functions/oauth/callback.ts', exported: 'Client' },
+  'openid-client': { module: 'functions/oauth/callback.ts', exported: 'authorizationCodeGrant' },
 };
 
-test.each(['functions/search/create.ts', 'functions/emails/edit.ts', 'functions/test-emails/create.ts', 'functions/console/oauth-callback.ts'])('%s: its lazily imported packages stay out of the bundle and resolve from the asset to their own bundled builds', async (module) => {
+test.each(['functions/search/create.ts', 'functions/emails/edit.ts', 'functions/test-emails/create.ts', 'functions/oauth/callback.ts'])('%s: its lazily imported packages stay out of the bundle and resolve from the asset to their own bundled builds', async (module) => {
   const dir = join(outdir, 'lazy', module.replace(/[/.]/g, '_'));
   await bundle(module, join(dir, 'index.mjs'), { lazyPackages: true });
   const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
@@ -82,7 +82,7 @@ console.log(JSON.stringify(out));`,
     'functions/search/create.ts': ['sanitize-html', 'html-to-text', 'file-type', '@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client'],
     'functions/emails/edit.ts': ['file-type', '@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client'],
     'functions/test-emails/create.ts': ['@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client'],
-    'functions/console/oauth-callback.ts': ['sanitize-html', 'html-to-text', 'file-type'],
+    'functions/oauth/callback.ts': ['sanitize-html', 'html-to-text', 'file-type'],
   };
   expect(absent).toEqual(expectedAbsent[module]);
   expect(absent.filter((p) => existsSync(join(dir, 'node_modules', p)))).toEqual([]);
@@ -99,7 +99,7 @@ console.log(JSON.stringify([s('<p onclick="x()">Hi<script>1</script></p>', { all
 
 test('the mailbox providers\' clients, loaded from their lazy builds, call a provider API (a loopback stand-in)', async () => {
   const dir = join(outdir, 'lazy-mailboxes');
-  await bundle('functions/console/oauth-callback.ts', join(dir, 'index.mjs'), { lazyPackages: true });
+  await bundle('functions/oauth/callback.ts', join(dir, 'index.mjs'), { lazyPackages: true });
   const probe = join(dir, 'mailboxes.mjs');
   // One loopback server answers Gmail's profile and Graph's /me with the bearer token it was sent.
   writeFileSync(
