@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { consoleRoute, publicRoute } from '../../../shared/http/handler.js';
+import { consoleRoute, openRoute, publicRoute, requestCookieHeaders } from '../../../shared/http/handler.js';
 import { AppError, ConflictError, ContentionError, UpstreamError } from '../../../shared/core/errors.js';
 
 /** Black-box: build a handler with the real shell, call it with an API Gateway proxy event, compare the response. */
@@ -118,5 +118,23 @@ describe('the handler shell', () => {
     const res = await consoleRoute({}, async () => ({ status: 200, body: {} }))(proxyEvent({ path: '/api/console/v1/accounts' }), context);
     expect(res.statusCode).toBe(403);
     expect(JSON.parse(res.body)).toEqual({ message: 'Missing Authentication Token' });
+  });
+});
+
+describe('cookies, as a REST API proxy integration carries them', () => {
+  test('each Set-Cookie is its own value in multiValueHeaders; the other headers stay in headers', async () => {
+    const handler = openRoute(async () => ({ status: 302, headers: { location: 'https://app.example/' }, cookies: ['a=1; Path=/x/; HttpOnly', 'b=; Max-Age=0'] }));
+    const out = await handler(proxyEvent({ httpMethod: 'GET', body: null }), context);
+    expect(out.statusCode).toBe(302);
+    expect(out.multiValueHeaders).toEqual({ 'Set-Cookie': ['a=1; Path=/x/; HttpOnly', 'b=; Max-Age=0'] });
+    expect(out.headers).toMatchObject({ location: 'https://app.example/', 'X-Request-Id': 'req-7f3a9c' });
+    const plain = await openRoute(async () => ({ status: 200, body: {} }))(proxyEvent({ httpMethod: 'GET', body: null }), context);
+    expect(plain.multiValueHeaders).toBeUndefined();
+  });
+
+  test('the request\'s Cookie headers come from multiValueHeaders (every value), else headers, whatever the name\'s case', () => {
+    expect(requestCookieHeaders(proxyEvent({ headers: { Cookie: 'last=1' }, multiValueHeaders: { Cookie: ['first=1', 'last=1'] } }))).toEqual(['first=1', 'last=1']);
+    expect(requestCookieHeaders(proxyEvent({ headers: { cookie: 'only=1' }, multiValueHeaders: {} }))).toEqual(['only=1']);
+    expect(requestCookieHeaders(proxyEvent({ headers: {}, multiValueHeaders: {} }))).toEqual([]);
   });
 });
