@@ -64,7 +64,8 @@ class ProviderNotConfiguredError extends AppError {
 /**
  * Why a callback connected nothing, as the `error` of its redirect: `invalid_state` (unknown, used or expired),
  * `browser_mismatch` (no binding cookie, or another browser's), the provider's own OAuth error code
- * (`access_denied`, …), `invalid_grant` (the code was refused), `unavailable` (provider not configured).
+ * (`access_denied`, …; `provider_error` when it sent none usable), `invalid_grant` (the code was refused),
+ * `unavailable` (provider not configured). Anything unexpected is the callback's `server_error`.
  */
 export class OAuthCallbackFailure extends Error {
   constructor(
