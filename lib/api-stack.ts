@@ -31,10 +31,9 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import type { Bindings } from '../shared/catalog/bindings.js';
 import { QUEUE_LIST, type QueueKey } from '../shared/catalog/queues.js';
 import { API_KEY_AUTHORIZER } from '../shared/catalog/authorizer.js';
-import { CONSOLE_BASE, ROUTES, ratePerSecond, type RouteDef } from '../shared/catalog/routes.js';
+import { CONSOLE_BASE, ROUTES, ratePerSecond, routeBindings, type RouteDef } from '../shared/catalog/routes.js';
 import { TABLES, type TableKey } from '../shared/catalog/tables.js';
 import { Housekeeping } from './constructs/housekeeping.js';
 import { mailConfigurationSetName } from './constructs/mail-events.js';
@@ -533,12 +532,6 @@ export class ApiStack extends Stack {
  * The route's own bindings, plus, for routes whose handler resolves an API key, accounts-table read and,
  * where that is all it has there, the grant to record the key's use.
  */
-function routeBindings(route: RouteDef): Bindings {
-  if (route.auth !== 'api_key' && route.auth !== 'handler_key') return route.bindings;
-  const tables = { ...route.bindings.tables };
-  if (tables.accounts === undefined) tables.accounts = 'read';
-  return { ...route.bindings, tables, ...(tables.accounts === 'read' ? { keyUse: true } : {}) };
-}
 
 function methodOptions(route: RouteDef, apiKeyAuthorizer: RequestAuthorizer, userAuthorizer: CognitoUserPoolsAuthorizer) {
   switch (route.auth) {

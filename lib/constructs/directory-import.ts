@@ -1,3 +1,4 @@
+import { DIRECTORY_IMPORT } from '../../shared/catalog/functions.js';
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { S3EventSourceV2 } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -24,7 +25,7 @@ export interface DirectoryImportProps {
   readonly serviceName: string;
 }
 
-export const DIRECTORY_IMPORT_MODULE = 'functions/directory/import.ts';
+export const DIRECTORY_IMPORT_MODULE = DIRECTORY_IMPORT.module;
 
 export class DirectoryImport extends Construct {
   readonly fn: ServiceFunction;

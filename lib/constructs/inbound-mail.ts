@@ -1,3 +1,4 @@
+import { INBOUND_MAIL } from '../../shared/catalog/functions.js';
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -26,7 +27,7 @@ export interface InboundMailProps {
 }
 
 export const INBOUND_PREFIX = 'inbound/';
-export const INBOUND_MAIL_MODULE = 'functions/inbound/ses-s3.ts';
+export const INBOUND_MAIL_MODULE = INBOUND_MAIL.module;
 
 export class InboundMail extends Construct {
   readonly fn: ServiceFunction;

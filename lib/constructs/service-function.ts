@@ -18,7 +18,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
-import { INDEX_ARTIFACT_PREFIX, type Bindings } from '../../shared/catalog/bindings.js';
+import { INDEX_ARTIFACT_PREFIX, TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS, type Bindings } from '../../shared/catalog/bindings.js';
 import { QUEUES, type QueueKey } from '../../shared/catalog/queues.js';
 import { TABLES, type TableKey } from '../../shared/catalog/tables.js';
 import { KEY_THROTTLE_PREFIX, KEY_USE_ATTRIBUTE, KEY_USE_PARTITIONS } from '../../shared/accounts/accounts.keys.js';
@@ -63,15 +63,7 @@ export interface ApiKeysBinding {
   readonly usagePlanName: string;
 }
 
-export const TABLE_READ_ACTIONS = [
-  'dynamodb:BatchGetItem',
-  'dynamodb:ConditionCheckItem',
-  'dynamodb:DescribeTable',
-  'dynamodb:GetItem',
-  'dynamodb:Query',
-  'dynamodb:Scan',
-] as const;
-export const TABLE_WRITE_ACTIONS = ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'] as const;
+export { TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS };
 
 /** Everything a catalogue `Bindings` object can point at. */
 export interface BindingResources {

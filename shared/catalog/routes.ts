@@ -147,7 +147,9 @@ export const ROUTES: RouteDef[] = [
   { method: 'DELETE', path: con('accounts/{id}/webhook-secrets/{secret_id}/'), module: 'functions/console/revoke-webhook-secret.ts', auth: 'admin', bindings: accountsWrite },
   { method: 'POST', path: con('accounts/{id}/credits/'), module: 'functions/console/add-credits.ts', auth: 'admin', bindings: accountsWrite },
   { method: 'GET', path: con('accounts/{id}/charges/'), module: 'functions/console/list-charges.ts', auth: 'admin', bindings: accountsRead },
-  { method: 'POST', path: con('accounts/{id}/sending-accounts/'), module: 'functions/console/create-sending-account.ts', auth: 'admin', bindings: { ...accountsWrite, secrets: true } },
+  // The providers' settings: on the twin a google or microsoft account created here connects through the
+  // emulated consent (in AWS those types are refused before any read, but the twin grants what AWS would).
+  { method: 'POST', path: con('accounts/{id}/sending-accounts/'), module: 'functions/console/create-sending-account.ts', auth: 'admin', bindings: { ...accountsWrite, secrets: true, mailboxProviders: true } },
   { method: 'GET', path: con('accounts/{id}/jobs/{job_id}/webhook-deliveries/'), module: 'functions/console/webhook-deliveries.ts', auth: 'admin', bindings: { tables: { jobs: 'read' } } },
   // Connecting a Google or Microsoft mailbox (OAuth 2.0 + PKCE): start, then the provider's redirect back.
   { method: 'POST', path: con('accounts/{id}/sending-accounts/connect/'), module: 'functions/console/connect-sending-account.ts', auth: 'admin', bindings: { ...accountsWrite, secrets: true, mailboxProviders: true } },
@@ -184,6 +186,17 @@ export const ROUTES: RouteDef[] = [
   { method: 'POST', path: app('emails/{email_id}/approve/'), module: 'functions/app/approve-email.ts', auth: 'user', throttle: T.appWrite, bindings: emailsChange },
   { method: 'POST', path: app('emails/{email_id}/cancel/'), module: 'functions/app/cancel-email.ts', auth: 'user', throttle: T.appWrite, bindings: emailsChange },
 ];
+
+/**
+ * What a route's function is granted: its bindings, and for routes that resolve an API key the accounts table
+ * (read, or as bound) with the hourly "last used" write of `keyUse` where it only reads.
+ */
+export function routeBindings(route: RouteDef): Bindings {
+  if (route.auth !== 'api_key' && route.auth !== 'handler_key') return route.bindings;
+  const tables = { ...route.bindings.tables };
+  if (tables.accounts === undefined) tables.accounts = 'read';
+  return { ...route.bindings, tables, ...(tables.accounts === 'read' ? { keyUse: true } : {}) };
+}
 
 /** Per-second rate for API Gateway usage-plan throttles (which take requests per second). */
 export function ratePerSecond(t: Throttle): number {

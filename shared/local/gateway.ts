@@ -5,6 +5,8 @@ import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { findRoute, type RouteDef } from '../catalog/routes.js';
 import { API_KEY_AUTHORIZER } from '../catalog/authorizer.js';
+import { routeFunctionName } from '../catalog/functions.js';
+import { runAsFunction } from './function-context.js';
 import { EdgeAuthorizer, type AuthorizerFunction, type EdgeOutcome } from './edge-authorizer.js';
 import { TokenBuckets } from './token-bucket.js';
 import { lambdaContext } from './event-source-runner.js';
@@ -177,7 +179,10 @@ function identitySource(req: IncomingMessage): string | undefined {
 export async function startGateway(opts: GatewayOptions): Promise<{ server: Server; port: number; stop(): Promise<void> }> {
   const buckets = new TokenBuckets();
   const edgeAuthorizer = new EdgeAuthorizer(
-    () => loadHandler(opts.root, API_KEY_AUTHORIZER.module) as unknown as Promise<AuthorizerFunction>,
+    async () => {
+      const authorizer = (await loadHandler(opts.root, API_KEY_AUTHORIZER.module)) as unknown as AuthorizerFunction;
+      return (event) => runAsFunction('api-key-authorizer', () => authorizer(event));
+    },
     API_KEY_AUTHORIZER.resultTtlSeconds,
   );
 
@@ -242,7 +247,7 @@ export async function startGateway(opts: GatewayOptions): Promise<{ server: Serv
 
       const handler = await loadHandler(opts.root, route.module);
       const event = toEvent(req, url, route, params, body, requestId, edge);
-      const out: APIGatewayProxyResult = await handler(event, lambdaContext(route.module));
+      const out: APIGatewayProxyResult = await runAsFunction(routeFunctionName(route), () => handler(event, lambdaContext(route.module)));
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(out.headers ?? {})) headers[k.toLowerCase()] = String(v);
       delete headers['x-request-id'];
