@@ -13,11 +13,11 @@ import { createServiceStacks } from '../../lib/service.js';
 import { REPO_ROOT, TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS, type ServiceFunction } from '../../lib/constructs/service-function.js';
 import { pascal } from '../../lib/stateful-stack.js';
 import type { IConstruct } from 'constructs';
-import type { Bindings } from '../../shared/catalog/bindings.js';
-import { DEAD_LETTERS, MAILBOX_POLL, QUEUE_LIST, SWEEPER, queueName } from '../../shared/catalog/queues.js';
+import { grantedEnvironment, type Bindings } from '../../shared/catalog/bindings.js';
+import { DEAD_LETTERS, MAILBOX_POLL, QUEUES, QUEUE_LIST, SWEEPER, queueName } from '../../shared/catalog/queues.js';
 import { ROUTES, ratePerSecond, type RouteDef } from '../../shared/catalog/routes.js';
 import { API_KEY_AUTHORIZER } from '../../shared/catalog/authorizer.js';
-import { RETENTION, TABLE_LIST, type TableKey } from '../../shared/catalog/tables.js';
+import { RETENTION, TABLES, TABLE_LIST, type TableKey } from '../../shared/catalog/tables.js';
 import { mailConfigurationSetName } from '../../lib/constructs/mail-events.js';
 import type { CfnRule } from 'aws-cdk-lib/aws-events';
 import type { CfnQueue } from 'aws-cdk-lib/aws-sqs';
@@ -193,20 +193,13 @@ describe('functions', () => {
   test('every bound table, queue and the scheduler reach the function as environment variables', () => {
     for (const { name, fn, bindings } of allFunctions) {
       const env: Json = resourcesOf(fn)[logicalId(fn)]!.Properties.Environment.Variables;
+      // The resource variables are those the twin shows the same function (shared/local/function-context.ts),
+      // under their AWS names: a secret by its ARN, not by its value.
+      const localOnly = new Set(['SECRET_BOX_KEY', 'MAILBOX_PROVIDERS']);
+      const oauthRoutes = new Set(ROUTES.filter((r) => ['functions/console/connect-sending-account.ts', 'functions/console/oauth-callback.ts'].includes(r.module)).map((r) => `${r.method} ${r.path}`));
       const expected = [
-        ...Object.keys(bindings.tables ?? {}).map((k) => TABLE_LIST.find((t) => t.key === k)!.env),
-        ...Object.keys(bindings.queues ?? {}).flatMap((k) => {
-          const q = QUEUE_LIST.find((d) => d.key === k)!;
-          return [q.urlEnv, q.arnEnv];
-        }),
-        ...(bindings.scheduler ? ['SCHEDULER_GROUP_NAME', 'SCHEDULER_ROLE_ARN', 'TIMERS_QUEUE_ARN', 'TIMERS_DLQ_ARN'] : []),
-        ...(bindings.secrets ? ['SECRET_BOX_SECRET_ARN'] : []),
-        ...(bindings.mailboxProviders ? ['MAILBOX_PROVIDERS_SECRET_ARN'] : []),
-        ...(bindings.mailboxProviders && name !== 'mailbox poller' ? ['OAUTH_REDIRECT_URI'] : []),
-        ...(bindings.apiKeys ? ['USAGE_PLAN_NAME'] : []),
-        ...(bindings.directorySource || bindings.directoryImport ? ['DIRECTORY_BUCKET', 'DIRECTORY_KEY'] : []),
-        ...(bindings.mail ? ['SES_CONFIGURATION_SET'] : []),
-        ...(bindings.userPool ? ['USER_POOL_ID'] : []),
+        ...grantedEnvironment(bindings, TABLES, QUEUES).filter((v) => !localOnly.has(v)),
+        ...(oauthRoutes.has(name) ? ['OAUTH_REDIRECT_URI'] : []),
         ...(name === 'worker sending' ? ['PUBLIC_BASE_URL'] : []),
       ];
       const base = ['POWERTOOLS_SERVICE_NAME', 'LOG_LEVEL', 'SERVICE_STAGE'];
@@ -614,14 +607,17 @@ describe('mailbox providers (issue 11)', () => {
   const secretId = stateful.getLogicalId(stateful.mailboxProviders.node.defaultChild as never);
   const connectRoutes = ROUTES.filter((r) => r.module === 'functions/console/connect-sending-account.ts' || r.module === 'functions/console/oauth-callback.ts');
 
-  test('the OAuth clients live in one retained Secrets Manager secret, readable by ARN only by the connect, callback and poller functions', () => {
+  test('the OAuth clients live in one retained Secrets Manager secret, readable by ARN only by the connect, callback, create, sending and poller functions', () => {
     expect(statefulResources[secretId]).toMatchObject({ Type: 'AWS::SecretsManager::Secret', DeletionPolicy: 'Retain' });
     expect(connectRoutes).toHaveLength(2);
     const readers = allFunctions.filter(({ fn }) => {
       const env: Json = resourcesOf(fn)[logicalId(fn)]!.Properties.Environment.Variables;
       return env.MAILBOX_PROVIDERS_SECRET_ARN !== undefined;
     });
-    expect(readers.map((r) => r.name).sort()).toEqual([...connectRoutes.map((r) => `${r.method} ${r.path}`), 'mailbox poller'].sort());
+    // The sending worker refreshes a mailbox's access token; the console's create connects a google or
+    // microsoft account through the emulated consent on the twin (refused before any read in AWS).
+    const createSendingAccount = ROUTES.find((r) => r.module === 'functions/console/create-sending-account.ts')!;
+    expect(readers.map((r) => r.name).sort()).toEqual([...connectRoutes.map((r) => `${r.method} ${r.path}`), `${createSendingAccount.method} ${createSendingAccount.path}`, 'mailbox poller', 'worker sending'].sort());
     for (const { name, fn } of readers) {
       const roleId = Stack.of(fn).getLogicalId(fn.role!.node.defaultChild as never);
       const statements = ofType(resourcesOf(fn), 'AWS::IAM::Policy')
