@@ -33,7 +33,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { QUEUE_LIST, type QueueKey } from '../shared/catalog/queues.js';
 import { API_KEY_AUTHORIZER } from '../shared/catalog/authorizer.js';
-import { CONSOLE_BASE, ROUTES, ratePerSecond, routeBindings, type RouteDef } from '../shared/catalog/routes.js';
+import { CONSOLE_BASE, ROUTES, ROUTE_LIMITS, ratePerSecond, routeBindings, type RouteDef } from '../shared/catalog/routes.js';
 import { TABLES, type TableKey } from '../shared/catalog/tables.js';
 import { Housekeeping } from './constructs/housekeeping.js';
 import { mailConfigurationSetName } from './constructs/mail-events.js';
@@ -311,6 +311,8 @@ export class ApiStack extends Stack {
     for (const route of routes) {
       const routeId = routeConstructId(route);
       if (seen.has(routeId)) throw new Error(`Two routes map to the construct id ${routeId}: ${route.method} ${route.path}`);
+      // API Gateway stops waiting at 29 s: a longer function would go on working for an answer nobody reads.
+      if ((route.timeoutSeconds ?? 0) > ROUTE_LIMITS.integrationTimeoutSeconds) throw new Error(`${route.method} ${route.path}: a route's timeout is at most ${ROUTE_LIMITS.integrationTimeoutSeconds} s`);
       seen.add(routeId);
 
       const fn = new ServiceFunction(contextStack(boundedContextOf(route.module)), `${routeId}Fn`, {

@@ -18,6 +18,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
+import { ROUTE_LIMITS } from '../../shared/catalog/routes.js';
 import { INDEX_ARTIFACT_PREFIX, TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS, type Bindings } from '../../shared/catalog/bindings.js';
 import { QUEUES, type QueueKey } from '../../shared/catalog/queues.js';
 import { TABLES, type TableKey } from '../../shared/catalog/tables.js';
@@ -281,7 +282,7 @@ export class ServiceFunction extends NodejsFunction {
       architecture: Architecture.ARM_64,
       tracing: Tracing.ACTIVE,
       memorySize: props.memorySize ?? 512,
-      timeout: props.timeout ?? Duration.seconds(10),
+      timeout: props.timeout ?? Duration.seconds(ROUTE_LIMITS.defaultTimeoutSeconds),
       description: props.description ?? props.module,
       projectRoot: REPO_ROOT,
       depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),

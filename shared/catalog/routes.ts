@@ -245,3 +245,18 @@ export function findRoute(method: string, path: string): { route: RouteDef; para
   }
   return null;
 }
+
+/**
+ * AWS limits a route lives within, read by the CDK stack (timeouts) and enforced by the local gateway as API
+ * Gateway and Lambda enforce them: a route's function stops at its timeout (API Gateway then answers 502),
+ * API Gateway stops waiting for any integration after 29 s (504), and Lambda refuses a synchronous response
+ * over 6 MB (502).
+ */
+export const ROUTE_LIMITS = {
+  /** A route function's timeout unless its row names another. */
+  defaultTimeoutSeconds: 10,
+  /** REST API integration timeout (API Gateway quotas). */
+  integrationTimeoutSeconds: 29,
+  /** Lambda's synchronous invocation response payload, the serialised proxy result (Lambda quotas). */
+  responseBytes: 6 * 1024 * 1024,
+} as const;

@@ -84,7 +84,7 @@ export class FunctionTimeoutError extends Error {
  * stopped, so it runs on unobserved (its messages stay undeleted, so anything it still does is a duplicate
  * the next delivery must tolerate, as with a Lambda that timed out after writing) while the batch fails.
  */
-async function withinTimeout<T>(timeoutMs: number, run: (deadline: number) => Promise<T>): Promise<T> {
+export async function withinTimeout<T>(timeoutMs: number, run: (deadline: number) => Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const invocation = Promise.resolve().then(() => run(Date.now() + timeoutMs));
   invocation.catch(() => undefined);
