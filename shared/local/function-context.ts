@@ -96,6 +96,9 @@ export function enforceFunctionGrants(): void {
     has: (target, key) => !hidden(key) && Reflect.has(target, key),
     ownKeys: (target) => Reflect.ownKeys(target).filter((key) => !hidden(key)),
     getOwnPropertyDescriptor: (target, key) => (hidden(key) ? undefined : Reflect.getOwnPropertyDescriptor(target, key)),
+    // Writes go to the environment itself (with it as the receiver: Node's env takes only plain assignments).
+    set: (target, key, value) => Reflect.set(target, key, value),
+    deleteProperty: (target, key) => Reflect.deleteProperty(target, key),
   });
   onClientCreated(checkCalls);
 }
