@@ -1,6 +1,7 @@
 import { build } from 'esbuild';
 import { join } from 'node:path';
-import { BUNDLING, REPO_ROOT } from '../../lib/constructs/service-function.js';
+import { REPO_ROOT } from '../../lib/constructs/service-function.js';
+import { DEPLOYED_ESBUILD } from '../../bin/bench-bundles.js';
 import type { Bindings } from '../../shared/catalog/bindings.js';
 import type { TableKey } from '../../shared/catalog/tables.js';
 import type { QueueKey } from '../../shared/catalog/queues.js';
@@ -31,23 +32,7 @@ const WRITE_COMMANDS = /\bnew (?:Put|Update|Delete|TransactWrite|BatchWrite|PutI
 /** Every module bundled in one esbuild run (about as long as a few single builds): its uses. */
 export async function bundleUses(modules: readonly string[]): Promise<Map<string, BundleUses>> {
   const entryPoints = Object.fromEntries(modules.map((m) => [m.replace(/\.ts$/, ''), join(REPO_ROOT, m)]));
-  const out = await build({
-    entryPoints,
-    outdir: '/tmp/bundle-uses',
-    write: false,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: BUNDLING.target,
-    mainFields: BUNDLING.mainFields,
-    banner: { js: BUNDLING.banner },
-    minify: false,
-    external: BUNDLING.externalModules,
-    inject: BUNDLING.inject,
-    alias: Object.fromEntries(BUNDLING.esbuildArgs['--alias'].map((a) => a.split('=') as [string, string])),
-    absWorkingDir: REPO_ROOT,
-    logLevel: 'error',
-  });
+  const out = await build({ ...DEPLOYED_ESBUILD, entryPoints, outdir: '/tmp/bundle-uses', write: false, minify: false });
   const uses = new Map<string, BundleUses>();
   for (const module of modules) {
     const file = out.outputFiles.find((f) => f.path === `/tmp/bundle-uses/${module.replace(/\.ts$/, '.js')}`);
