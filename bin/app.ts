@@ -1,12 +1,20 @@
 import { App, Validations } from 'aws-cdk-lib';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { createServiceStacks } from '../lib/service.js';
 
 /**
  * The CDK app: `cdk synth -c stage=prod` for another stage (default `dev`); optional context
  * `bedrockModelId`, `smtpRelay` (host:port), `inboundRecipients` and `sesIdentities` (comma-separated),
  * `testInboxAddress` and `testEmailBanner` (test emails), `logLevel`, `searchEngine` (`memory` or `opensearch`).
- * cdk-nag (AwsSolutions) runs as a policy-validation plugin: any unacknowledged error fails the synth.
+ * `bedrockModelId` may be a foundation model id (`anthropic.claude-…`) or a cross-Region inference profile id
+ * (`us.…`, `eu.…`, `apac.…`, `global.…`); the drafting worker is granted what each needs.
+ * `smtpRelaySecret` (name or ARN of a Secrets Manager secret `{"username","password"}`): the relay's credentials;
+ * without it, `smtpRelay` creates that secret in the stateful stack for the operator to fill in.
+ * `maxLambdaMemoryMb` (default 3008): every function's memory is capped at it, because new accounts may not
+ * configure more than 3,008 MB; raise it (up to 10240) once the account's quota allows, e.g.
+ * `-c maxLambdaMemoryMb=10240` for the directory-finalize worker's full 10 GB.
+ * cdk-nag (AwsSolutions and Serverless packs) runs as policy-validation plugins: any unacknowledged error fails
+ * the synth. `npm run lint:cfn` then runs AWS's cfn-lint over every synthesised template (bin/cfn-lint.sh).
  */
 const app = new App();
 const context = (key: string) => app.node.tryGetContext(key) as string | undefined;
@@ -21,6 +29,7 @@ createServiceStacks(app, {
   logLevel: context('logLevel'),
   bedrockModelId: context('bedrockModelId'),
   smtpRelay: context('smtpRelay'),
+  smtpRelaySecret: context('smtpRelaySecret'),
   inboundRecipients: context('inboundRecipients')?.split(',').filter(Boolean),
   sesIdentities: context('sesIdentities')?.split(',').filter(Boolean),
   testInboxAddress: context('testInboxAddress'),
@@ -28,4 +37,4 @@ createServiceStacks(app, {
   searchEngine: searchEngineOf(context('searchEngine')),
 });
 
-Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));

@@ -17,7 +17,7 @@ import { builtinModules } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build, type Metafile } from 'esbuild';
+import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { BUNDLING, LAZY_PACKAGES, REPO_ROOT, lazyPackageCommands } from '../lib/constructs/service-function.js';
 import { DIRECTORY_IMPORT_MODULE } from '../lib/constructs/directory-import.js';
 import { INBOUND_MAIL_MODULE } from '../lib/constructs/inbound-mail.js';
@@ -140,30 +140,35 @@ function owner(input: string): string {
   return m ? m[1]! : input.split('/').slice(0, 2).join('/');
 }
 
+/** esbuild's options as CDK runs it for every function (lib/constructs/service-function.ts BUNDLING). */
+export const DEPLOYED_ESBUILD = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: BUNDLING.target,
+  mainFields: BUNDLING.mainFields,
+  banner: { js: BUNDLING.banner },
+  minify: BUNDLING.minify,
+  external: BUNDLING.externalModules,
+  inject: BUNDLING.inject,
+  alias: Object.fromEntries(BUNDLING.esbuildArgs['--alias'].map((a) => a.split('=') as [string, string])),
+  // Where CDK runs esbuild: the aliases are relative to it.
+  absWorkingDir: REPO_ROOT,
+  logLevel: 'error',
+} satisfies BuildOptions;
+
 /**
  * Bundle with the deployed settings, the lazy packages beside it as in the asset; KB of the bundle, per package,
  * and of the lazy packages.
  */
 export async function bundle(module: string, outfile: string, opts: { lazyPackages: boolean } = { lazyPackages: true }): Promise<{ kb: number; packages: Map<string, number>; lazyKb: number; staticExternals: string[]; builtinEsmImports: string[] }> {
   const { metafile } = await build({
+    ...DEPLOYED_ESBUILD,
     entryPoints: [join(REPO_ROOT, module)],
     outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: BUNDLING.target,
-    mainFields: BUNDLING.mainFields,
-    banner: { js: BUNDLING.banner },
-    minify: BUNDLING.minify,
     sourcemap: BUNDLING.sourceMap,
     sourcesContent: BUNDLING.sourcesContent,
-    external: BUNDLING.externalModules,
-    inject: BUNDLING.inject,
-    alias: Object.fromEntries(BUNDLING.esbuildArgs['--alias'].map((a) => a.split('=') as [string, string])),
-    // Where CDK runs esbuild: the aliases are relative to it.
-    absWorkingDir: REPO_ROOT,
     metafile: true,
-    logLevel: 'error',
   });
   const imports = { staticExternals: staticExternals(metafile), builtinEsmImports: builtinEsmImports(metafile) };
   if (!opts.lazyPackages) return { kb: statSync(outfile).size / 1024, packages: packageKb(metafile), lazyKb: 0, ...imports };

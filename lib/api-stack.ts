@@ -31,10 +31,9 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import type { Bindings } from '../shared/catalog/bindings.js';
 import { QUEUE_LIST, type QueueKey } from '../shared/catalog/queues.js';
 import { API_KEY_AUTHORIZER } from '../shared/catalog/authorizer.js';
-import { CONSOLE_BASE, ROUTES, ratePerSecond, type RouteDef } from '../shared/catalog/routes.js';
+import { CONSOLE_BASE, ROUTES, ROUTE_LIMITS, ratePerSecond, routeBindings, type RouteDef } from '../shared/catalog/routes.js';
 import { TABLES, type TableKey } from '../shared/catalog/tables.js';
 import { Housekeeping } from './constructs/housekeeping.js';
 import { mailConfigurationSetName } from './constructs/mail-events.js';
@@ -67,6 +66,8 @@ export interface ApiStackProps extends StackProps {
   readonly bedrockModelId?: string;
   /** `host:port` of the SMTP relay that `smtp` sending accounts go out through. */
   readonly smtpRelay?: string;
+  /** The relay's credentials, JSON `{"username","password"}` (StatefulStack.smtpRelaySecret); read by the sending worker only. */
+  readonly smtpRelaySecret?: ISecret;
   readonly testInboxAddress?: string;
   readonly testEmailBanner?: string;
   readonly scheduleGroup: IScheduleGroup;
@@ -153,11 +154,22 @@ function methodArnPath(route: RouteDef): string {
   return resourcePath(route.path).replace(/\{[^}]+\}/g, '*');
 }
 
+/**
+ * The stage's default method throttle (resource path `/*`, method `*`): a ceiling on each method for all
+ * clients together, wherever the method has no setting of its own (routes no API key identifies carry theirs,
+ * stageThrottles). API-key routes are throttled per key by the usage plan; this bounds their sum at a tenth of
+ * the account's regional 10,000 requests/s, so one hot method cannot take the account's API Gateway and Lambda
+ * capacity from the others.
+ */
+export const STAGE_METHOD_CEILING = { rateLimit: 1000, burstLimit: 2000 } as const;
+
 /** Stage-wide throttles of routes no API key identifies (usage plans only throttle per key). */
 /** The stage settings both REST APIs share: traced, metered, errors logged, one access log, per-route throttles. */
 function stageOptions(stageName: string, accessLogs: LogGroup, routes: readonly RouteDef[]): StageOptions {
   return {
     stageName,
+    throttlingRateLimit: STAGE_METHOD_CEILING.rateLimit,
+    throttlingBurstLimit: STAGE_METHOD_CEILING.burstLimit,
     tracingEnabled: true,
     metricsEnabled: true,
     loggingLevel: MethodLoggingLevel.ERROR,
@@ -317,6 +329,8 @@ export class ApiStack extends Stack {
     for (const route of routes) {
       const routeId = routeConstructId(route);
       if (seen.has(routeId)) throw new Error(`Two routes map to the construct id ${routeId}: ${route.method} ${route.path}`);
+      // API Gateway stops waiting at 29 s: a longer function would go on working for an answer nobody reads.
+      if ((route.timeoutSeconds ?? 0) > ROUTE_LIMITS.integrationTimeoutSeconds) throw new Error(`${route.method} ${route.path}: a route's timeout is at most ${ROUTE_LIMITS.integrationTimeoutSeconds} s`);
       seen.add(routeId);
 
       const fn = new ServiceFunction(contextStack(boundedContextOf(route.module)), `${routeId}Fn`, {
@@ -387,12 +401,7 @@ export class ApiStack extends Stack {
       if (def.key === 'drafting' && props.bedrockModelId) {
         fn.addEnvironment('DRAFTER', 'bedrock');
         fn.addEnvironment('BEDROCK_MODEL_ID', props.bedrockModelId);
-        fn.addToRolePolicy(
-          new PolicyStatement({
-            actions: ['bedrock:InvokeModel'],
-            resources: [Stack.of(this).formatArn({ service: 'bedrock', account: '', resource: 'foundation-model', resourceName: props.bedrockModelId })],
-          }),
-        );
+        grantBedrockInvoke(fn, props.bedrockModelId);
       }
     }
     this.workerFunctions = workers;
@@ -426,6 +435,20 @@ export class ApiStack extends Stack {
       const [host, port] = props.smtpRelay.split(':');
       workers.sending!.addEnvironment('SMTP_HOST', host!);
       workers.sending!.addEnvironment('SMTP_PORT', port ?? '587');
+      // The relay's username and password (shared/adapters/smtp-relay-credentials.ts): only the sending worker,
+      // the one function that sends through the relay, may read them.
+      const secret = props.smtpRelaySecret;
+      if (secret) {
+        workers.sending!.addEnvironment('SMTP_RELAY_SECRET_ARN', secret.secretArn);
+        secret.grantRead(workers.sending!);
+        if (!secret.secretFullArn) {
+          // Named, not created here: Secrets Manager appends 6 random characters to the name in the ARN.
+          Validations.of(workers.sending!).acknowledge({
+            id: nagFinding(workers.sending!, 'AwsSolutions-IAM5', 'Resource', `${secret.secretArn}-??????`),
+            reason: 'A secret named by smtpRelaySecret is granted by name with the 6 characters Secrets Manager appends to its ARN; no other secret matches.',
+          });
+        }
+      }
     }
 
     // Account-wide signals that per-function error alarms miss: Lambda throttling and gateway 5xx answers.
@@ -538,15 +561,55 @@ export class ApiStack extends Stack {
 }
 
 /**
+ * Prefixes of Amazon Bedrock's system-defined cross-Region inference profile ids (`us.anthropic.claude-…`): the
+ * geographies and `global`. A model id without one of them is a foundation model, invoked in this region.
+ */
+export const INFERENCE_PROFILE_PREFIXES: readonly string[] = ['us', 'us-gov', 'eu', 'apac', 'jp', 'au', 'ca', 'global'];
+
+/** `us.anthropic.claude-x` → `{prefix: 'us', model: 'anthropic.claude-x'}`; a foundation model id → undefined. */
+export function inferenceProfileOf(modelId: string): { prefix: string; model: string } | undefined {
+  const dot = modelId.indexOf('.');
+  const prefix = modelId.slice(0, Math.max(dot, 0));
+  return dot > 0 && INFERENCE_PROFILE_PREFIXES.includes(prefix) ? { prefix, model: modelId.slice(dot + 1) } : undefined;
+}
+
+/**
+ * `bedrock:InvokeModel` (which the Converse API is authorised by) for `bedrockModelId`. A foundation model id: that
+ * model in this region. An inference profile id, as Bedrock's "Prerequisites for inference profiles" and its
+ * cross-Region IAM examples set out: the profile in this region, and the profile's model in every region the
+ * profile may route to, only when the request comes through this profile (`bedrock:InferenceProfileArn`). The
+ * destination regions of a profile change as AWS adds them, so the model is named in any region (`*`), bounded
+ * by that condition; a `global.` profile also routes to the region-less model ARN.
+ */
+function grantBedrockInvoke(fn: ServiceFunction, modelId: string): void {
+  const stack = Stack.of(fn);
+  const foundationModel = (region: string, model: string) => stack.formatArn({ service: 'bedrock', region, account: '', resource: 'foundation-model', resourceName: model });
+  const profile = inferenceProfileOf(modelId);
+  if (!profile) {
+    fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['bedrock:InvokeModel'], resources: [foundationModel(stack.region, modelId)] }));
+    return;
+  }
+  const profileArn = stack.formatArn({ service: 'bedrock', resource: 'inference-profile', resourceName: modelId });
+  const anyRegionModel = foundationModel('*', profile.model);
+  fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['bedrock:InvokeModel'], resources: [profileArn] }));
+  fn.addToRolePolicy(
+    new PolicyStatement({
+      effect: Effect.ALLOW,
+      actions: ['bedrock:InvokeModel'],
+      resources: [anyRegionModel, ...(profile.prefix === 'global' ? [foundationModel('', profile.model)] : [])],
+      conditions: { StringEquals: { 'bedrock:InferenceProfileArn': profileArn } },
+    }),
+  );
+  Validations.of(fn).acknowledge({
+    id: nagFinding(fn, 'AwsSolutions-IAM5', 'Resource', anyRegionModel),
+    reason: 'A cross-Region inference profile routes to the model in regions AWS may add; the grant names one model and holds only for requests made through this profile.',
+  });
+}
+
+/**
  * The route's own bindings, plus, for routes whose handler resolves an API key, accounts-table read and,
  * where that is all it has there, the grant to record the key's use.
  */
-function routeBindings(route: RouteDef): Bindings {
-  if (route.auth !== 'api_key' && route.auth !== 'handler_key') return route.bindings;
-  const tables = { ...route.bindings.tables };
-  if (tables.accounts === undefined) tables.accounts = 'read';
-  return { ...route.bindings, tables, ...(tables.accounts === 'read' ? { keyUse: true } : {}) };
-}
 
 function methodOptions(route: RouteDef, apiKeyAuthorizer: RequestAuthorizer, userAuthorizer: CognitoUserPoolsAuthorizer) {
   switch (route.auth) {

@@ -14,6 +14,11 @@ export interface ServiceOptions {
   logLevel?: string;
   bedrockModelId?: string;
   smtpRelay?: string;
+  /**
+   * Name or complete ARN of an existing Secrets Manager secret `{"username","password"}` for the relay; without
+   * it, `smtpRelay` creates one in the stateful stack (README "Deploying to AWS").
+   */
+  smtpRelaySecret?: string;
   /** The shared test inbox every test email goes to (DESIGN.md §3); without it, test-email creation answers 503. */
   testInboxAddress?: string;
   testEmailBanner?: string;
@@ -28,6 +33,7 @@ export interface ServiceOptions {
 
 export function createServiceStacks(app: App, opts: ServiceOptions): { stateful: StatefulStack; api: ApiStack; prefix: string } {
   if (!/^[a-z][a-z0-9-]{0,15}$/.test(opts.stage)) throw new Error(`Invalid stage "${opts.stage}": lowercase letters, digits and dashes, at most 16`);
+  if (opts.smtpRelaySecret && !opts.smtpRelay) throw new Error('-c smtpRelaySecret needs -c smtpRelay (host:port of the relay)');
   const prefix = `${SERVICE}-${opts.stage}`;
   const stateful = new StatefulStack(app, `${prefix}-stateful`, {
     prefix,
@@ -35,6 +41,8 @@ export function createServiceStacks(app: App, opts: ServiceOptions): { stateful:
     serviceName: SERVICE,
     inboundRecipients: opts.inboundRecipients,
     searchEngine: opts.searchEngine,
+    smtpRelay: opts.smtpRelay,
+    smtpRelaySecret: opts.smtpRelaySecret,
     description: `${SERVICE} (${opts.stage}): tables, queues, keys, inbound mail`,
   });
   const api = new ApiStack(app, `${prefix}-api`, {
@@ -53,6 +61,7 @@ export function createServiceStacks(app: App, opts: ServiceOptions): { stateful:
     schedulerRole: stateful.schedulerRole,
     bedrockModelId: opts.bedrockModelId,
     smtpRelay: opts.smtpRelay,
+    smtpRelaySecret: stateful.smtpRelaySecret,
     testInboxAddress: opts.testInboxAddress,
     testEmailBanner: opts.testEmailBanner,
     alarmTopic: stateful.alarmTopic,

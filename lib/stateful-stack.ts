@@ -6,7 +6,7 @@ import { Effect, ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from '
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
-import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Secret, type ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { AccountRecovery, StringAttribute, UserPool, type UserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import { USER_POOL } from '../shared/catalog/user-pool.js';
@@ -17,7 +17,7 @@ import { SearchCollection } from './constructs/search-collection.js';
 import { InboundMail } from './constructs/inbound-mail.js';
 import { MailEvents } from './constructs/mail-events.js';
 import { directoryBucketArnExport, nagFinding } from './constructs/service-function.js';
-import { QUEUE_LIST, queueName, type QueueKey } from '../shared/catalog/queues.js';
+import { DEAD_LETTERS, QUEUE_LIST, queueName, type QueueKey } from '../shared/catalog/queues.js';
 import { TABLE_LIST, type TableKey } from '../shared/catalog/tables.js';
 
 export interface StatefulStackProps extends StackProps {
@@ -29,7 +29,21 @@ export interface StatefulStackProps extends StackProps {
   readonly inboundRecipients?: string[];
   /** `opensearch`: an OpenSearch Serverless collection for people search, loaded by the directory import. */
   readonly searchEngine?: 'memory' | 'opensearch';
+  /** `host:port` of the SMTP relay: with it, and no `smtpRelaySecret`, the stack creates the relay's credentials secret. */
+  readonly smtpRelay?: string;
+  /** Name or complete ARN of an existing secret `{"username","password"}` holding the relay's credentials. */
+  readonly smtpRelaySecret?: string;
 }
+
+/**
+ * Lambda's guidance for an SQS event source: the queue's visibility timeout at least six times the function's
+ * timeout, so a batch still being processed (or retried after a throttle) is not delivered again. Lambda refuses
+ * to create the event source at all when the visibility timeout is below the function timeout.
+ */
+export const SQS_VISIBILITY_PER_FUNCTION_TIMEOUT = 6;
+
+/** Every dead-letter queue is consumed by the dead-letter consumer (DEAD_LETTERS): its visibility follows that function's timeout. */
+export const DEAD_LETTER_QUEUE_VISIBILITY_SECONDS = SQS_VISIBILITY_PER_FUNCTION_TIMEOUT * DEAD_LETTERS.timeoutSeconds;
 
 /**
  * The import bucket's object holding the directory JSONL. Plain, not gzipped: the import reads it in byte
@@ -70,6 +84,16 @@ export class StatefulStack extends Stack {
   readonly userPool: UserPool;
   /** The web app's client of the pool: USER_PASSWORD_AUTH and SRP, no secret (a browser cannot keep one). */
   readonly userPoolClient: UserPoolClient;
+  /**
+   * Asynchronous deliveries that failed every retry: S3-notified invocations of the inbound-mail and import
+   * functions, and the SES-events rule's deliveries to its queue. Kept 14 days for an operator, with an alarm.
+   */
+  readonly asyncFailures: Queue;
+  /**
+   * The SMTP relay's credentials, JSON `{"username","password"}` (with `smtpRelay` only): created here and set by
+   * the operator after the first deploy (README), or an existing secret named by `smtpRelaySecret`.
+   */
+  readonly smtpRelaySecret?: ISecret;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
     super(scope, id, props);
@@ -123,6 +147,13 @@ export class StatefulStack extends Stack {
         encryption: QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
         retentionPeriod: Duration.days(14),
+        // The dead-letter consumer reads every DLQ: Lambda refuses an event source whose queue hides a message for
+        // less than the function's timeout.
+        visibilityTimeout: Duration.seconds(DEAD_LETTER_QUEUE_VISIBILITY_SECONDS),
+      });
+      Validations.of(dlq).acknowledge({
+        id: 'Serverless-SQSRedrivePolicy',
+        reason: 'This is a dead-letter queue: the dead-letter consumer ends each message’s workflow, and a message it cannot end stays here under the depth alarm.',
       });
       queues[def.key] = new Queue(this, `${pascal(def.key)}Queue`, {
         queueName: queueName(prefix, def.key),
@@ -143,7 +174,33 @@ export class StatefulStack extends Stack {
     }
     this.queues = queues;
     this.deadLetterQueues = dlqs;
-    this.mailEvents = new MailEvents(this, 'SesEvents', { prefix, queue: queues['mail-events'] });
+
+    this.asyncFailures = new Queue(this, 'AsyncFailuresDlq', {
+      queueName: `${prefix}-async-failures-dlq`,
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    Validations.of(this.asyncFailures).acknowledge(
+      {
+        id: 'AwsSolutions-SQS3',
+        reason: 'This queue is the dead-letter target of Lambda asynchronous invocations and of an EventBridge rule target, which cdk-nag does not recognise as a DLQ use.',
+      },
+      {
+        id: 'Serverless-SQSRedrivePolicy',
+        reason: 'This is a dead-letter queue for an operator to inspect under its depth alarm; nothing consumes it automatically.',
+      },
+    );
+    new Alarm(this, 'AsyncFailuresDlqDepth', {
+      alarmDescription: `${prefix}: an S3 notification or SES event could not be delivered to the service and waits in the async-failures queue`,
+      metric: this.asyncFailures.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+      threshold: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    }).addAlarmAction(alarmAction);
+
+    this.mailEvents = new MailEvents(this, 'SesEvents', { prefix, queue: queues['mail-events'], deadLetterQueue: this.asyncFailures });
 
     this.secretBoxKey = new Secret(this, 'SecretBoxKey', {
       description: 'Key of the secret box that encrypts webhook signing secrets (64 hex characters = 32 bytes)',
@@ -171,6 +228,25 @@ export class StatefulStack extends Stack {
       id: 'AwsSolutions-SMG4',
       reason: 'OAuth client secrets are issued by Google and Microsoft; they are rotated in those consoles and pasted in, which no rotation Lambda can do.',
     });
+
+    if (props.smtpRelaySecret) {
+      const ref = props.smtpRelaySecret;
+      this.smtpRelaySecret = ref.startsWith('arn:')
+        ? Secret.fromSecretCompleteArn(this, 'SmtpRelayCredentials', ref)
+        : Secret.fromSecretNameV2(this, 'SmtpRelayCredentials', ref);
+    } else if (props.smtpRelay) {
+      const created = new Secret(this, 'SmtpRelayCredentials', {
+        description: `Credentials of the SMTP relay ${props.smtpRelay}: {"username","password"}; set by the operator after deploy`,
+        // A placeholder names no user, so the relay is reached without authentication until the operator sets the value.
+        generateSecretString: { secretStringTemplate: '{}', generateStringKey: 'placeholder' },
+        removalPolicy: RemovalPolicy.RETAIN,
+      });
+      Validations.of(created).acknowledge({
+        id: 'AwsSolutions-SMG4',
+        reason: 'The relay password is issued by the relay provider; it is rotated there and pasted in, which no rotation Lambda can do.',
+      });
+      this.smtpRelaySecret = created;
+    }
 
     // Pending one-time schedules are work in flight, not records: the group goes with the stack, so its fixed
     // name is free again for the next deploy.
@@ -253,6 +329,7 @@ export class StatefulStack extends Stack {
       serviceName: props.serviceName ?? 'people-outreach',
       recipients: props.inboundRecipients,
       scheduler: { group: this.scheduleGroup, role: this.schedulerRole, timersQueue, timersDeadLetterQueue: dlqs.timers },
+      deadLetterQueue: this.asyncFailures,
     });
 
     const directoryImport = new DirectoryImport(this, 'DirectoryImport', {
@@ -263,6 +340,7 @@ export class StatefulStack extends Stack {
       finalizeQueue: queues['directory-finalize'],
       stage: props.stage ?? 'dev',
       serviceName: props.serviceName ?? 'people-outreach',
+      deadLetterQueue: this.asyncFailures,
     });
     inbound.fn.alarmOnErrors(this.alarmTopic);
     directoryImport.fn.alarmOnErrors(this.alarmTopic);

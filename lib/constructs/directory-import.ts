@@ -1,3 +1,4 @@
+import { DIRECTORY_IMPORT } from '../../shared/catalog/functions.js';
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { S3EventSourceV2 } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -22,9 +23,11 @@ export interface DirectoryImportProps {
   readonly finalizeQueue: IQueue;
   readonly stage: string;
   readonly serviceName: string;
+  /** Where an upload's notification lands after Lambda's asynchronous retries fail, instead of being dropped. */
+  readonly deadLetterQueue: IQueue;
 }
 
-export const DIRECTORY_IMPORT_MODULE = 'functions/directory/import.ts';
+export const DIRECTORY_IMPORT_MODULE = DIRECTORY_IMPORT.module;
 
 export class DirectoryImport extends Construct {
   readonly fn: ServiceFunction;
@@ -38,6 +41,7 @@ export class DirectoryImport extends Construct {
       // A plan is a few dozen range reads and one message per chunk (about 3,600 at 100M people).
       timeout: Duration.minutes(5),
       memorySize: 512,
+      deadLetterQueue: props.deadLetterQueue,
     });
     this.fn.bindTable(props.table, 'directory', 'readwrite');
     this.fn.bindDirectoryImport({ bucket: props.bucket, key: props.key }, 'read');

@@ -68,10 +68,16 @@ export class Housekeeping extends Construct {
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
     });
-    Validations.of(this.sweeperScheduleDlq).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason: 'This queue is the dead-letter target of the sweeper schedule (Scheduler DeadLetterConfig), which cdk-nag does not recognise as a DLQ use.',
-    });
+    Validations.of(this.sweeperScheduleDlq).acknowledge(
+      {
+        id: 'AwsSolutions-SQS3',
+        reason: 'This queue is the dead-letter target of the sweeper schedule (Scheduler DeadLetterConfig), which cdk-nag does not recognise as a DLQ use.',
+      },
+      {
+        id: 'Serverless-SQSRedrivePolicy',
+        reason: 'This is a dead-letter queue of schedule runs for an operator to inspect under its depth alarm; the next run supersedes a lost one.',
+      },
+    );
     new Alarm(this, 'SweeperScheduleDlqDepth', {
       alarmDescription: `${props.prefix}: Scheduler could not invoke the sweeper`,
       metric: this.sweeperScheduleDlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),

@@ -1,3 +1,4 @@
+import { INBOUND_MAIL } from '../../shared/catalog/functions.js';
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -5,6 +6,7 @@ import { S3EventSourceV2 } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { EventType, type Bucket } from 'aws-cdk-lib/aws-s3';
 import { ReceiptRuleSet } from 'aws-cdk-lib/aws-ses';
 import { S3 } from 'aws-cdk-lib/aws-ses-actions';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { ServiceFunction, nagFinding, type SchedulerBinding } from './service-function.js';
 
@@ -23,10 +25,12 @@ export interface InboundMailProps {
   readonly recipients?: string[];
   /** A reply or bounce that stops a sequence deletes the schedules of its unsent steps. */
   readonly scheduler: SchedulerBinding;
+  /** Where an S3 notification lands after Lambda's asynchronous retries fail, instead of being dropped. */
+  readonly deadLetterQueue: IQueue;
 }
 
 export const INBOUND_PREFIX = 'inbound/';
-export const INBOUND_MAIL_MODULE = 'functions/inbound/ses-s3.ts';
+export const INBOUND_MAIL_MODULE = INBOUND_MAIL.module;
 
 export class InboundMail extends Construct {
   readonly fn: ServiceFunction;
@@ -52,6 +56,7 @@ export class InboundMail extends Construct {
       serviceName: props.serviceName,
       description: 'Match and classify inbound mail stored by SES receiving',
       timeout: Duration.seconds(30),
+      deadLetterQueue: props.deadLetterQueue,
     });
     this.fn.bindTable(props.table, 'outreach', 'readwrite');
     this.fn.bindScheduler(props.scheduler);

@@ -18,6 +18,8 @@ export const mailConfigurationSetName = (prefix: string) => `${prefix}-mail`;
 export interface MailEventsProps {
   readonly prefix: string;
   readonly queue: IQueue;
+  /** Where EventBridge puts an event it could not deliver to the queue within its retry policy. */
+  readonly deadLetterQueue: IQueue;
 }
 
 export class MailEvents extends Construct {
@@ -43,6 +45,8 @@ export class MailEvents extends Construct {
         detail: { mail: { tags: { 'ses:configuration-set': [name] } } },
       },
     });
-    this.rule.addTarget(new SqsQueue(props.queue, { message: RuleTargetInput.fromObject({ kind: 'ses_event', event: EventField.fromPath('$') }) }));
+    this.rule.addTarget(
+      new SqsQueue(props.queue, { message: RuleTargetInput.fromObject({ kind: 'ses_event', event: EventField.fromPath('$') }), deadLetterQueue: props.deadLetterQueue }),
+    );
   }
 }

@@ -8,7 +8,8 @@ import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-clo
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, ManagedPolicy, PolicyStatement, type IRole } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Code, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Code, Runtime, Tracing, type IEventSource } from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
@@ -18,7 +19,8 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
-import { INDEX_ARTIFACT_PREFIX, type Bindings } from '../../shared/catalog/bindings.js';
+import { ROUTE_LIMITS } from '../../shared/catalog/routes.js';
+import { INDEX_ARTIFACT_PREFIX, TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS, type Bindings } from '../../shared/catalog/bindings.js';
 import { QUEUES, type QueueKey } from '../../shared/catalog/queues.js';
 import { TABLES, type TableKey } from '../../shared/catalog/tables.js';
 import { KEY_THROTTLE_PREFIX, KEY_USE_ATTRIBUTE, KEY_USE_PARTITIONS } from '../../shared/accounts/accounts.keys.js';
@@ -42,6 +44,28 @@ export interface ServiceFunctionProps {
   readonly runtimePackages?: string[];
   /** Repo-relative files the handler reads at run time, copied to the same relative path in the asset. */
   readonly assets?: string[];
+  /**
+   * Where Lambda puts an asynchronous invocation (an S3 notification) that failed all its retries. Functions
+   * invoked synchronously or through an SQS event source have none (see the Serverless-LambdaDLQ acknowledgement).
+   */
+  readonly deadLetterQueue?: IQueue;
+}
+
+/** Context key of the memory cap of every function (`-c maxLambdaMemoryMb=10240`). */
+export const MAX_LAMBDA_MEMORY_CONTEXT = 'maxLambdaMemoryMb';
+/**
+ * Lambda's memory ceiling without a quota increase: new accounts may not configure more than 3,008 MB, and a
+ * function asking for more fails to deploy there.
+ */
+export const DEFAULT_MAX_LAMBDA_MEMORY_MB = 3008;
+
+/** The memory cap from context (`maxLambdaMemoryMb`), 3008 when unset; Lambda's own range is 128–10240 MB. */
+export function maxLambdaMemoryMb(scope: Construct): number {
+  const raw: unknown = scope.node.tryGetContext(MAX_LAMBDA_MEMORY_CONTEXT);
+  if (raw === undefined || raw === '') return DEFAULT_MAX_LAMBDA_MEMORY_MB;
+  const mb = Number(raw);
+  if (!Number.isInteger(mb) || mb < 128 || mb > 10240) throw new Error(`-c ${MAX_LAMBDA_MEMORY_CONTEXT}=${String(raw)}: an integer number of MB from 128 to 10240`);
+  return mb;
 }
 
 export interface SchedulerBinding {
@@ -63,15 +87,7 @@ export interface ApiKeysBinding {
   readonly usagePlanName: string;
 }
 
-export const TABLE_READ_ACTIONS = [
-  'dynamodb:BatchGetItem',
-  'dynamodb:ConditionCheckItem',
-  'dynamodb:DescribeTable',
-  'dynamodb:GetItem',
-  'dynamodb:Query',
-  'dynamodb:Scan',
-] as const;
-export const TABLE_WRITE_ACTIONS = ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'] as const;
+export { TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS };
 
 /** Everything a catalogue `Bindings` object can point at. */
 export interface BindingResources {
@@ -281,6 +297,8 @@ export class ServiceFunction extends NodejsFunction {
     // When this stack is excluded from bundling (`cdk synth -e Other`, the infra tests), CDK never builds the
     // asset anyway; a placeholder keeps synth independent of handler sources that may not be written yet.
     const skipBundling = !Stack.of(scope).bundlingRequired && !existsSync(entry);
+    const wantedMemory = props.memorySize ?? 512;
+    const memoryCap = maxLambdaMemoryMb(scope);
     super(scope, id, {
       entry,
       // A bundled entry becomes `index.mjs`, so both forms synthesise to `Handler: index.handler`.
@@ -288,8 +306,9 @@ export class ServiceFunction extends NodejsFunction {
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       tracing: Tracing.ACTIVE,
-      memorySize: props.memorySize ?? 512,
-      timeout: props.timeout ?? Duration.seconds(10),
+      memorySize: Math.min(wantedMemory, memoryCap),
+      timeout: props.timeout ?? Duration.seconds(ROUTE_LIMITS.defaultTimeoutSeconds),
+      ...(props.deadLetterQueue ? { deadLetterQueue: props.deadLetterQueue } : {}),
       description: props.description ?? props.module,
       projectRoot: REPO_ROOT,
       depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
@@ -321,6 +340,13 @@ export class ServiceFunction extends NodejsFunction {
       },
     });
 
+    if (wantedMemory > memoryCap) {
+      Annotations.of(this).addWarningV2(
+        'people-outreach:lambda-memory-cap',
+        `${props.module} asks for ${wantedMemory} MB; capped at ${memoryCap} MB by ${MAX_LAMBDA_MEMORY_CONTEXT}. Raise it with -c ${MAX_LAMBDA_MEMORY_CONTEXT}=${wantedMemory} once the account's Lambda memory quota allows.`,
+      );
+    }
+
     const basicRole = ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole');
     Validations.of(this).acknowledge(
       {
@@ -335,7 +361,29 @@ export class ServiceFunction extends NodejsFunction {
         id: 'AwsSolutions-L1',
         reason: 'DESIGN.md pins the Lambda runtime to Node.js 22, the version the code and its tests target.',
       },
+      {
+        id: 'Serverless-LambdaLatestVersion',
+        reason: 'DESIGN.md pins the Lambda runtime to Node.js 22, the version the code and its tests target.',
+      },
     );
+    if (!props.deadLetterQueue) {
+      Validations.of(this).acknowledge({
+        id: 'Serverless-LambdaDLQ',
+        reason:
+          'Invoked synchronously (API Gateway), through an SQS event source whose queue has its own dead-letter queue, or by a schedule whose next run supersedes a failed one (with the error alarm), never by an event that would otherwise be lost.',
+      });
+    }
+  }
+
+  /** An SQS source's failures go to the queue's own dead-letter queue (redrive policy), the only kind SQS has. */
+  override addEventSource(source: IEventSource): void {
+    super.addEventSource(source);
+    if (source instanceof SqsEventSource) {
+      Validations.of(this).acknowledge({
+        id: 'Serverless-LambdaEventSourceMappingDestination',
+        reason: 'Lambda supports on-failure destinations only for stream and Kafka sources; an SQS source gives up through its queue’s redrive policy to a dead-letter queue.',
+      });
+    }
   }
 
   /**

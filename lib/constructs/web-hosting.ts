@@ -217,6 +217,9 @@ function acknowledgeDeploymentProvider(stack: Stack, appBucket: Bucket): void {
     { id: nagFinding(stack, iam5, 'Resource', `arn:${Aws.PARTITION}:s3:::cdk-hnb659fds-assets-${Aws.ACCOUNT_ID}-${Aws.REGION}/*`), reason: copying },
     { id: nagFinding(stack, iam5, 'Resource', `${appBucket.bucketArn}/*`), reason: copying },
     { id: 'AwsSolutions-L1', reason: 'CDK\'s BucketDeployment provider runtime is pinned by the CDK version, not by this stack.' },
+    { id: 'Serverless-LambdaLatestVersion', reason: 'CDK\'s BucketDeployment provider runtime is pinned by the CDK version, not by this stack.' },
+    { id: 'Serverless-LambdaDLQ', reason: 'CDK\'s BucketDeployment provider is a custom resource handler that reports its outcome to CloudFormation, which fails the deployment on an error or on no answer; nothing is lost silently.' },
+    { id: 'Serverless-LambdaTracing', reason: 'CDK\'s BucketDeployment provider runs only during deployments, where CloudFormation reports its outcome; the service\'s own functions are traced.' },
     { id: `${iam5}[Resource::*]`, reason: 'CloudFront\'s CreateInvalidation, which the provider calls after writing index.html and config.json, takes no resource-level permission.' },
   );
 }

@@ -10,7 +10,7 @@ import { once } from '../core/once.js';
  */
 const destroyers = new Set<() => void>();
 
-interface AwsClient {
+export interface AwsClient {
   destroy(): void;
   send(...args: never[]): Promise<unknown>;
 }
@@ -23,9 +23,24 @@ export function lazyClient<C extends AwsClient>(create: () => C): () => C {
   };
   destroyers.add(destroy);
   return () => {
-    client ??= isLocalMode() ? create() : capturedOnFirstSend(create());
+    client ??= isLocalMode() ? withLocalHooks(create()) : capturedOnFirstSend(create());
     return client;
   };
+}
+
+/**
+ * What the twin adds to each client it makes (shared/local/function-context.ts: the check of every call against
+ * the running function's grants), registered by the local stack; nothing registers one in AWS.
+ */
+const localHooks = new Set<(client: AwsClient) => void>();
+
+export function onClientCreated(hook: (client: AwsClient) => void): void {
+  localHooks.add(hook);
+}
+
+function withLocalHooks<C extends AwsClient>(client: C): C {
+  for (const hook of localHooks) hook(client);
+  return client;
 }
 
 // The X-Ray SDK (through Powertools' Tracer) is a third of a DynamoDB-only bundle and about 30 ms of module

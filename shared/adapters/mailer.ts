@@ -2,6 +2,7 @@ import { SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { createTransport, type Transporter } from 'nodemailer';
 import { sesClient } from './ses-client.js';
 import { secretBox } from './secret-box.js';
+import { relayCredentials } from './smtp-relay-credentials.js';
 import { isLocalMode, optionalEnv, requireEnv } from '../core/env.js';
 import { LruMap } from '../core/lru-map.js';
 import { dropOnReset } from './aws-client.js';
@@ -79,22 +80,32 @@ async function sendSmtp(transport: Transporter, mail: OutgoingMail): Promise<Sen
 
 /**
  * `smtp` sending accounts without settings of their own go out through the deployment's relay (`SMTP_HOST` /
- * `SMTP_PORT`, optional `SMTP_USER` / `SMTP_PASS`); locally that is the stack's own SMTP sink. The raw MIME is
+ * `SMTP_PORT`, credentials from `SMTP_RELAY_SECRET_ARN` in AWS or `SMTP_USER` / `SMTP_PASS` locally, see
+ * smtp-relay-credentials.ts); locally that is the stack's own SMTP sink, without authentication. The raw MIME is
  * passed through unchanged, with every recipient (bcc included) in the envelope only.
  */
-let relay: Transporter | undefined;
+let relay: Promise<Transporter> | undefined;
+
+async function relayTransport(): Promise<Transporter> {
+  const auth = await relayCredentials();
+  return createTransport({
+    host: requireEnv('SMTP_HOST'),
+    port: Number(requireEnv('SMTP_PORT')),
+    secure: false,
+    ignoreTLS: isLocalMode(),
+    // Port 587 upgrades with STARTTLS; without requireTLS a stripped STARTTLS offer would send in clear text.
+    requireTLS: !isLocalMode(),
+    auth,
+  });
+}
+
 export const relayMailer: Mailer = {
   async send(mail) {
-    relay ??= createTransport({
-      host: requireEnv('SMTP_HOST'),
-      port: Number(requireEnv('SMTP_PORT')),
-      secure: false,
-      ignoreTLS: isLocalMode(),
-      // Port 587 upgrades with STARTTLS; without requireTLS a stripped STARTTLS offer would send in clear text.
-      requireTLS: !isLocalMode(),
-      auth: optionalEnv('SMTP_USER') ? { user: optionalEnv('SMTP_USER')!, pass: optionalEnv('SMTP_PASS') ?? '' } : undefined,
+    relay ??= relayTransport().catch((e: unknown) => {
+      relay = undefined;
+      throw e;
     });
-    return sendSmtp(relay, mail);
+    return sendSmtp(await relay, mail);
   },
 };
 
@@ -142,7 +153,7 @@ export function accountSmtpMailer(account: SendingAccount & { smtp: StoredSmtpSe
 }
 
 function resetSmtp(): void {
-  relay?.close();
+  void relay?.then((t) => t.close(), () => undefined);
   relay = undefined;
   accountTransports = new LruMap<string, Transporter>(200);
 }

@@ -49,17 +49,20 @@ export const SCOPES: Record<MailboxProviderKind, string[]> = {
 
 const secretsManager = /* @__PURE__ */ lazyClient(() => new SecretsManagerClient({}));
 let loaded: Promise<z.output<typeof SettingsSchema>> | undefined;
+const MISSING_SETTINGS = 'Missing required environment variable MAILBOX_PROVIDERS_SECRET_ARN (or MAILBOX_PROVIDERS locally)';
 
 async function load(): Promise<z.output<typeof SettingsSchema>> {
   const local = optionalEnv('MAILBOX_PROVIDERS');
   if (local) return SettingsSchema.parse(JSON.parse(local));
   const arn = optionalEnv('MAILBOX_PROVIDERS_SECRET_ARN');
-  if (!arn) throw new Error('Missing required environment variable MAILBOX_PROVIDERS_SECRET_ARN (or MAILBOX_PROVIDERS locally)');
+  if (!arn) throw new Error(MISSING_SETTINGS);
   const out = await secretsManager().send(new GetSecretValueCommand({ SecretId: arn }));
   return SettingsSchema.parse(JSON.parse(out.SecretString ?? '{}'));
 }
 
 export async function providerSettings(kind: MailboxProviderKind): Promise<ProviderSettings | null> {
+  // Checked on every call (as the secret box does): on the twin no function borrows what another loaded.
+  if (!optionalEnv('MAILBOX_PROVIDERS') && !optionalEnv('MAILBOX_PROVIDERS_SECRET_ARN')) throw new Error(MISSING_SETTINGS);
   loaded ??= load().catch((e: unknown) => {
     loaded = undefined;
     throw e;

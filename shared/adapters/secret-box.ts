@@ -33,13 +33,14 @@ export function aesSecretBox(key: Buffer): SecretBox {
 }
 
 let box: Promise<SecretBox> | undefined;
+const MISSING_KEY = 'Missing required environment variable SECRET_BOX_SECRET_ARN (or SECRET_BOX_KEY locally)';
 const secretsManager = /* @__PURE__ */ lazyClient(() => new SecretsManagerClient({}));
 
 async function loadKey(): Promise<Buffer> {
   const local = optionalEnv('SECRET_BOX_KEY');
   if (local) return Buffer.from(local, 'base64');
   const arn = optionalEnv('SECRET_BOX_SECRET_ARN');
-  if (!arn) throw new Error('Missing required environment variable SECRET_BOX_SECRET_ARN (or SECRET_BOX_KEY locally)');
+  if (!arn) throw new Error(MISSING_KEY);
   const out = await secretsManager().send(new GetSecretValueCommand({ SecretId: arn }));
   // The generated secret string is hashed down to exactly 32 bytes of key material.
   const { createHash } = await import('node:crypto');
@@ -47,6 +48,9 @@ async function loadKey(): Promise<Buffer> {
 }
 
 export function secretBox(): Promise<SecretBox> {
+  // Checked on every call, not only at the first load: the twin runs every function in one process, and a
+  // function without the grant must not borrow the key another function loaded.
+  if (!optionalEnv('SECRET_BOX_KEY') && !optionalEnv('SECRET_BOX_SECRET_ARN')) return Promise.reject(new Error(MISSING_KEY));
   box ??= loadKey().then(aesSecretBox);
   return box;
 }

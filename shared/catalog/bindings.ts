@@ -44,3 +44,57 @@ export interface Bindings {
 
 /** Where in the directory bucket the import writes each version's search index artifact. */
 export const INDEX_ARTIFACT_PREFIX = 'index/';
+
+/** What `read` and `readwrite` of a table grant (indexes by name). Transactions need no action of their own. */
+export const TABLE_READ_ACTIONS = [
+  'dynamodb:BatchGetItem',
+  'dynamodb:ConditionCheckItem',
+  'dynamodb:DescribeTable',
+  'dynamodb:GetItem',
+  'dynamodb:Query',
+  'dynamodb:Scan',
+] as const;
+export const TABLE_WRITE_ACTIONS = ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'] as const;
+
+/** What `queues: {key: 'send'}` grants (CDK's `grantSendMessages`). */
+export const QUEUE_SEND_ACTIONS = ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'] as const;
+
+export const SCHEDULER_ACTIONS = ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule', 'scheduler:GetSchedule'] as const;
+
+/** The variables the scheduler binding sets: the group, Scheduler's delivery role, and the timers queue and its DLQ. */
+export const SCHEDULER_ENVIRONMENT = ['SCHEDULER_GROUP_NAME', 'SCHEDULER_ROLE_ARN', 'TIMERS_QUEUE_ARN', 'TIMERS_DLQ_ARN'] as const;
+
+/**
+ * The environment variables that name a resource, each set only on a function bound to that resource (the
+ * CDK construct's `bind…` methods). On the twin a secret's value stands in the variable that names it in AWS:
+ * `SECRET_BOX_KEY` for `SECRET_BOX_SECRET_ARN`, `MAILBOX_PROVIDERS` for `MAILBOX_PROVIDERS_SECRET_ARN`.
+ */
+export function grantedEnvironment(b: Bindings, tables: Record<string, { env: string }>, queues: Record<string, { urlEnv: string; arnEnv: string }>): string[] {
+  const env: string[] = [];
+  for (const key of Object.keys(b.tables ?? {})) env.push(tables[key]!.env);
+  for (const key of Object.keys(b.queues ?? {})) env.push(queues[key]!.urlEnv, queues[key]!.arnEnv);
+  if (b.scheduler) env.push(...SCHEDULER_ENVIRONMENT);
+  if (b.mail) env.push('SES_CONFIGURATION_SET');
+  if (b.secrets) env.push('SECRET_BOX_SECRET_ARN', 'SECRET_BOX_KEY');
+  if (b.mailboxProviders) env.push('MAILBOX_PROVIDERS_SECRET_ARN', 'MAILBOX_PROVIDERS');
+  if (b.userPool) env.push('USER_POOL_ID');
+  if (b.apiKeys) env.push('USAGE_PLAN_NAME');
+  if (b.directorySource || b.directoryImport) env.push('DIRECTORY_BUCKET', 'DIRECTORY_KEY');
+  return env;
+}
+
+/** Every variable `grantedEnvironment` can give: a function sees only those its bindings grant. */
+export function resourceEnvironment(tables: Record<string, { env: string }>, queues: Record<string, { urlEnv: string; arnEnv: string }>): Set<string> {
+  const all: Bindings = {
+    tables: Object.fromEntries(Object.keys(tables).map((k) => [k, 'readwrite'])),
+    queues: Object.fromEntries(Object.keys(queues).map((k) => [k, 'send'])),
+    scheduler: true,
+    mail: true,
+    secrets: true,
+    mailboxProviders: true,
+    userPool: true,
+    apiKeys: true,
+    directorySource: true,
+  };
+  return new Set(grantedEnvironment(all, tables, queues));
+}

@@ -62,7 +62,8 @@ export const QUEUES: Record<QueueKey, QueueDef> = {
       module: 'functions/workers/drafting.worker.ts',
       batchSize: 5,
       timeoutSeconds: 60,
-      bindings: { tables: { accounts: 'readwrite', outreach: 'readwrite' }, queues: { sending: 'send' }, scheduler: true },
+      // A sequence step's draft queues the next step's (drafting) and a due send (sending).
+      bindings: { tables: { accounts: 'readwrite', outreach: 'readwrite' }, queues: { drafting: 'send', sending: 'send' }, scheduler: true },
     },
   },
   sending: {
@@ -75,8 +76,10 @@ export const QUEUES: Record<QueueKey, QueueDef> = {
       module: 'functions/workers/sending.worker.ts',
       batchSize: 5,
       timeoutSeconds: 30,
-      // secrets: an smtp account's own password is sealed with the secret box.
-      bindings: { tables: { accounts: 'readwrite', outreach: 'readwrite' }, scheduler: true, mail: true, secrets: true },
+      // secrets: an smtp account's own password and a mailbox's tokens are sealed with the secret box;
+      // mailboxProviders: a Google or Microsoft send refreshes its token with the service's OAuth client;
+      // sending: a test email or a send that lost its slot puts itself back on the queue.
+      bindings: { tables: { accounts: 'readwrite', outreach: 'readwrite' }, queues: { sending: 'send' }, scheduler: true, mail: true, secrets: true, mailboxProviders: true },
     },
   },
   webhooks: {
@@ -197,7 +200,8 @@ export const DEAD_LETTERS: HousekeepingDef & { batchSize: number } = {
   bindings: {
     // directory: a directory import's chunk or finalize step that gave up marks its import failed.
     tables: { accounts: 'readwrite', jobs: 'readwrite', outreach: 'readwrite', directory: 'readwrite' },
-    queues: { webhooks: 'send' },
+    // sending: a dead "send due" timer is re-run, which queues the send.
+    queues: { webhooks: 'send', sending: 'send' },
     scheduler: true,
   },
 };
@@ -224,6 +228,8 @@ export const MAILBOX_POLL: HousekeepingDef & { rateMinutes: number } = {
   timeoutSeconds: 240,
   bindings: {
     tables: { accounts: 'readwrite', outreach: 'readwrite' },
+    // A reply stops its sequence contact: the contact's pending schedules are deleted.
+    scheduler: true,
     secrets: true,
     mailboxProviders: true,
   },

@@ -156,7 +156,9 @@ export const ROUTES: RouteDef[] = [
   { method: 'DELETE', path: con('accounts/{id}/webhook-secrets/{secret_id}/'), module: 'functions/console/revoke-webhook-secret.ts', auth: 'admin', bindings: accountsWrite },
   { method: 'POST', path: con('accounts/{id}/credits/'), module: 'functions/console/add-credits.ts', auth: 'admin', bindings: accountsWrite },
   { method: 'GET', path: con('accounts/{id}/charges/'), module: 'functions/console/list-charges.ts', auth: 'admin', bindings: accountsRead },
-  { method: 'POST', path: con('accounts/{id}/sending-accounts/'), module: 'functions/console/create-sending-account.ts', auth: 'admin', bindings: { ...accountsWrite, secrets: true } },
+  // The providers' settings: on the twin a google or microsoft account created here connects through the
+  // emulated consent (in AWS those types are refused before any read, but the twin grants what AWS would).
+  { method: 'POST', path: con('accounts/{id}/sending-accounts/'), module: 'functions/console/create-sending-account.ts', auth: 'admin', bindings: { ...accountsWrite, secrets: true, mailboxProviders: true } },
   { method: 'GET', path: con('accounts/{id}/jobs/{job_id}/webhook-deliveries/'), module: 'functions/console/webhook-deliveries.ts', auth: 'admin', bindings: { tables: { jobs: 'read' } } },
   // An operator starts connecting a Google or Microsoft mailbox (OAuth 2.0 + PKCE); it ends at the public callback.
   { method: 'POST', path: con('accounts/{id}/sending-accounts/connect/'), module: 'functions/console/connect-sending-account.ts', auth: 'admin', bindings: { ...accountsWrite, secrets: true, mailboxProviders: true } },
@@ -194,6 +196,17 @@ export const ROUTES: RouteDef[] = [
   { method: 'POST', path: app('emails/{email_id}/approve/'), module: 'functions/app/approve-email.ts', auth: 'user', throttle: T.appWrite, bindings: emailsChange },
   { method: 'POST', path: app('emails/{email_id}/cancel/'), module: 'functions/app/cancel-email.ts', auth: 'user', throttle: T.appWrite, bindings: emailsChange },
 ];
+
+/**
+ * What a route's function is granted: its bindings, and for routes that resolve an API key the accounts table
+ * (read, or as bound) with the hourly "last used" write of `keyUse` where it only reads.
+ */
+export function routeBindings(route: RouteDef): Bindings {
+  if (route.auth !== 'api_key' && route.auth !== 'handler_key') return route.bindings;
+  const tables = { ...route.bindings.tables };
+  if (tables.accounts === undefined) tables.accounts = 'read';
+  return { ...route.bindings, tables, ...(tables.accounts === 'read' ? { keyUse: true } : {}) };
+}
 
 /** Per-second rate for API Gateway usage-plan throttles (which take requests per second). */
 export function ratePerSecond(t: Throttle): number {
@@ -242,3 +255,18 @@ export function findRoute(method: string, path: string): { route: RouteDef; para
   }
   return null;
 }
+
+/**
+ * AWS limits a route lives within, read by the CDK stack (timeouts) and enforced by the local gateway as API
+ * Gateway and Lambda enforce them: a route's function stops at its timeout (API Gateway then answers 502),
+ * API Gateway stops waiting for any integration after 29 s (504), and Lambda refuses a synchronous response
+ * over 6 MB (502).
+ */
+export const ROUTE_LIMITS = {
+  /** A route function's timeout unless its row names another. */
+  defaultTimeoutSeconds: 10,
+  /** REST API integration timeout (API Gateway quotas). */
+  integrationTimeoutSeconds: 29,
+  /** Lambda's synchronous invocation response payload, the serialised proxy result (Lambda quotas). */
+  responseBytes: 6 * 1024 * 1024,
+} as const;

@@ -7,6 +7,7 @@ import { advanceServiceClock, serviceClockOffset } from '../core/clock.js';
 import { sameSecret, type ExtraRoute } from './gateway.js';
 import type { LocalStack } from './stack.js';
 import type { InboundDelivery } from './dev-inbound.js';
+import { runAsFunction } from './function-context.js';
 
 /**
  * Local-only endpoints (absent in AWS): readiness and the dev controls of DESIGN.md §2, behind the
@@ -59,12 +60,12 @@ export function devControls(opts: { stack: LocalStack; clockFile: string | null;
         if (opts.clockFile) writeFileSync(opts.clockFile, JSON.stringify({ offsetMs: serviceClockOffset() }));
         await opts.stack.scheduler.fireDue();
         // What fell due includes overdue steps on the due index, which the sweeper re-drives or ends.
-        await (await import('../workers/sweep.js')).sweep();
+        await runAsFunction('sweeper', async () => (await import('../workers/sweep.js')).sweep());
         await (await import('./dev-inbound.js')).pollMailboxesLocally();
         return { status: 200, body: { now: now.toISOString() } };
       }
       case 'POST settle/': {
-        await (await import('../workers/sweep.js')).sweep();
+        await runAsFunction('sweeper', async () => (await import('../workers/sweep.js')).sweep());
         await (await import('./dev-inbound.js')).pollMailboxesLocally();
         const idle = await opts.stack.settle(Number(process.env.SETTLE_TIMEOUT_MS ?? 30_000));
         return idle ? { status: 200, body: { idle: true } } : { status: 504, body: { idle: false } };

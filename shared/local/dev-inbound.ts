@@ -7,6 +7,7 @@ import { logger } from '../core/logger.js';
 import { listActiveConnections } from '../mailboxes/mailboxes.repository.js';
 import { pollAllMailboxes, pollMailbox } from '../mailboxes/poll-mailboxes.js';
 import type { MailProviderEmulator } from './oauth-emulator.js';
+import { runAsFunction } from './function-context.js';
 
 /**
  * `POST /api/console/v1/dev/inbound/`: hands a received message over the way a mailbox provider would
@@ -26,7 +27,7 @@ export function serialisedPoll<T>(run: () => Promise<T>): Promise<T> {
 }
 
 export const pollMailboxesLocally = () =>
-  serialisedPoll(() => pollAllMailboxes()).catch((e: unknown) => {
+  serialisedPoll(() => runAsFunction('mailbox-poll', () => pollAllMailboxes())).catch((e: unknown) => {
     logger.warn('mailbox poll failed', { error: e as Error });
     return null;
   });
@@ -44,13 +45,14 @@ export function devInbound(emulator: MailProviderEmulator | null): InboundDelive
       const to = addressOf(msg.to);
       // Every workspace that connected this mailbox reads it, as its own poll would.
       const connections = emulator?.mailbox(to) ? (await listActiveConnections()).filter((c) => c.email === to) : [];
-      if (!emulator || connections.length === 0) return { status: 202, body: await receiveInbound(msg) };
+      // No connected mailbox: the message arrives by SES receiving, whose function matches and classifies it.
+      if (!emulator || connections.length === 0) return { status: 202, body: await runAsFunction('inbound-mail', () => receiveInbound(msg)) };
       const raw = await composeMime(msg);
       const outcome = await serialisedPoll(async () => {
         const id = emulator.deliver(to, raw);
         let found: InboundOutcome | undefined;
         for (const c of connections) {
-          const polled = id ? (await pollMailbox(c.ea_id))?.outcomes[id] : undefined;
+          const polled = id ? (await runAsFunction('mailbox-poll', () => pollMailbox(c.ea_id)))?.outcomes[id] : undefined;
           if (!found || (polled?.matched && !found.matched)) found = polled;
         }
         return found;

@@ -1,5 +1,8 @@
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { workerFunctionName } from '../catalog/functions.js';
+import type { QueueKey } from '../catalog/queues.js';
+import { runAsFunction } from './function-context.js';
 
 /**
  * Plays Lambda's SQS event source mapping locally: long-polls each queue, hands batches to the worker
@@ -16,7 +19,7 @@ export interface RunnerQueue {
   batchSize: number;
   /** The function's timeout: a batch still running after it has failed, every message of it. */
   timeoutMs: number;
-  /** The consuming function, as Lambda's context names it; `<key>-worker` when absent. */
+  /** The consuming function in the catalogue (shared/catalog/functions.ts), whose grants the batch runs with; `<key>-worker` when absent. */
   functionName?: string;
   handler: () => Promise<SqsHandler>;
 }
@@ -81,7 +84,7 @@ export class FunctionTimeoutError extends Error {
  * stopped, so it runs on unobserved (its messages stay undeleted, so anything it still does is a duplicate
  * the next delivery must tolerate, as with a Lambda that timed out after writing) while the batch fails.
  */
-async function withinTimeout<T>(timeoutMs: number, run: (deadline: number) => Promise<T>): Promise<T> {
+export async function withinTimeout<T>(timeoutMs: number, run: (deadline: number) => Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const invocation = Promise.resolve().then(() => run(Date.now() + timeoutMs));
   invocation.catch(() => undefined);
@@ -119,7 +122,8 @@ export function startEventSourceRunner(sqs: SQSClient, queues: RunnerQueue[], op
         const event: SQSEvent = { Records: messages.map((m) => toRecord(m, q)) };
         let failed = new Set<string>();
         try {
-          const res = await withinTimeout(q.timeoutMs, (deadline) => handler(event, lambdaContext(q.functionName ?? `${q.key}-worker`, deadline)));
+          const name = q.functionName ?? workerFunctionName(q.key as QueueKey);
+          const res = await withinTimeout(q.timeoutMs, (deadline) => runAsFunction(name, () => handler(event, lambdaContext(name, deadline))));
           failed = new Set((res?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
         } catch (e) {
           opts.onError?.(q.key, e);

@@ -3,11 +3,13 @@ import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { findRoute, type RouteDef } from '../catalog/routes.js';
+import { ROUTE_LIMITS, findRoute, type RouteDef } from '../catalog/routes.js';
 import { API_KEY_AUTHORIZER } from '../catalog/authorizer.js';
+import { routeFunctionName } from '../catalog/functions.js';
+import { runAsFunction } from './function-context.js';
 import { EdgeAuthorizer, type AuthorizerFunction, type EdgeOutcome } from './edge-authorizer.js';
 import { TokenBuckets } from './token-bucket.js';
-import { lambdaContext } from './event-source-runner.js';
+import { FunctionTimeoutError, lambdaContext, withinTimeout } from './event-source-runner.js';
 import type { Handler } from '../http/handler.js';
 import { logger } from '../core/logger.js';
 import type { UserTokenVerifier } from './user-authorizer.js';
@@ -174,10 +176,36 @@ function identitySource(req: IncomingMessage): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+/**
+ * A route's invocation within the limits AWS sets: the function's own timeout (Lambda ends it, and API
+ * Gateway answers 502), API Gateway's integration timeout (504), and Lambda's 6 MB response payload (502).
+ */
+export async function invokeRoute(route: RouteDef, run: () => Promise<APIGatewayProxyResult>): Promise<APIGatewayProxyResult | { refused: { status: number; message: string } }> {
+  const functionSeconds = route.timeoutSeconds ?? ROUTE_LIMITS.defaultTimeoutSeconds;
+  const seconds = Math.min(functionSeconds, ROUTE_LIMITS.integrationTimeoutSeconds);
+  let out: APIGatewayProxyResult;
+  try {
+    out = await withinTimeout(seconds * 1000, run);
+  } catch (e) {
+    if (!(e instanceof FunctionTimeoutError)) throw e;
+    logger.error('local gateway: route timed out', { route: `${route.method} ${route.path}`, error: e });
+    return { refused: functionSeconds > ROUTE_LIMITS.integrationTimeoutSeconds ? { status: 504, message: 'Endpoint request timed out' } : { status: 502, message: 'Internal server error' } };
+  }
+  const bytes = Buffer.byteLength(JSON.stringify(out));
+  if (bytes > ROUTE_LIMITS.responseBytes) {
+    logger.error('local gateway: response over Lambda\'s payload limit', { route: `${route.method} ${route.path}`, bytes, limit: ROUTE_LIMITS.responseBytes });
+    return { refused: { status: 502, message: 'Internal server error' } };
+  }
+  return out;
+}
+
 export async function startGateway(opts: GatewayOptions): Promise<{ server: Server; port: number; stop(): Promise<void> }> {
   const buckets = new TokenBuckets();
   const edgeAuthorizer = new EdgeAuthorizer(
-    () => loadHandler(opts.root, API_KEY_AUTHORIZER.module) as unknown as Promise<AuthorizerFunction>,
+    async () => {
+      const authorizer = (await loadHandler(opts.root, API_KEY_AUTHORIZER.module)) as unknown as AuthorizerFunction;
+      return (event) => runAsFunction('api-key-authorizer', () => authorizer(event));
+    },
     API_KEY_AUTHORIZER.resultTtlSeconds,
   );
 
@@ -242,7 +270,8 @@ export async function startGateway(opts: GatewayOptions): Promise<{ server: Serv
 
       const handler = await loadHandler(opts.root, route.module);
       const event = toEvent(req, url, route, params, body, requestId, edge);
-      const out: APIGatewayProxyResult = await handler(event, lambdaContext(route.module));
+      const out = await invokeRoute(route, () => runAsFunction(routeFunctionName(route), () => handler(event, lambdaContext(route.module))));
+      if ('refused' in out) return write(res, requestId, out.refused.status, JSON.stringify({ message: out.refused.message }));
       // As API Gateway: `headers` and `multiValueHeaders` merge, the latter's values winning for a name in both
       // (Set-Cookie, one value per cookie, comes this way).
       const headers: Record<string, string | string[]> = {};

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LocalStack } from './stack.js';
 import { startupPhase } from './startup-trace.js';
+import { runAsFunction } from './function-context.js';
 import { directoryStoreName } from '../directory/directory-store.js';
 import type { DirectoryRecord } from '../directory/types.js';
 import { loadDirectoryFile, useLoadedDirectory, type LoadedDirectory } from '../search/index-source.js';
@@ -140,7 +141,7 @@ export async function startServices(opts: {
   const resumed = await resumeInFlight();
   if (resumed.jobs + resumed.webhooks + resumed.drafts + resumed.sends > 0) opts.log?.(`resumed in-flight work: ${JSON.stringify(resumed)}`);
   // The sweeper runs at start; the stack runs it on its schedule's period, and dev clock moves run it too.
-  const swept = await sweep();
+  const swept = await runAsFunction('sweeper', () => sweep());
   if (swept.examined > 0) opts.log?.(`swept overdue work: ${JSON.stringify(swept)}`);
   return {
     directoryFile: file,

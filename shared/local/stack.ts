@@ -29,6 +29,8 @@ import { APP_PATH, buildWebApp, webAppSite } from './web-app.js';
 import { APP_BASE } from '../catalog/routes.js';
 import { startupPhase } from './startup-trace.js';
 import { once } from '../core/once.js';
+import { enforceFunctionGrants, overrideBindings, runAsFunction } from './function-context.js';
+import type { Bindings } from '../catalog/bindings.js';
 
 /**
  * The one-machine twin: DynamoDB Local, local-aws-sqs, aws-ses-v2-local and the Scheduler emulator on
@@ -77,6 +79,11 @@ export interface LocalStackOptions {
    */
   dynamodb?: { endpoint: string; accessKeyId: string };
   env?: Record<string, string>;
+  /**
+   * Bindings other than the catalogue's for some functions, by name (shared/catalog/functions.ts): tests take
+   * one grant away and see the call refused as IAM would refuse it.
+   */
+  grants?: Record<string, Bindings>;
 }
 
 export interface LocalStack {
@@ -185,7 +192,7 @@ function readOrCreate(file: string | null, make: () => string): string {
 
 // The sweeper and the mailbox paths load most of the service's modules (every record kind, the mail
 // providers' clients, MIME parsing): they load on first use, so that start-up does not wait for them.
-const sweepLater = async () => (await import('../workers/sweep.js')).sweep();
+const sweepLater = async () => runAsFunction('sweeper', async () => (await import('../workers/sweep.js')).sweep());
 const pollMailboxesLater = async () => (await import('./dev-inbound.js')).pollMailboxesLocally();
 const inboundLater = (emulator: MailProviderEmulator): InboundDelivery => {
   const delivery = once(() => import('./dev-inbound.js').then((m) => m.devInbound(emulator)));
@@ -304,6 +311,12 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       ...opts.env,
     });
     for (const def of TABLE_LIST) process.env[def.env] = `${LOCAL_PREFIX}-${def.key}`;
+    // From here on each invocation sees only its own function's environment and grants (clients made anew).
+    enforceFunctionGrants();
+    for (const [name, bindings] of Object.entries(opts.grants ?? {})) {
+      overrideBindings(name, bindings);
+      started.push({ stop: async () => overrideBindings(name, null) });
+    }
     resetClients();
     resetSecretBox();
 

@@ -5,19 +5,19 @@ import { join } from 'node:path';
 import { App, Stack, Validations, type NestedStack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnPolicy } from 'aws-cdk-lib/aws-iam';
-import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { CfnEventSourceMapping, type CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
-import { AwsSolutionsChecks } from 'cdk-nag';
-import { MAILBOX_CONNECT_MODULES, WORKERS_CONTEXT, boundedContextOf, resourcePath, usagePlanName } from '../../lib/api-stack.js';
-import { createServiceStacks } from '../../lib/service.js';
-import { REPO_ROOT, TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS, type ServiceFunction } from '../../lib/constructs/service-function.js';
-import { pascal } from '../../lib/stateful-stack.js';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
+import { MAILBOX_CONNECT_MODULES, STAGE_METHOD_CEILING, WORKERS_CONTEXT, boundedContextOf, resourcePath, usagePlanName } from '../../lib/api-stack.js';
+import { createServiceStacks, type ServiceOptions } from '../../lib/service.js';
+import { DEFAULT_MAX_LAMBDA_MEMORY_MB, REPO_ROOT, TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS, type ServiceFunction } from '../../lib/constructs/service-function.js';
+import { DEAD_LETTER_QUEUE_VISIBILITY_SECONDS, SQS_VISIBILITY_PER_FUNCTION_TIMEOUT, pascal } from '../../lib/stateful-stack.js';
 import type { IConstruct } from 'constructs';
-import type { Bindings } from '../../shared/catalog/bindings.js';
-import { DEAD_LETTERS, MAILBOX_POLL, QUEUE_LIST, SWEEPER, queueName } from '../../shared/catalog/queues.js';
+import { grantedEnvironment, type Bindings } from '../../shared/catalog/bindings.js';
+import { DEAD_LETTERS, MAILBOX_POLL, QUEUES, QUEUE_LIST, SWEEPER, queueName } from '../../shared/catalog/queues.js';
 import { ROUTES, ratePerSecond, type RouteDef } from '../../shared/catalog/routes.js';
 import { API_KEY_AUTHORIZER } from '../../shared/catalog/authorizer.js';
-import { RETENTION, TABLE_LIST, type TableKey } from '../../shared/catalog/tables.js';
+import { RETENTION, TABLES, TABLE_LIST, type TableKey } from '../../shared/catalog/tables.js';
 import { mailConfigurationSetName } from '../../lib/constructs/mail-events.js';
 import type { CfnRule } from 'aws-cdk-lib/aws-events';
 import type { CfnQueue } from 'aws-cdk-lib/aws-sqs';
@@ -37,6 +37,19 @@ const SES_IDENTITIES = ['mail.example.com', 'sender@other.example'];
 function buildApp(routes?: RouteDef[]) {
   const app = new App({ context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
   return { app, ...createServiceStacks(app, { stage: STAGE, sesIdentities: SES_IDENTITIES, ...(routes ? { routes } : {}) }) };
+}
+
+/** bin/app.ts's wiring with more options and CDK context (`-c key=value`), bundling skipped. */
+function buildVariant(opts: Partial<ServiceOptions>, context: Json = {}) {
+  const app = new App({ context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [], ...context } });
+  return { app, ...createServiceStacks(app, { stage: STAGE, sesIdentities: SES_IDENTITIES, ...opts }) };
+}
+
+/** Both cdk-nag packs bin/app.ts attaches: every finding nobody acknowledged, as `severity rule: paths`. */
+function nagFindings(scope: App): string[] {
+  return [new AwsSolutionsChecks(), new ServerlessChecks()].flatMap((pack) =>
+    pack.validateScope(scope).violations.map((v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`),
+  );
 }
 
 const { app, stateful, api } = buildApp();
@@ -193,20 +206,13 @@ describe('functions', () => {
   test('every bound table, queue and the scheduler reach the function as environment variables', () => {
     for (const { name, fn, bindings } of allFunctions) {
       const env: Json = resourcesOf(fn)[logicalId(fn)]!.Properties.Environment.Variables;
+      // The resource variables are those the twin shows the same function (shared/local/function-context.ts),
+      // under their AWS names: a secret by its ARN, not by its value.
+      const localOnly = new Set(['SECRET_BOX_KEY', 'MAILBOX_PROVIDERS']);
+      const oauthRoutes = new Set(ROUTES.filter((r) => MAILBOX_CONNECT_MODULES.includes(r.module)).map((r) => `${r.method} ${r.path}`));
       const expected = [
-        ...Object.keys(bindings.tables ?? {}).map((k) => TABLE_LIST.find((t) => t.key === k)!.env),
-        ...Object.keys(bindings.queues ?? {}).flatMap((k) => {
-          const q = QUEUE_LIST.find((d) => d.key === k)!;
-          return [q.urlEnv, q.arnEnv];
-        }),
-        ...(bindings.scheduler ? ['SCHEDULER_GROUP_NAME', 'SCHEDULER_ROLE_ARN', 'TIMERS_QUEUE_ARN', 'TIMERS_DLQ_ARN'] : []),
-        ...(bindings.secrets ? ['SECRET_BOX_SECRET_ARN'] : []),
-        ...(bindings.mailboxProviders ? ['MAILBOX_PROVIDERS_SECRET_ARN'] : []),
-        ...(bindings.mailboxProviders && name !== 'mailbox poller' ? ['OAUTH_REDIRECT_URI', 'WEB_APP_URL'] : []),
-        ...(bindings.apiKeys ? ['USAGE_PLAN_NAME'] : []),
-        ...(bindings.directorySource || bindings.directoryImport ? ['DIRECTORY_BUCKET', 'DIRECTORY_KEY'] : []),
-        ...(bindings.mail ? ['SES_CONFIGURATION_SET'] : []),
-        ...(bindings.userPool ? ['USER_POOL_ID'] : []),
+        ...grantedEnvironment(bindings, TABLES, QUEUES).filter((v) => !localOnly.has(v)),
+        ...(oauthRoutes.has(name) ? ['OAUTH_REDIRECT_URI', 'WEB_APP_URL'] : []),
         ...(name === 'worker sending' ? ['PUBLIC_BASE_URL'] : []),
       ];
       const base = ['POWERTOOLS_SERVICE_NAME', 'LOG_LEVEL', 'SERVICE_STAGE'];
@@ -496,7 +502,8 @@ describe('stateful resources', () => {
 
   test('every queue, DLQs included, refuses requests without TLS', () => {
     const queues = ofType(statefulResources, 'AWS::SQS::Queue').map(([id]) => id);
-    expect(queues).toHaveLength(QUEUE_LIST.length * 2);
+    // Each catalogue queue and its DLQ, and the async-failures DLQ.
+    expect(queues).toHaveLength(QUEUE_LIST.length * 2 + 1);
     for (const id of queues) {
       statefulT.hasResourceProperties('AWS::SQS::QueuePolicy', {
         Queues: [{ Ref: id }],
@@ -618,14 +625,17 @@ describe('mailbox providers (issue 11)', () => {
   const text = (value: unknown): string =>
     typeof value === 'string' ? value : (value as Json)['Fn::Join'][1].map((part: unknown) => (typeof part === 'string' ? part : JSON.stringify(part))).join('');
 
-  test('the OAuth clients live in one retained Secrets Manager secret, readable by ARN only by the connect (app, console), callback and poller functions', () => {
+  test('the OAuth clients live in one retained Secrets Manager secret, readable by ARN only by the connect (app, console), callback, create, sending and poller functions', () => {
     expect(statefulResources[secretId]).toMatchObject({ Type: 'AWS::SecretsManager::Secret', DeletionPolicy: 'Retain' });
     expect(connectRoutes.map((r) => `${r.method} ${r.path}`).sort()).toEqual(['GET /oauth/callback/', 'POST /api/app/v1/sending-accounts/connect/', 'POST /api/console/v1/accounts/{id}/sending-accounts/connect/']);
     const readers = allFunctions.filter(({ fn }) => {
       const env: Json = resourcesOf(fn)[logicalId(fn)]!.Properties.Environment.Variables;
       return env.MAILBOX_PROVIDERS_SECRET_ARN !== undefined;
     });
-    expect(readers.map((r) => r.name).sort()).toEqual([...connectRoutes.map((r) => `${r.method} ${r.path}`), 'mailbox poller'].sort());
+    // The sending worker refreshes a mailbox's access token; the console's create connects a google or
+    // microsoft account through the emulated consent on the twin (refused before any read in AWS).
+    const createSendingAccount = ROUTES.find((r) => r.module === 'functions/console/create-sending-account.ts')!;
+    expect(readers.map((r) => r.name).sort()).toEqual([...connectRoutes.map((r) => `${r.method} ${r.path}`), `${createSendingAccount.method} ${createSendingAccount.path}`, 'mailbox poller', 'worker sending'].sort());
     for (const { name, fn } of readers) {
       const roleId = Stack.of(fn).getLogicalId(fn.role!.node.defaultChild as never);
       const statements = ofType(resourcesOf(fn), 'AWS::IAM::Policy')
@@ -1030,14 +1040,34 @@ describe('IAM least privilege', () => {
   });
 });
 
-describe('cdk-nag (AwsSolutions)', () => {
+describe('cdk-nag (AwsSolutions and Serverless)', () => {
   test('reports no unacknowledged finding, error or warning, in either stack', () => {
     // cdk-nag 3 is a policy-validation plugin: findings are not annotations (Annotations.findError sees
     // none); validateScope() is the pack's documented direct entry point, run here on the synthesised tree.
-    const report = new AwsSolutionsChecks().validateScope(app);
-    const findings = report.violations.map((v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`);
-    expect(findings).toEqual([]);
-    expect(report.success).toBe(true);
+    for (const pack of [new AwsSolutionsChecks(), new ServerlessChecks()]) {
+      const report = pack.validateScope(app);
+      const findings = report.violations.map((v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`);
+      expect(findings).toEqual([]);
+      expect(report.success).toBe(true);
+    }
+  });
+
+  test('an unacknowledged Serverless finding fails synthesis too', () => {
+    const probe = new App();
+    new Queue(new Stack(probe, 'Probe'), 'PlainQueue', { enforceSSL: true });
+    Validations.of(probe).addPlugins(new ServerlessChecks(probe));
+    expect(() => probe.synth()).toThrow(/Serverless-SQSRedrivePolicy/);
+  });
+
+  test('every API stage has a default method throttle (the ceiling of methods without their own)', () => {
+    for (const restApi of [api.api, api.appApi]) {
+      apiT.hasResourceProperties('AWS::ApiGateway::Stage', {
+        RestApiId: { Ref: api.getLogicalId(restApi.node.defaultChild as never) },
+        MethodSettings: Match.arrayWith([
+          Match.objectLike({ ResourcePath: '/*', HttpMethod: '*', ThrottlingRateLimit: STAGE_METHOD_CEILING.rateLimit, ThrottlingBurstLimit: STAGE_METHOD_CEILING.burstLimit }),
+        ]),
+      });
+    }
   });
 
   test('an unacknowledged finding fails synthesis', () => {
@@ -1047,7 +1077,7 @@ describe('cdk-nag (AwsSolutions)', () => {
     expect(() => probe.synth()).toThrow(/AwsSolutions-SQS/);
   });
 
-  test('bin/app.ts synthesises both stacks with the nag pack attached (bundling skipped)', () => {
+  test('bin/app.ts synthesises both stacks with both nag packs attached (bundling skipped)', () => {
     const outdir = mkdtempSync(join(tmpdir(), 'cdk-app-'));
     try {
       const result = spawnSync(process.execPath, ['--import', 'tsx', 'bin/app.ts'], {
@@ -1064,6 +1094,8 @@ describe('cdk-nag (AwsSolutions)', () => {
       expect(existsSync(join(outdir, 'people-outreach-ci-stateful.template.json'))).toBe(true);
       expect(existsSync(join(outdir, 'people-outreach-ci-api.template.json'))).toBe(true);
       const report = JSON.parse(readFileSync(join(outdir, 'validation-report.json'), 'utf8'));
+      // A clean run reports no plugin at all, so the attachment itself is read from the app.
+      expect(readFileSync(join(REPO_ROOT, 'bin/app.ts'), 'utf8')).toContain('Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));');
       expect(report.pluginReports.flatMap((p: Json) => p.violations ?? [])).toEqual([]);
     } finally {
       rmSync(outdir, { recursive: true, force: true });
@@ -1347,8 +1379,7 @@ describe('search engines', () => {
     });
 
     test('cdk-nag reports no unacknowledged finding', () => {
-      const report = new AwsSolutionsChecks().validateScope(osApp);
-      expect(report.violations.map((v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual([]);
+      expect(nagFindings(osApp)).toEqual([]);
     });
   });
 });
@@ -1373,14 +1404,17 @@ describe('directory import', () => {
     expect(queuesSentTo(fn)).toEqual(['DirectoryFinalize', 'DirectoryImport']);
   });
 
-  test('the finalize worker (10 GB) also puts search index artifacts, under index/ only', () => {
+  test('the finalize worker (10 GB with -c maxLambdaMemoryMb=10240) also puts search index artifacts, under index/ only', () => {
     const fn = api.workerFunctions['directory-finalize'];
     expect(tablesTouched(fn)).toEqual(['directory']);
     expect(s3Statements(fn)).toEqual([
       { actions: ['s3:GetObject', 's3:GetObjectVersion'], resource: expect.stringMatching(/\/directory\/directory\.jsonl"/) },
       { actions: ['s3:DeleteObject', 's3:PutObject'], resource: expect.stringMatching(/directory-bucket-arn.*\/index\/\*"/) },
     ]);
-    expect(templateOf(fn).toJSON().Resources[logicalId(fn)].Properties.MemorySize).toBe(10240);
+    // Capped by default (new accounts' quota); the whole 10 GB when the context raises the cap.
+    expect(templateOf(fn).toJSON().Resources[logicalId(fn)].Properties.MemorySize).toBe(DEFAULT_MAX_LAMBDA_MEMORY_MB);
+    const raised = buildVariant({}, { maxLambdaMemoryMb: '10240' }).api.workerFunctions['directory-finalize'];
+    Template.fromStack(Stack.of(raised)).hasResourceProperties('AWS::Lambda::Function', Match.objectLike({ Description: 'Worker of the directory-finalize queue', MemorySize: 10240 }));
   });
 
   test('the chunk worker runs at most 8 at once (the table write units), the finalize worker at most 2', () => {
@@ -1510,4 +1544,152 @@ describe('the customer web app on S3 and CloudFront', () => {
 function stateful_userPool(): { pool: string; client: string } {
   const ids = Object.keys(statefulResources);
   return { pool: ids.find((id) => statefulResources[id]!.Type === 'AWS::Cognito::UserPool')!, client: ids.find((id) => statefulResources[id]!.Type === 'AWS::Cognito::UserPoolClient')! };
+}
+
+describe('deploy-time limits Lambda enforces', () => {
+  test('every SQS event source: the queue hides a message at least as long as its function may run (Lambda refuses less)', () => {
+    // Constructs, then each side's synthesised value: a queue without VisibilityTimeout has SQS's 30 s, a
+    // function without Timeout Lambda's 3 s.
+    const queues = new Map(app.node.findAll().filter((c): c is Queue => c instanceof Queue).map((q) => [q.queueArn, q]));
+    const functions = new Map(allFunctions.map(({ fn }) => [fn.functionName, fn]));
+    const mappings = app.node.findAll().filter((c): c is CfnEventSourceMapping => c instanceof CfnEventSourceMapping);
+    expect(mappings).toHaveLength(QUEUE_LIST.length * 2);
+    for (const mapping of mappings) {
+      const queue = queues.get(mapping.eventSourceArn!);
+      const fn = functions.get(mapping.functionName);
+      expect([mapping.node.path, Boolean(queue), Boolean(fn)]).toEqual([mapping.node.path, true, true]);
+      const visibility: number = resourcesOf(queue!)[Stack.of(queue!).getLogicalId(queue!.node.defaultChild as CfnQueue)]!.Properties.VisibilityTimeout ?? 30;
+      const timeout: number = resourcesOf(fn!)[logicalId(fn!)]!.Properties.Timeout ?? 3;
+      expect([mapping.node.path, visibility >= timeout]).toEqual([mapping.node.path, true]);
+    }
+  });
+
+  test(`every dead-letter queue hides a message ${SQS_VISIBILITY_PER_FUNCTION_TIMEOUT}× the dead-letter consumer's timeout, from the catalogue`, () => {
+    expect(DEAD_LETTER_QUEUE_VISIBILITY_SECONDS).toBe(SQS_VISIBILITY_PER_FUNCTION_TIMEOUT * DEAD_LETTERS.timeoutSeconds);
+    for (const q of QUEUE_LIST) {
+      statefulT.hasResourceProperties('AWS::SQS::Queue', Match.objectLike({ QueueName: queueName(PREFIX, q.key, true), VisibilityTimeout: DEAD_LETTER_QUEUE_VISIBILITY_SECONDS }));
+    }
+  });
+
+  test(`by default no function asks for more than ${DEFAULT_MAX_LAMBDA_MEMORY_MB} MB (new accounts' quota)`, () => {
+    const functions = [stateful, api, ...nestedStacks, Stack.of(api.webHosting)].flatMap((st) => ofType(resourcesOf(st), 'AWS::Lambda::Function'));
+    expect(functions.length).toBeGreaterThan(ROUTES.length);
+    for (const [id, f] of functions) expect([id, (f.Properties.MemorySize ?? 128) <= DEFAULT_MAX_LAMBDA_MEMORY_MB]).toEqual([id, true]);
+    templateOf(api.workerFunctions.search).hasResourceProperties('AWS::Lambda::Function', Match.objectLike({ Description: 'Worker of the search queue', MemorySize: 2048 }));
+  });
+
+  test('-c maxLambdaMemoryMb must be a whole number of MB Lambda accepts', () => {
+    expect(() => buildVariant({}, { maxLambdaMemoryMb: '20000' })).toThrow(/maxLambdaMemoryMb=20000/);
+    expect(() => buildVariant({}, { maxLambdaMemoryMb: 'lots' })).toThrow(/maxLambdaMemoryMb=lots/);
+  });
+});
+
+describe('Bedrock drafting (-c bedrockModelId)', () => {
+  const bedrockStatements = (fn: ServiceFunction): Json[] =>
+    ofType(templateOf(fn).toJSON().Resources, 'AWS::IAM::Policy')
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Json[])
+      .filter((st) => asArray<string>(st.Action).some((a) => a.startsWith('bedrock:')));
+  const arnText = (value: unknown) => JSON.stringify(value).replace(/\{"Ref":"AWS::(\w+)"\}/g, '<$1>').replace(/"/g, '').replace(/\{Fn::Join:\[,\[|\]\]\}/g, '').replace(/,/g, '');
+
+  test('a foundation model id: InvokeModel on that model in this region, nothing else', () => {
+    const model = 'anthropic.claude-3-haiku-20240307-v1:0';
+    const { app: bareApp, api: bare } = buildVariant({ bedrockModelId: model });
+    const drafting = bare.workerFunctions.drafting;
+    templateOf(drafting).hasResourceProperties('AWS::Lambda::Function', Match.objectLike({ Environment: { Variables: Match.objectLike({ DRAFTER: 'bedrock', BEDROCK_MODEL_ID: model }) } }));
+    const statements = bedrockStatements(drafting);
+    expect(statements).toEqual([expect.objectContaining({ Effect: 'Allow', Action: 'bedrock:InvokeModel' })]);
+    expect(statements.map((st) => arnText(st.Resource))).toEqual([`arn:<Partition>:bedrock:<Region>::foundation-model/${model}`]);
+    expect(statements[0]!.Condition).toBeUndefined();
+    expect(nagFindings(bareApp)).toEqual([]);
+  });
+
+  test.each([
+    ['us.anthropic.claude-sonnet-4-5-20250929-v1:0', false],
+    ['global.anthropic.claude-sonnet-4-5-20250929-v1:0', true],
+  ])('an inference profile id (%s): the profile here, and its model in the regions it routes to, only through that profile', (profileId, global) => {
+    const model = profileId.slice(profileId.indexOf('.') + 1);
+    const { app: profileApp, api: withProfile } = buildVariant({ bedrockModelId: profileId });
+    const drafting = withProfile.workerFunctions.drafting;
+    templateOf(drafting).hasResourceProperties('AWS::Lambda::Function', Match.objectLike({ Environment: { Variables: Match.objectLike({ BEDROCK_MODEL_ID: profileId }) } }));
+    templateOf(drafting).hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: Match.objectLike({
+        Statement: Match.arrayWith([Match.objectLike({ Action: 'bedrock:InvokeModel', Condition: { StringEquals: { 'bedrock:InferenceProfileArn': Match.anyValue() } } })]),
+      }),
+    });
+    const statements = bedrockStatements(drafting);
+    const profileArn = `arn:<Partition>:bedrock:<Region>:<AccountId>:inference-profile/${profileId}`;
+    const unconditioned = statements.filter((st) => !st.Condition);
+    expect(unconditioned.flatMap((st) => asArray(st.Resource).map(arnText))).toEqual([profileArn]);
+    const conditioned = statements.filter((st) => st.Condition);
+    expect(conditioned).toHaveLength(1);
+    expect(arnText(conditioned[0]!.Condition.StringEquals['bedrock:InferenceProfileArn'])).toBe(profileArn);
+    expect(asArray(conditioned[0]!.Resource).map(arnText).sort()).toEqual(
+      [`arn:<Partition>:bedrock:*::foundation-model/${model}`, ...(global ? [`arn:<Partition>:bedrock:::foundation-model/${model}`] : [])].sort(),
+    );
+    // No other function may invoke Bedrock.
+    const others = allApiTemplatesOf(withProfile).filter((r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r).includes('bedrock:') && !JSON.stringify(r.Properties.Roles).includes('DraftingWorkerFn'));
+    expect(others).toEqual([]);
+    expect(nagFindings(profileApp)).toEqual([]);
+  });
+});
+
+describe('SMTP relay credentials (-c smtpRelay)', () => {
+  const relay = buildVariant({ smtpRelay: 'smtp.relay.example:587' });
+  const sending = relay.api.workerFunctions.sending;
+  const secretId = () => relay.stateful.getLogicalId(relay.stateful.smtpRelaySecret!.node.defaultChild as never);
+
+  test('the stateful stack creates a retained secret for the relay’s username and password', () => {
+    const t = Template.fromStack(relay.stateful);
+    t.hasResource('AWS::SecretsManager::Secret', Match.objectLike({ DeletionPolicy: 'Retain', Properties: Match.objectLike({ Description: Match.stringLikeRegexp('SMTP relay smtp\\.relay\\.example:587') }) }));
+    expect(secretId()).toMatch(/^SmtpRelayCredentials/);
+    // Without smtpRelay there is no relay secret, and the sending worker has no relay settings.
+    expect(stateful.smtpRelaySecret).toBeUndefined();
+    expect(JSON.stringify(resourcesOf(api.workerFunctions.sending)[logicalId(api.workerFunctions.sending)].Properties.Environment.Variables)).not.toMatch(/SMTP_/);
+  });
+
+  test('the sending worker gets the relay and the secret’s ARN, and may read that secret', () => {
+    const t = templateOf(sending);
+    t.hasResourceProperties('AWS::Lambda::Function', Match.objectLike({
+      Description: 'Worker of the sending queue',
+      Environment: { Variables: Match.objectLike({ SMTP_HOST: 'smtp.relay.example', SMTP_PORT: '587', SMTP_RELAY_SECRET_ARN: Match.anyValue() }) },
+    }));
+    const env: Json = resourcesOf(sending)[logicalId(sending)]!.Properties.Environment.Variables;
+    expect(JSON.stringify(env.SMTP_RELAY_SECRET_ARN)).toContain(secretId());
+    expect(env.SMTP_USER).toBeUndefined();
+    t.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: Match.objectLike({
+        Statement: Match.arrayWith([Match.objectLike({ Action: ['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'], Resource: Match.arrayWith([{ 'Fn::ImportValue': Match.stringLikeRegexp(secretId()) }]) })]),
+      }),
+    });
+  });
+
+  test('no other function may read the relay secret', () => {
+    const readers = allApiTemplatesOf(relay.api)
+      .filter((r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties.PolicyDocument).includes(secretId()))
+      .map((r) => JSON.stringify(r.Properties.Roles));
+    expect(readers).toHaveLength(1);
+    expect(readers[0]).toMatch(/SendingWorkerFn/);
+    const statefulPolicies = ofType(Template.fromStack(relay.stateful).toJSON().Resources, 'AWS::IAM::Policy').filter(([, p]) => JSON.stringify(p).includes(secretId()));
+    expect(statefulPolicies).toEqual([]);
+  });
+
+  test('an existing secret named by -c smtpRelaySecret is granted by name instead, and none is created', () => {
+    const named = buildVariant({ smtpRelay: 'smtp.relay.example:587', smtpRelaySecret: 'relay/credentials' });
+    expect(ofType(Template.fromStack(named.stateful).toJSON().Resources, 'AWS::SecretsManager::Secret').map(([id]) => id)).not.toContainEqual(expect.stringMatching(/SmtpRelay/));
+    const fn = named.api.workerFunctions.sending;
+    const reads = statementsOf(fn).filter((st) => asArray<string>(st.Action).includes('secretsmanager:GetSecretValue')).map((st) => JSON.stringify(st.Resource));
+    expect(reads).toContainEqual(expect.stringContaining(':secret:relay/credentials-??????'));
+    expect(nagFindings(named.app)).toEqual([]);
+    expect(() => buildVariant({ smtpRelaySecret: 'relay/credentials' })).toThrow(/smtpRelaySecret needs -c smtpRelay/);
+  });
+
+  test('cdk-nag reports no unacknowledged finding with the relay', () => {
+    expect(nagFindings(relay.app)).toEqual([]);
+  });
+});
+
+/** Every resource of an API stack and its nested stacks (function, role policy and alarm stacks). */
+function allApiTemplatesOf(apiStack: typeof api): Json[] {
+  const stacks: Stack[] = [apiStack, ...apiStack.contextStacks.values(), Stack.of(apiStack.webHosting)];
+  return stacks.flatMap((st) => Object.values(Template.fromStack(st).toJSON().Resources as Record<string, Json>));
 }

@@ -16,6 +16,22 @@ import { searchPublisher, type SearchPublisher } from './search-publisher.js';
  */
 export const ARTIFACT_MAX_PEOPLE = 2_000_000;
 
+/** Building the index: about 3.2 GB of heap per million people, beside the process's own baseline. */
+const BUILD_BYTES_PER_PERSON = 3_200;
+const BUILD_RESERVED_MB = 512;
+
+/**
+ * The most people this process builds an artifact for: ARTIFACT_MAX_PEOPLE, fewer when Lambda gives the function
+ * less memory (the stack caps it at `-c maxLambdaMemoryMb`, 3,008 MB by default: about 817,000 people), so a
+ * large directory is switched without an artifact instead of running the finalize step out of memory. Off
+ * Lambda (no AWS_LAMBDA_FUNCTION_MEMORY_SIZE) the limit is ARTIFACT_MAX_PEOPLE.
+ */
+export function artifactMaxPeople(memoryMb = Number(optionalEnv('AWS_LAMBDA_FUNCTION_MEMORY_SIZE') ?? 0)): number {
+  if (!memoryMb) return ARTIFACT_MAX_PEOPLE;
+  const fits = Math.floor(((memoryMb - BUILD_RESERVED_MB) * 2 ** 20) / BUILD_BYTES_PER_PERSON / 1_000) * 1_000;
+  return Math.max(0, Math.min(ARTIFACT_MAX_PEOPLE, fits));
+}
+
 /** Parallel-scan segments of a version's deletion: each message deletes one segment, resumed by the next. */
 export const CLEANUP_SEGMENTS = 16;
 
@@ -35,7 +51,7 @@ const graceSeconds = () => Number(optionalEnv('DIRECTORY_GRACE_SECONDS') ?? 900)
  *
  * 1. Nothing to do when it is complete or superseded already (a redelivery); refuse when a chunk is missing.
  * 2. In-memory search engine: read the whole source once more and build the search index from it (up to
- *    ARTIFACT_MAX_PEOPLE): the people it holds must be the people the chunks counted, else the import fails
+ *    artifactMaxPeople()): the people it holds must be the people the chunks counted, else the import fails
  *    without switching. Store it as `index/people-v<format>-<version>.v8` beside the source.
  *    OpenSearch: the chunks loaded the version's index already; when the pointer names no later import,
  *    swap the `people` alias to it (which waits for its count to equal the people the chunks counted).
@@ -62,7 +78,7 @@ export async function finalizeImport(version: string, opts: { now: () => Date })
     const current = await readDirectoryVersion();
     if (current && current.version !== version && current.planned_at > status.planned_at) return supersede(status, null, publisher);
     await publisher.swap(version, status.people_written);
-  } else if (status.people_written <= ARTIFACT_MAX_PEOPLE) {
+  } else if (status.people_written <= artifactMaxPeople()) {
     const built = await buildFrom(jsonl(await reader.stream()));
     if (built.index.size !== status.people_written) {
       const error = `the file holds ${built.index.size} people but the chunks wrote ${status.people_written}`;
@@ -73,7 +89,7 @@ export async function finalizeImport(version: string, opts: { now: () => Date })
     }
     artifact = await reader.putArtifact(indexArtifactName(version), serializeIndex(built).bytes);
   } else {
-    logger.warn('directory too large for the in-memory search index; no artifact built', { version, people: status.people_written, limit: ARTIFACT_MAX_PEOPLE });
+    logger.warn('directory too large for the in-memory search index; no artifact built', { version, people: status.people_written, limit: artifactMaxPeople() });
   }
 
   const switched = await switchDirectoryVersion({ version, people: status.people_written, planned_at: status.planned_at, index_artifact: artifact }, opts.now());
