@@ -132,12 +132,21 @@ export function emailTransitionWrite(accountId: string, id: string, from: EmailS
 
 /** Several emails of one account by id, in any order (missing ones are left out). */
 export async function getEmails(accountId: string, ids: string[]): Promise<EmailRecord[]> {
-  const out: EmailRecord[] = [];
+  return batchGetEmails(accountId, ids);
+}
+
+/** The status of each of several emails (missing ones left out): a projection, so no body is read into memory. */
+export async function emailStatuses(accountId: string, ids: string[]): Promise<EmailStatus[]> {
+  return (await batchGetEmails<Pick<EmailRecord, 'status'>>(accountId, ids, { ProjectionExpression: '#s', ExpressionAttributeNames: { '#s': 'status' } })).map((e) => e.status);
+}
+
+async function batchGetEmails<T = EmailRecord>(accountId: string, ids: string[], projection: { ProjectionExpression?: string; ExpressionAttributeNames?: Record<string, string> } = {}): Promise<T[]> {
+  const out: T[] = [];
   for (let i = 0; i < ids.length; i += 100) {
     let keys: Record<string, unknown>[] | undefined = ids.slice(i, i + 100).map((id) => K.email(accountId, id));
     while (keys?.length) {
-      const r = await documentClient().send(new BatchGetCommand({ RequestItems: { [tableName('outreach')]: { Keys: keys, ConsistentRead: true } } }));
-      out.push(...((r.Responses?.[tableName('outreach')] ?? []) as EmailRecord[]));
+      const r = await documentClient().send(new BatchGetCommand({ RequestItems: { [tableName('outreach')]: { Keys: keys, ConsistentRead: true, ...projection } } }));
+      out.push(...((r.Responses?.[tableName('outreach')] ?? []) as T[]));
       keys = r.UnprocessedKeys?.[tableName('outreach')]?.Keys as Record<string, unknown>[] | undefined;
     }
   }

@@ -101,6 +101,15 @@ export function emailView(e: EmailRecord): Record<string, unknown> {
   return v;
 }
 
+/**
+ * An item of GET /emails/: the record without `body_plain` and `body_html`. An edit may make each body 50,000
+ * characters, so 200 of them would pass Lambda's 6 MB answer; the bodies are read with GET /emails/{id}/.
+ */
+export function emailListItem(e: EmailRecord): Record<string, unknown> {
+  const { body_plain: _plain, body_html: _html, ...item } = emailView(e);
+  return item;
+}
+
 const ISO_8601 =
   /^(\d{4})-?(\d{2})-?(\d{2})(?:[T ](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d{1,9}))?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
 
