@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { BatchGetCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, queryAll, scanAll } from '../adapters/aws.js';
 import { tableName } from '../core/env.js';
-import type { EmailRecord, EmailStatus } from './model.js';
+import { EMAIL_LIST_FIELDS, type EmailListRecord, type EmailRecord, type EmailStatus } from './model.js';
 import { outreachKeys as K } from './outreach.keys.js';
 import { setClauses } from '../adapters/update-expression.js';
 import { cancellationReasons, isConditionFailed, isTransactionCanceled, itemOfConditionFailure } from '../adapters/dynamodb-errors.js';
@@ -227,6 +227,23 @@ export async function queryEmails(accountId: string): Promise<EmailRecord[]> {
     TableName: tableName('outreach'),
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
     ExpressionAttributeValues: { ':pk': K.accountPk(accountId), ':p': K.emailPrefix },
+    ScanIndexForward: false,
+    ConsistentRead: true,
+  });
+}
+
+/**
+ * All of an account's emails without their bodies, newest first: what the list reads (bodies of up to 50,000
+ * characters each would make the account's whole history pass through memory).
+ */
+export async function queryEmailListRecords(accountId: string): Promise<EmailListRecord[]> {
+  const names = Object.fromEntries(EMAIL_LIST_FIELDS.map((f, i) => [`#f${i}`, f]));
+  return queryAll<EmailListRecord>({
+    TableName: tableName('outreach'),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': K.accountPk(accountId), ':p': K.emailPrefix },
+    ProjectionExpression: Object.keys(names).join(', '),
+    ExpressionAttributeNames: names,
     ScanIndexForward: false,
     ConsistentRead: true,
   });

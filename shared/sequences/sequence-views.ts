@@ -1,7 +1,7 @@
 import type * as z from '../core/zod.js';
 import { NotFoundError } from '../core/errors.js';
 import { emailStatuses, getEmails } from '../outreach/emails.repository.js';
-import { enrollmentsAt, getSequence, querySequences, repliesOf, stepIdsOf } from './sequences.repository.js';
+import { enrollmentStepsOf, enrollmentsAt, getSequence, querySequences, repliesOf } from './sequences.repository.js';
 import { ENROLLMENT_PAGE_SIZE, enrollmentView, sequenceListItem, sequenceSummary, type SequenceRecord } from './model.js';
 import type { ListSequencesQuerySchema, SequenceReadQuerySchema } from './schemas.js';
 import { encodeEnrollmentCursor, enrollmentCursorStart } from './enrollment-cursor.js';
@@ -35,7 +35,7 @@ export type SequencePageQuery = Partial<z.output<typeof SequenceReadQuerySchema>
  * its steps, and one page of enrollments in enrollment order with every step's email, after `cursor`. A page
  * holds at most `page_size` enrollments, fewer when their emails would pass PAGE_BYTES (edited bodies may be
  * 50,000 characters each); `next_cursor` is null on the last page. Only the page's enrollments and emails are
- * read in full; `failed` reads the steps' statuses alone.
+ * read in full.
  */
 export async function sequencePage(s: SequenceRecord, q: SequencePageQuery = {}) {
   const pageSize = q.page_size ?? ENROLLMENT_PAGE_SIZE.default;
@@ -71,8 +71,14 @@ async function enrollmentPage(s: SequenceRecord, start: number, pageSize: number
   return { enrollments, next };
 }
 
+/**
+ * `failed` counts the failed steps of the whole sequence, not of the page. Only the statuses are read, and
+ * none of a `completed` enrollment's steps: it completes only once its last step is sent, each step sending
+ * only after the one before it, while a failed step ends its enrollment first (failed, bounced or cancelled).
+ */
 async function failedSteps(s: SequenceRecord): Promise<number> {
-  return (await emailStatuses(s.account_id, await stepIdsOf(s))).filter((status) => status === 'failed').length;
+  const ids = (await enrollmentStepsOf(s)).filter((e) => e.status !== 'completed').flatMap((e) => e.email_ids ?? []);
+  return (await emailStatuses(s.account_id, ids)).filter((status) => status === 'failed').length;
 }
 
 export async function getOwnSequence(accountId: string, id: string, q: SequencePageQuery = {}) {

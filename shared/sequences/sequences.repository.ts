@@ -221,18 +221,17 @@ export async function enrollmentsAt(s: SequenceRecord, addresses: string[]): Pro
   return new Map((await batchGetEnrollments(s, addresses)).map((e) => [e.contact.email.toLowerCase(), e]));
 }
 
-/** Every step id of every enrollment of the sequence, read with a projection (the ids only). */
-export async function stepIdsOf(s: SequenceRecord): Promise<string[]> {
-  const items = await batchGetEnrollments(s, s.contacts, 'email_ids');
-  return items.flatMap((e) => e.email_ids ?? []);
+/** Every enrollment's status and step ids, read with a projection (no contact, nothing else). */
+export async function enrollmentStepsOf(s: SequenceRecord): Promise<Pick<EnrollmentRecord, 'status' | 'email_ids'>[]> {
+  return batchGetEnrollments(s, s.contacts, { ProjectionExpression: '#s, email_ids', ExpressionAttributeNames: { '#s': 'status' } });
 }
 
-async function batchGetEnrollments(s: SequenceRecord, addresses: string[], projection?: string): Promise<EnrollmentRecord[]> {
+async function batchGetEnrollments(s: SequenceRecord, addresses: string[], projection: { ProjectionExpression?: string; ExpressionAttributeNames?: Record<string, string> } = {}): Promise<EnrollmentRecord[]> {
   const out: EnrollmentRecord[] = [];
   for (let i = 0; i < addresses.length; i += 100) {
     let keys: Record<string, unknown>[] | undefined = addresses.slice(i, i + 100).map((c) => K.enrollment(s.account_id, c, s.id));
     while (keys?.length) {
-      const r = await documentClient().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: keys, ConsistentRead: true, ...(projection ? { ProjectionExpression: projection } : {}) } } }));
+      const r = await documentClient().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: keys, ConsistentRead: true, ...projection } } }));
       out.push(...((r.Responses?.[table()] ?? []) as EnrollmentRecord[]));
       keys = r.UnprocessedKeys?.[table()]?.Keys as Record<string, unknown>[] | undefined;
     }
