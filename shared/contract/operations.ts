@@ -4,7 +4,7 @@ import { EmailEnrichSchema, PhoneEnrichSchema, ProfessionalUrlEnrichSchema, Prof
 import { ApproveEmailSchema, CreateEmailSchema, ListEmailsQuerySchema, PatchEmailSchema } from '../outreach/schemas.js';
 import { DeepSearchSchema } from '../search/deep-search-accept.js';
 import { PeopleSearchSchema } from '../search/people-search.js';
-import { AddContactsSchema, CreateSequenceSchema, ListSequencesQuerySchema } from '../sequences/schemas.js';
+import { AddContactsSchema, CreateSequenceSchema, ListSequencesQuerySchema, SequenceReadQuerySchema } from '../sequences/schemas.js';
 import { CreateTestEmailSchema } from '../test-emails/test-email.schema.js';
 import * as R from './responses.js';
 
@@ -152,7 +152,7 @@ export const OPERATIONS: Record<string, Operation> = {
     },
     answers: { 202: { description: 'Accepted, drafting.', schema: R.EmailAcceptance }, 400: invalid, 402: noCredits, 409: err('`conflict`: no usable sending account.'), 503: contention },
   },
-  'GET emails/': { summary: 'List outreach emails', tag: 'Outreach emails', query: ListEmailsQuerySchema, answers: { 200: { description: 'Newest first; only emails created through the API.', schema: R.EmailPage }, 400: invalid } },
+  'GET emails/': { summary: 'List outreach emails', tag: 'Outreach emails', query: ListEmailsQuerySchema, answers: { 200: { description: 'Newest first; only emails created through the API; items without their bodies.', schema: R.EmailPage }, 400: invalid } },
   'GET emails/{id}/': { summary: 'Get an outreach email', tag: 'Outreach emails', answers: { 200: { description: 'The email.', schema: R.OutreachEmail }, 404: notFound } },
   'PATCH emails/{id}/': {
     summary: 'Edit an outreach email',
@@ -189,7 +189,13 @@ export const OPERATIONS: Record<string, Operation> = {
     answers: { 202: { description: 'Accepted, drafting.', schema: R.SequenceAcceptance }, 400: invalid, 402: noCredits, 409: err('`conflict`: no `google`/`microsoft` sending account.'), 503: contention },
   },
   'GET sequences/': { summary: 'List sequences', tag: 'Sequences', query: ListSequencesQuerySchema, answers: { 200: { description: 'Newest first, without enrollments.', schema: R.SequencePage }, 400: invalid } },
-  'GET sequences/{id}/': { summary: 'Get a sequence', tag: 'Sequences', answers: { 200: { description: 'The sequence with its enrollments and their steps.', schema: R.Sequence }, 404: notFound } },
+  'GET sequences/{id}/': {
+    summary: 'Get a sequence',
+    tag: 'Sequences',
+    description: 'Enrollments come in pages (`page_size` default 50, at most 200; a page ends early rather than pass the 6 MB a function can answer): follow `next_cursor` until it is null.',
+    query: SequenceReadQuerySchema,
+    answers: { 200: { description: 'The sequence with one page of its enrollments and their steps.', schema: R.Sequence }, 400: invalid, 404: notFound },
+  },
   'POST sequences/{id}/contacts/': {
     summary: 'Add contacts to a sequence',
     tag: 'Sequences',
@@ -201,12 +207,12 @@ export const OPERATIONS: Record<string, Operation> = {
   'POST sequences/{id}/approve/': {
     summary: 'Approve a sequence',
     tag: 'Sequences',
-    answers: { 200: { description: 'The sequence with its enrollments.', schema: R.Sequence }, 404: notFound, 409: err('`conflict`: still drafting.') },
+    answers: { 200: { description: 'The sequence with the first page of its enrollments (as GET without `cursor`).', schema: R.Sequence }, 404: notFound, 409: err('`conflict`: still drafting.') },
   },
   'POST sequences/{id}/cancel/': {
     summary: 'Cancel a sequence',
     tag: 'Sequences',
-    answers: { 200: { description: 'The sequence with its enrollments.', schema: R.Sequence }, 404: notFound, 409: conflictState },
+    answers: { 200: { description: 'The sequence with the first page of its enrollments (as GET without `cursor`).', schema: R.Sequence }, 404: notFound, 409: conflictState },
   },
   'GET sequences/{id}/replies/': { summary: 'List replies to a sequence', tag: 'Sequences', answers: { 200: { description: 'Replies, bounces and auto-replies.', schema: R.Replies }, 404: notFound } },
   'GET o/{token}/': {

@@ -362,7 +362,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a sequence */
+        /**
+         * Get a sequence
+         * @description Enrollments come in pages (`page_size` default 50, at most 200; a page ends early rather than pass the 6 MB a function can answer): follow `next_cursor` until it is null.
+         */
         get: operations["get_sequences_id"];
         put?: never;
         post?: never;
@@ -1094,12 +1097,40 @@ export interface components {
         EmailFound: {
             email: string;
         };
+        /** @description An outreach email without its bodies (read them with GET /emails/{id}/). */
+        EmailListItem: {
+            id: string;
+            /** @enum {string} */
+            status: "drafting" | "pending_review" | "queued" | "sending" | "sent" | "replied" | "failed" | "cancelled";
+            to: {
+                email: string;
+                name: string;
+            };
+            from_email: string;
+            subject: string;
+            instructions: string;
+            /** Format: date-time */
+            created_at: string;
+            scheduled_for: string | null;
+            sent_at: string | null;
+            opened_at: string | null;
+            replied_at: string | null;
+            open_count: number;
+            /** @description End of the 7-day review window while `pending_review`. */
+            review_expires_at: string | null;
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            /** @description Sequence steps only; 0 is the intro. */
+            step?: number;
+        };
         EmailPage: {
             count: number;
             page: number;
             page_size: number;
             total_pages: number;
-            results: components["schemas"]["OutreachEmail"][];
+            results: components["schemas"]["EmailListItem"][];
         };
         /** @description The application error envelope; `details` only for validation errors. */
         Error: {
@@ -1346,6 +1377,7 @@ export interface components {
             total_emails: number;
             drafted: number;
             failed: number;
+            /** @description One page, in enrollment order: at most `page_size`, fewer when their emails would pass the size of one answer. */
             enrollments: {
                 contact: {
                     email: string;
@@ -1355,6 +1387,8 @@ export interface components {
                 status: "drafting" | "pending_review" | "active" | "completed" | "replied" | "bounced" | "cancelled" | "failed";
                 emails: components["schemas"]["OutreachEmail"][];
             }[];
+            /** @description Pass as `cursor` for the next page of enrollments; null on the last page. */
+            next_cursor: string | null;
         };
         SequenceAcceptance: {
             id: string;
@@ -2530,7 +2564,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Newest first; only emails created through the API. */
+            /** @description Newest first; only emails created through the API; items without their bodies. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3186,7 +3220,10 @@ export interface operations {
     };
     get_sequences_id: {
         parameters: {
-            query?: never;
+            query?: {
+                cursor?: string;
+                page_size?: number;
+            };
             header?: never;
             path: {
                 id: string;
@@ -3195,13 +3232,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The sequence with its enrollments and their steps. */
+            /** @description The sequence with one page of its enrollments and their steps. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Sequence"];
+                };
+            };
+            /** @description `invalid_request`: invalid or missing fields (with `details`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description `{"message":"Forbidden"}` from the gateway for a missing, unknown or revoked key; `permission_denied` when the account is not eligible for the public API. */
@@ -3370,7 +3416,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The sequence with its enrollments. */
+            /** @description The sequence with the first page of its enrollments (as GET without `cursor`). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3437,7 +3483,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The sequence with its enrollments. */
+            /** @description The sequence with the first page of its enrollments (as GET without `cursor`). */
             200: {
                 headers: {
                     [name: string]: unknown;

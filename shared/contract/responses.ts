@@ -130,7 +130,8 @@ export const OutreachEmail = z
 export const EmailAcceptance = z.object({ id: z.string().regex(/^em_[0-9a-z]{26}$/), status: z.literal('drafting'), created_at: timestamp }).meta({ id: 'EmailAcceptance' });
 
 const page = { count: z.number().int().nonnegative(), page: z.number().int().min(1), page_size: z.number().int().min(1), total_pages: z.number().int().nonnegative() };
-export const EmailPage = z.object({ ...page, results: z.array(OutreachEmail) }).meta({ id: 'EmailPage' });
+export const EmailListItem = OutreachEmail.omit({ body_plain: true, body_html: true }).meta({ id: 'EmailListItem', description: 'An outreach email without its bodies (read them with GET /emails/{id}/).' });
+export const EmailPage = z.object({ ...page, results: z.array(EmailListItem) }).meta({ id: 'EmailPage' });
 
 const sequenceId = z.string().regex(/^sq_[0-9a-z]{26}$/);
 const rejectedContact = z.object({ contact: z.unknown(), reason: z.enum(['invalid_contact', 'already_in_automation', 'recently_contacted', 'not_enriched', 'already_enrolled']) });
@@ -167,7 +168,10 @@ export const Sequence = z
   .object({
     ...sequenceSummary,
     failed: z.number().int(),
-    enrollments: z.array(z.object({ contact: z.object({ email: z.string(), name: z.string() }), status: z.enum(ENROLLMENT_STATUSES), emails: z.array(OutreachEmail) })),
+    enrollments: z
+      .array(z.object({ contact: z.object({ email: z.string(), name: z.string() }), status: z.enum(ENROLLMENT_STATUSES), emails: z.array(OutreachEmail) }))
+      .describe('One page, in enrollment order: at most `page_size`, fewer when their emails would pass the size of one answer.'),
+    next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page of enrollments; null on the last page.'),
   })
   .meta({ id: 'Sequence' });
 export const SequencePage = z.object({ ...page, results: z.array(SequenceSummary) }).meta({ id: 'SequencePage' });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { BatchGetCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, queryAll, scanAll } from '../adapters/aws.js';
 import { tableName } from '../core/env.js';
-import type { EmailRecord, EmailStatus } from './model.js';
+import { EMAIL_LIST_FIELDS, type EmailListRecord, type EmailRecord, type EmailStatus } from './model.js';
 import { outreachKeys as K } from './outreach.keys.js';
 import { setClauses } from '../adapters/update-expression.js';
 import { cancellationReasons, isConditionFailed, isTransactionCanceled, itemOfConditionFailure } from '../adapters/dynamodb-errors.js';
@@ -132,12 +132,21 @@ export function emailTransitionWrite(accountId: string, id: string, from: EmailS
 
 /** Several emails of one account by id, in any order (missing ones are left out). */
 export async function getEmails(accountId: string, ids: string[]): Promise<EmailRecord[]> {
-  const out: EmailRecord[] = [];
+  return batchGetEmails(accountId, ids);
+}
+
+/** The status of each of several emails (missing ones left out): a projection, so no body is read into memory. */
+export async function emailStatuses(accountId: string, ids: string[]): Promise<EmailStatus[]> {
+  return (await batchGetEmails<Pick<EmailRecord, 'status'>>(accountId, ids, { ProjectionExpression: '#s', ExpressionAttributeNames: { '#s': 'status' } })).map((e) => e.status);
+}
+
+async function batchGetEmails<T = EmailRecord>(accountId: string, ids: string[], projection: { ProjectionExpression?: string; ExpressionAttributeNames?: Record<string, string> } = {}): Promise<T[]> {
+  const out: T[] = [];
   for (let i = 0; i < ids.length; i += 100) {
     let keys: Record<string, unknown>[] | undefined = ids.slice(i, i + 100).map((id) => K.email(accountId, id));
     while (keys?.length) {
-      const r = await documentClient().send(new BatchGetCommand({ RequestItems: { [tableName('outreach')]: { Keys: keys, ConsistentRead: true } } }));
-      out.push(...((r.Responses?.[tableName('outreach')] ?? []) as EmailRecord[]));
+      const r = await documentClient().send(new BatchGetCommand({ RequestItems: { [tableName('outreach')]: { Keys: keys, ConsistentRead: true, ...projection } } }));
+      out.push(...((r.Responses?.[tableName('outreach')] ?? []) as T[]));
       keys = r.UnprocessedKeys?.[tableName('outreach')]?.Keys as Record<string, unknown>[] | undefined;
     }
   }
@@ -218,6 +227,23 @@ export async function queryEmails(accountId: string): Promise<EmailRecord[]> {
     TableName: tableName('outreach'),
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
     ExpressionAttributeValues: { ':pk': K.accountPk(accountId), ':p': K.emailPrefix },
+    ScanIndexForward: false,
+    ConsistentRead: true,
+  });
+}
+
+/**
+ * All of an account's emails without their bodies, newest first: what the list reads (bodies of up to 50,000
+ * characters each would make the account's whole history pass through memory).
+ */
+export async function queryEmailListRecords(accountId: string): Promise<EmailListRecord[]> {
+  const names = Object.fromEntries(EMAIL_LIST_FIELDS.map((f, i) => [`#f${i}`, f]));
+  return queryAll<EmailListRecord>({
+    TableName: tableName('outreach'),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': K.accountPk(accountId), ':p': K.emailPrefix },
+    ProjectionExpression: Object.keys(names).join(', '),
+    ExpressionAttributeNames: names,
     ScanIndexForward: false,
     ConsistentRead: true,
   });

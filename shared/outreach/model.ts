@@ -101,6 +101,35 @@ export function emailView(e: EmailRecord): Record<string, unknown> {
   return v;
 }
 
+/** The fields of an email that GET /emails/ shows or filters on: every one but the bodies. */
+export const EMAIL_LIST_FIELDS = ['id', 'status', 'to', 'from_email', 'subject', 'instructions', 'created_at', 'scheduled_for', 'sent_at', 'opened_at', 'replied_at', 'open_count', 'review_expires_at', 'error', 'step', 'api_created'] as const;
+export type EmailListRecord = Pick<EmailRecord, (typeof EMAIL_LIST_FIELDS)[number]>;
+
+/**
+ * An item of GET /emails/: the record without `body_plain` and `body_html`. An edit may make each body 50,000
+ * characters, so 200 of them would pass Lambda's 6 MB answer; the bodies are read with GET /emails/{id}/.
+ */
+export function emailListItem(e: EmailListRecord): Record<string, unknown> {
+  const v: Record<string, unknown> = {
+    id: e.id,
+    status: e.status,
+    to: e.to,
+    from_email: e.from_email,
+    subject: e.subject,
+    instructions: e.instructions,
+    created_at: e.created_at,
+    scheduled_for: e.scheduled_for,
+    sent_at: e.sent_at,
+    opened_at: e.opened_at,
+    replied_at: e.replied_at,
+    open_count: e.open_count,
+    review_expires_at: e.review_expires_at,
+    error: e.error,
+  };
+  if (e.step !== undefined) v.step = e.step;
+  return v;
+}
+
 const ISO_8601 =
   /^(\d{4})-?(\d{2})-?(\d{2})(?:[T ](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d{1,9}))?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
 

@@ -20,6 +20,8 @@ export const TERMINAL_ENROLLMENT: readonly EnrollmentStatus[] = ['completed', 'r
 
 export const MAX_ENROLLMENTS = 500;
 export const DEFAULT_STEPS = 3;
+/** Enrollments per page of GET /sequences/{id}/ (as the lists page: default 50, at most 200); approve and cancel answer the first page. */
+export const ENROLLMENT_PAGE_SIZE = { default: 50, max: 200 } as const;
 
 /** One contact of a pass whose enrollment is still to be written, with the ids its steps will have. */
 export interface PendingEnrollment {
@@ -89,17 +91,12 @@ export function sequenceSummary(s: SequenceRecord) {
   return { id: s.id, name: s.name, status: s.status, created_at: s.created_at, instructions: s.instructions, total_emails: s.total_emails, drafted: s.drafted };
 }
 
-/** GET /sequences/{id}/ (and approve/cancel): the sequence with its enrollments and their steps. */
-export function sequenceView(s: SequenceRecord, enrollments: EnrollmentRecord[], emails: Map<string, EmailRecord>) {
-  const all = enrollments.flatMap((e) => e.email_ids.map((id) => emails.get(id)).filter((m): m is EmailRecord => m !== undefined));
+/** One enrollment as GET /sequences/{id}/ shows it: the contact, its status and every step's email. */
+export function enrollmentView(e: EnrollmentRecord, emails: Map<string, EmailRecord>) {
   return {
-    ...sequenceSummary(s),
-    failed: all.filter((m) => m.status === 'failed').length,
-    enrollments: enrollments.map((e) => ({
-      contact: { email: e.contact.email, name: contactName(e.contact) },
-      status: e.status,
-      emails: e.email_ids.map((id) => emails.get(id)).filter((m): m is EmailRecord => m !== undefined).map(emailView),
-    })),
+    contact: { email: e.contact.email, name: contactName(e.contact) },
+    status: e.status,
+    emails: e.email_ids.map((id) => emails.get(id)).filter((m): m is EmailRecord => m !== undefined).map(emailView),
   };
 }
 

@@ -5,7 +5,7 @@
 import * as z from '../core/zod.js';
 import type { Contact } from '../outreach/model.js';
 import { ContactSchema, eaId, email } from '../outreach/schemas.js';
-import { DEFAULT_STEPS } from './model.js';
+import { DEFAULT_STEPS, ENROLLMENT_PAGE_SIZE } from './model.js';
 
 const contacts = z.array(z.unknown()).check(z.minLength(1), z.maxLength(100));
 const review = z._default(z.enum(['required', 'none']), 'required');
@@ -38,6 +38,12 @@ export const AddContactsSchema = z.lazy(() =>
 export const ListSequencesQuerySchema = z.strictObject({
   page: z._default(z.coerce.number().check(z.int(), z.gte(1)), 1),
   page_size: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(200)), 50),
+});
+
+/** GET /sequences/{id}/: one page of enrollments, after `cursor` (the previous page's `next_cursor`). */
+export const SequenceReadQuerySchema = z.strictObject({
+  cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(1024))),
+  page_size: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(ENROLLMENT_PAGE_SIZE.max)), ENROLLMENT_PAGE_SIZE.default),
 });
 
 /** A contact as the caller sent it, checked the way POST /emails/ checks `to`; null when it is not one. */

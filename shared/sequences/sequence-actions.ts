@@ -10,11 +10,12 @@ import { scheduleSend } from '../outreach/schedule-send.js';
 import { cancelUnsentSteps } from './cadence.js';
 import { closePass, enrollmentsOf, getEnrollment, putCancelledEnrollment, restSequence, transitionEnrollment, transitionSequence } from './sequences.repository.js';
 import { TERMINAL_ENROLLMENT, TERMINAL_SEQUENCE, type EnrollmentRecord, type SequenceRecord } from './model.js';
-import { requireSequence, viewOf } from './sequence-views.js';
+import { requireSequence, sequencePage } from './sequence-views.js';
 
 /**
  * Approving and cancelling sequences (SPEC.md "Sequences"). Another tenant's or an unknown id is 404; a wrong
- * state is 409 and costs nothing. Approve and cancel return the sequence with its enrollments.
+ * state is 409 and costs nothing. Approve and cancel return the sequence with the first page of its enrollments
+ * (as GET /sequences/{id}/ without `cursor`), so their answers stay as bounded as the read's.
  */
 const CONCURRENCY = 8;
 
@@ -53,7 +54,7 @@ export async function approveSequence(accountId: string, id: string, deps: { clo
   await inBatches(waiting, (e) => activateEnrollment(e, { clock, scheduler }));
   const now = clock.now().toISOString();
   const current = s.status === 'pending_review' ? ((await transitionSequence(accountId, id, ['pending_review'], 'active', now)) ?? (await requireSequence(accountId, id))) : await requireSequence(accountId, id);
-  return viewOf(current);
+  return sequencePage(current);
 }
 
 /**
@@ -77,7 +78,7 @@ export async function cancelSequence(accountId: string, id: string, deps: { cloc
     s = await requireSequence(accountId, id);
   }
   await finishCancel(s, clock, scheduler);
-  return viewOf(await requireSequence(accountId, id));
+  return sequencePage(await requireSequence(accountId, id));
 }
 
 /**

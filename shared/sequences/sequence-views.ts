@@ -1,9 +1,10 @@
 import type * as z from '../core/zod.js';
 import { NotFoundError } from '../core/errors.js';
-import { getEmails } from '../outreach/emails.repository.js';
-import { enrollmentsOf, getSequence, querySequences, repliesOf } from './sequences.repository.js';
-import { sequenceListItem, sequenceView, type SequenceRecord } from './model.js';
-import type { ListSequencesQuerySchema } from './schemas.js';
+import { emailStatuses, getEmails } from '../outreach/emails.repository.js';
+import { enrollmentStepsOf, enrollmentsAt, getSequence, querySequences, repliesOf } from './sequences.repository.js';
+import { ENROLLMENT_PAGE_SIZE, enrollmentView, sequenceListItem, sequenceSummary, type SequenceRecord } from './model.js';
+import type { ListSequencesQuerySchema, SequenceReadQuerySchema } from './schemas.js';
+import { encodeEnrollmentCursor, enrollmentCursorStart } from './enrollment-cursor.js';
 
 /**
  * Reading sequences (SPEC.md "Sequences"): another tenant's or an unknown id is 404. Apart from the actions
@@ -15,15 +16,73 @@ export async function requireSequence(accountId: string, id: string): Promise<Se
   return s;
 }
 
-/** The sequence with every enrollment and every step, as GET /sequences/{id}/ shows it. */
-export async function viewOf(s: SequenceRecord) {
-  const enrollments = await enrollmentsOf(s);
-  const emails = await getEmails(s.account_id, enrollments.flatMap((e) => e.email_ids));
-  return sequenceView(s, enrollments, new Map(emails.map((e) => [e.id, e])));
+/**
+ * What a page's enrollments may take of the function's answer. Lambda answers a synchronous invocation of at
+ * most 6 MB, and behind API Gateway's proxy integration that answer is the body as a JSON string inside the
+ * result: each quote and backslash of the body is escaped once more, so a page is measured that way. 1 MiB
+ * is left for the sequence's own fields (instructions at most 2,000 characters), the headers and the envelope.
+ */
+const PAGE_BYTES = 5 * 1024 * 1024;
+/** Enrollments read per round trip: 25 of at most 4 steps is one BatchGetItem of 100 emails. */
+const READ_CHUNK = 25;
+
+const proxiedBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(JSON.stringify(value))) - 2;
+
+export type SequencePageQuery = Partial<z.output<typeof SequenceReadQuerySchema>>;
+
+/**
+ * GET /sequences/{id}/ (and the first page for approve and cancel): the sequence's fields, `failed` over all of
+ * its steps, and one page of enrollments in enrollment order with every step's email, after `cursor`. A page
+ * holds at most `page_size` enrollments, fewer when their emails would pass PAGE_BYTES (edited bodies may be
+ * 50,000 characters each); `next_cursor` is null on the last page. Only the page's enrollments and emails are
+ * read in full.
+ */
+export async function sequencePage(s: SequenceRecord, q: SequencePageQuery = {}) {
+  const pageSize = q.page_size ?? ENROLLMENT_PAGE_SIZE.default;
+  const start = q.cursor === undefined ? 0 : enrollmentCursorStart(s, q.cursor);
+  const [page, failed] = await Promise.all([enrollmentPage(s, start, pageSize), failedSteps(s)]);
+  return { ...sequenceSummary(s), failed, enrollments: page.enrollments, next_cursor: page.next < s.contacts.length ? encodeEnrollmentCursor(s, s.contacts[page.next - 1]!) : null };
 }
 
-export async function getOwnSequence(accountId: string, id: string) {
-  return viewOf(await requireSequence(accountId, id));
+/** The enrollments from `s.contacts[start]` on that fit a page, and where the next page starts. */
+async function enrollmentPage(s: SequenceRecord, start: number, pageSize: number) {
+  const enrollments: ReturnType<typeof enrollmentView>[] = [];
+  let next = start;
+  let bytes = 0;
+  while (next < s.contacts.length && enrollments.length < pageSize) {
+    const chunk = s.contacts.slice(next, next + Math.min(READ_CHUNK, pageSize - enrollments.length));
+    const found = await enrollmentsAt(s, chunk);
+    const emails = await getEmails(s.account_id, [...found.values()].flatMap((e) => e.email_ids));
+    const byId = new Map(emails.map((m) => [m.id, m]));
+    for (const address of chunk) {
+      const e = found.get(address);
+      // An address of a pass whose enrollment is not written yet has nothing to show: it is passed over.
+      if (e) {
+        const view = enrollmentView(e, byId);
+        const size = proxiedBytes(view) + 1;
+        // The first enrollment always goes in (four steps at their largest stay far below the budget).
+        if (enrollments.length > 0 && bytes + size > PAGE_BYTES) return { enrollments, next };
+        enrollments.push(view);
+        bytes += size;
+      }
+      next++;
+    }
+  }
+  return { enrollments, next };
+}
+
+/**
+ * `failed` counts the failed steps of the whole sequence, not of the page. Only the statuses are read, and
+ * none of a `completed` enrollment's steps: it completes only once its last step is sent, each step sending
+ * only after the one before it, while a failed step ends its enrollment first (failed, bounced or cancelled).
+ */
+async function failedSteps(s: SequenceRecord): Promise<number> {
+  const ids = (await enrollmentStepsOf(s)).filter((e) => e.status !== 'completed').flatMap((e) => e.email_ids ?? []);
+  return (await emailStatuses(s.account_id, ids)).filter((status) => status === 'failed').length;
+}
+
+export async function getOwnSequence(accountId: string, id: string, q: SequencePageQuery = {}) {
+  return sequencePage(await requireSequence(accountId, id), q);
 }
 
 /** GET /sequences/: newest first, paged like GET /emails/ (DESIGN.md §3 "lists"), without enrollments. */

@@ -209,16 +209,34 @@ export async function enrollmentsOfContact(accountId: string, email: string): Pr
 
 /** The sequence's enrollments, in enrollment order. */
 export async function enrollmentsOf(s: SequenceRecord): Promise<EnrollmentRecord[]> {
-  const found = new Map<string, EnrollmentRecord>();
-  for (let i = 0; i < s.contacts.length; i += 100) {
-    let keys: Record<string, unknown>[] | undefined = s.contacts.slice(i, i + 100).map((c) => K.enrollment(s.account_id, c, s.id));
+  const found = await enrollmentsAt(s, s.contacts);
+  return s.contacts.map((c) => found.get(c)).filter((e): e is EnrollmentRecord => e !== undefined);
+}
+
+/**
+ * The enrollments of `addresses` (lower-cased, of `s.contacts`) by key, and nothing else of the sequence:
+ * what one page of GET /sequences/{id}/ reads. An address whose enrollment is not written yet is absent.
+ */
+export async function enrollmentsAt(s: SequenceRecord, addresses: string[]): Promise<Map<string, EnrollmentRecord>> {
+  return new Map((await batchGetEnrollments(s, addresses)).map((e) => [e.contact.email.toLowerCase(), e]));
+}
+
+/** Every enrollment's status and step ids, read with a projection (no contact, nothing else). */
+export async function enrollmentStepsOf(s: SequenceRecord): Promise<Pick<EnrollmentRecord, 'status' | 'email_ids'>[]> {
+  return batchGetEnrollments(s, s.contacts, { ProjectionExpression: '#s, email_ids', ExpressionAttributeNames: { '#s': 'status' } });
+}
+
+async function batchGetEnrollments(s: SequenceRecord, addresses: string[], projection: { ProjectionExpression?: string; ExpressionAttributeNames?: Record<string, string> } = {}): Promise<EnrollmentRecord[]> {
+  const out: EnrollmentRecord[] = [];
+  for (let i = 0; i < addresses.length; i += 100) {
+    let keys: Record<string, unknown>[] | undefined = addresses.slice(i, i + 100).map((c) => K.enrollment(s.account_id, c, s.id));
     while (keys?.length) {
-      const r = await documentClient().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: keys, ConsistentRead: true } } }));
-      for (const e of (r.Responses?.[table()] ?? []) as EnrollmentRecord[]) found.set(e.contact.email.toLowerCase(), e);
+      const r = await documentClient().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: keys, ConsistentRead: true, ...projection } } }));
+      out.push(...((r.Responses?.[table()] ?? []) as EnrollmentRecord[]));
       keys = r.UnprocessedKeys?.[table()]?.Keys as Record<string, unknown>[] | undefined;
     }
   }
-  return s.contacts.map((c) => found.get(c)).filter((e): e is EnrollmentRecord => e !== undefined);
+  return out;
 }
 
 function enrollmentUpdate(accountId: string, email: string, sequenceId: string, from: EnrollmentStatus[] | null, set: Partial<EnrollmentRecord>) {

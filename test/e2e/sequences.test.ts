@@ -369,6 +369,47 @@ describe('rules', () => {
     expect((await reply(t.client.typed.GET('/api/public/v1/sequences/', { params: { query: { page_size: 201 } } }))).status).toBe(400);
   }, LONG);
 
+  test('the read pages its enrollments: page_size, next_cursor to the end, each once and in order; bad page_size or cursor 400; a cursor reads nothing of another sequence or account', async () => {
+    const t = await tenant();
+    const emails = Array.from({ length: 5 }, () => address());
+    const s0 = await created(t, { contacts: emails.map((e) => contact(e)), steps: 2 });
+    const page = async (query: { page_size?: number; cursor?: string }, id = s0.id, who = t) => reply(who.client.typed.GET('/api/public/v1/sequences/{id}/', { params: { path: { id }, query } }));
+    const sizes: number[] = [];
+    const seen: string[] = [];
+    const cursors: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const r = await page({ page_size: 2, ...(cursor ? { cursor } : {}) });
+      expect(r.status).toBe(200);
+      expect(r.body).toMatchObject({ id: s0.id, status: 'pending_review', total_emails: 10, drafted: 10, failed: 0 });
+      sizes.push(r.body.enrollments.length);
+      seen.push(...r.body.enrollments.map((e: any) => e.contact.email));
+      expect(r.body.enrollments.every((e: any) => e.emails.length === 2)).toBe(true);
+      cursor = r.body.next_cursor;
+      if (cursor) cursors.push(cursor);
+    } while (cursor);
+    expect(sizes).toEqual([2, 2, 1]);
+    expect(seen).toEqual(emails);
+    const whole = await read(t, s0.id);
+    expect([whole.enrollments.map((e: any) => e.contact.email), whole.next_cursor]).toEqual([emails, null]);
+
+    for (const q of ['page_size=0', 'page_size=201', 'page_size=two', 'cursor=', 'cursor=bm90LWEtY3Vyc29y', 'page=2']) {
+      const r = await t.client.api('GET', `sequences/${s0.id}/?${q}`);
+      expect([q, r.status, r.body.error.code, r.body.error.details?.length > 0]).toEqual([q, 400, 'invalid_request', true]);
+    }
+    // An altered cursor (another enrolled address under the first one's digest) and one of another sequence: 400.
+    const [id, , digest] = JSON.parse(Buffer.from(cursors[0]!, 'base64url').toString('utf8')) as string[];
+    const altered = Buffer.from(JSON.stringify([id, emails[3]!.toLowerCase(), digest]), 'utf8').toString('base64url');
+    expect((await t.client.api('GET', `sequences/${s0.id}/?cursor=${altered}`)).body.error).toMatchObject({ code: 'invalid_request', details: [{ path: 'cursor', message: expect.any(String) }] });
+    const s1 = await created(t, { contacts: [contact(), contact()], steps: 1 });
+    expect((await page({ cursor: cursors[0]! }, s1.id)).status).toBe(400);
+    // Another account: 404 for the sequence itself, 400 for its cursor on a sequence of its own.
+    const other = await tenant();
+    const theirs = await created(other, { contacts: [contact(), contact()], steps: 1 });
+    expect((await page({ cursor: cursors[0]! }, s0.id, other)).status).toBe(404);
+    expect((await page({ cursor: cursors[0]! }, theirs.id, other)).status).toBe(400);
+  }, LONG);
+
   test('the cadence follows the account followup_days set through the console', async () => {
     const t = await tenant();
     expect((await admin.console('PATCH', `accounts/${t.accountId}/`, { followup_days: [1, 2, 3] })).body.followup_days).toEqual([1, 2, 3]);

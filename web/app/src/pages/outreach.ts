@@ -7,7 +7,8 @@ interface Email {
   status: string;
   to: { email: string; name?: string | null } | string;
   subject: string | null;
-  body_plain: string | null;
+  /** Only on the single email (GET emails/{id}/): list items carry no bodies. */
+  body_plain?: string | null;
   created_at: string;
   scheduled_for: string | null;
   sent_at: string | null;
@@ -34,7 +35,24 @@ const VIEWS = [
 
 const recipient = (to: Email['to']) => (typeof to === 'string' ? to : to.name ? `${to.name} <${to.email}>` : to.email);
 
+/** The list leaves bodies out: the editor reads the whole email first. */
 function DraftEditor({ email, onChanged }: { email: Email; onChanged: (message: string) => void }) {
+  const full = useLoad(() => api<Email>('GET', `emails/${email.id}/`));
+  return full.data ? html`<${DraftForm} email=${full.data} onChanged=${onChanged} />` : html`<${Loading} error=${full.error} />`;
+}
+
+/** A sent, queued or cancelled email's body, read when the reader opens it. */
+function ReadEmail({ id }: { id: string }) {
+  const [open, setOpen] = useState(false);
+  return html`<details onToggle=${(e: Event) => setOpen((e.target as HTMLDetailsElement).open)}><summary>Read the email</summary>${open && html`<${EmailBody} id=${id} />`}</details>`;
+}
+
+function EmailBody({ id }: { id: string }) {
+  const full = useLoad(() => api<Email>('GET', `emails/${id}/`));
+  return full.data ? html`<pre class="email-body">${full.data.body_plain ?? ''}</pre>` : html`<${Loading} error=${full.error} />`;
+}
+
+function DraftForm({ email, onChanged }: { email: Email; onChanged: (message: string) => void }) {
   const [subject, setSubject] = useState(email.subject ?? '');
   const [body, setBody] = useState(email.body_plain ?? '');
   const [schedule, setSchedule] = useState<'now' | 'best_time' | 'at'>('now');
@@ -102,7 +120,7 @@ function EmailCard({ email, onChanged }: { email: Email; onChanged: (message: st
     ${email.error && html`<p class="error">${email.error}</p>`}
     ${email.status === 'pending_review'
       ? html`<${DraftEditor} email=${email} onChanged=${onChanged} />`
-      : email.body_plain && html`<details><summary>Read the email</summary><pre class="email-body">${email.body_plain}</pre></details>`}
+      : email.status !== 'drafting' && html`<${ReadEmail} id=${email.id} />`}
   </article>`;
 }
 

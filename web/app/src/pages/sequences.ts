@@ -29,7 +29,9 @@ interface Sequence extends SequenceRow {
   instructions?: string;
   drafted?: number;
   failed?: number;
+  /** One page of enrollments; `next_cursor` reads the next one (null on the last). */
   enrollments: Enrollment[];
+  next_cursor: string | null;
 }
 
 interface Reply {
@@ -80,7 +82,21 @@ function SequenceList() {
 function SequenceDetail({ id }: { id: string }) {
   const sequence = useLoad(() => api<Sequence>('GET', `sequences/${id}/`));
   const replies = useLoad(() => api<{ replies: Reply[] }>('GET', `sequences/${id}/replies/`));
+  // Later pages of enrollments, appended by "Show more" (the first comes with the sequence).
+  const [more, setMore] = useState<{ enrollments: Enrollment[]; next_cursor: string | null } | null>(null);
+  const [moreError, setMoreError] = useState<string | null>(null);
   const s = sequence.data;
+  const enrollments = s ? [...s.enrollments, ...(more?.enrollments ?? [])] : [];
+  const cursor = more ? more.next_cursor : (s?.next_cursor ?? null);
+  const showMore = async () => {
+    setMoreError(null);
+    try {
+      const page = await api<Sequence>('GET', `sequences/${id}/?cursor=${encodeURIComponent(cursor!)}`);
+      setMore({ enrollments: [...(more?.enrollments ?? []), ...page.enrollments], next_cursor: page.next_cursor });
+    } catch (e) {
+      setMoreError((e as Error).message);
+    }
+  };
   return html`<section aria-labelledby="sequence-title">
     <p><a href="#/sequences">← All sequences</a></p>
     <h2 id="sequence-title">${s?.name || html`Sequence <code>${id}</code>`}</h2>
@@ -95,8 +111,8 @@ function SequenceDetail({ id }: { id: string }) {
           <div class="table-wrap"><table data-testid="enrollments">
             <thead><tr><th scope="col">Contact</th><th scope="col">Status</th><th scope="col">Steps</th></tr></thead>
             <tbody>
-              ${s.enrollments.length === 0 && html`<tr><td colspan="3" class="muted">No enrollments.</td></tr>`}
-              ${s.enrollments.map(
+              ${enrollments.length === 0 && html`<tr><td colspan="3" class="muted">No enrollments.</td></tr>`}
+              ${enrollments.map(
                 (e) => html`<tr>
                   <td>${e.contact.name ? html`${e.contact.name} <span class="muted">${e.contact.email}</span>` : e.contact.email}</td>
                   <td>${e.status}</td>
@@ -104,7 +120,9 @@ function SequenceDetail({ id }: { id: string }) {
                 </tr>`,
               )}
             </tbody>
-          </table></div>`}
+          </table></div>
+          ${cursor && html`<div class="row"><button type="button" class="secondary" onClick=${showMore}>Show more enrollments</button></div>`}
+          ${moreError && html`<p class="error" role="alert">${moreError}</p>`}`}
     <h3>Replies</h3>
     ${!replies.data
       ? html`<${Loading} error=${replies.error} />`
