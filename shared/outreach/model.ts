@@ -77,30 +77,6 @@ export interface EmailRecord {
 }
 
 
-/** The wire record: exactly SPEC.md's fields (plus `step` for sequence steps). */
-export function emailView(e: EmailRecord): Record<string, unknown> {
-  const v: Record<string, unknown> = {
-    id: e.id,
-    status: e.status,
-    to: e.to,
-    from_email: e.from_email,
-    subject: e.subject,
-    body_plain: e.body_plain,
-    body_html: e.body_html,
-    instructions: e.instructions,
-    created_at: e.created_at,
-    scheduled_for: e.scheduled_for,
-    sent_at: e.sent_at,
-    opened_at: e.opened_at,
-    replied_at: e.replied_at,
-    open_count: e.open_count,
-    review_expires_at: e.review_expires_at,
-    error: e.error,
-  };
-  if (e.step !== undefined) v.step = e.step;
-  return v;
-}
-
 /** The fields of an email that GET /emails/ shows or filters on: every one but the bodies. */
 export const EMAIL_LIST_FIELDS = ['id', 'status', 'to', 'from_email', 'subject', 'instructions', 'created_at', 'scheduled_for', 'sent_at', 'opened_at', 'replied_at', 'open_count', 'review_expires_at', 'error', 'step', 'api_created'] as const;
 export type EmailListRecord = Pick<EmailRecord, (typeof EMAIL_LIST_FIELDS)[number]>;
@@ -128,6 +104,12 @@ export function emailListItem(e: EmailListRecord): Record<string, unknown> {
   };
   if (e.step !== undefined) v.step = e.step;
   return v;
+}
+
+/** The wire record: exactly SPEC.md's fields (plus `step` for sequence steps), the bodies after the subject. */
+export function emailView(e: EmailRecord): Record<string, unknown> {
+  const { id, status, to, from_email, subject, ...rest } = emailListItem(e);
+  return { id, status, to, from_email, subject, body_plain: e.body_plain, body_html: e.body_html, ...rest };
 }
 
 const ISO_8601 =
