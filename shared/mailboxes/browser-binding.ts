@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { parseCookie, stringifySetCookie } from 'cookie';
 
 /**
  * Binds a started mailbox connection to the browser that started it (DESIGN.md §2 "Connecting a mailbox").
@@ -24,31 +25,27 @@ export interface BrowserBinding {
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
-function attributes(callbackUrl: string, maxAge: number): string {
+/** The cookie's `Set-Cookie` value, written by the `cookie` package (jshttp). */
+function setCookie(callbackUrl: string, value: string, maxAge: number): string {
   const url = new URL(callbackUrl);
-  const secure = url.protocol === 'https:' ? '; Secure' : '';
-  return `Path=${url.pathname}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`;
+  return stringifySetCookie(BINDING_COOKIE, value, { path: url.pathname, maxAge, httpOnly: true, sameSite: 'lax', secure: url.protocol === 'https:' });
 }
 
 export function newBrowserBinding(callbackUrl: string): BrowserBinding {
   const nonce = randomBytes(32).toString('base64url');
-  return { nonce, nonceHash: sha256(nonce), cookie: `${BINDING_COOKIE}=${nonce}; ${attributes(callbackUrl, BINDING_SECONDS)}` };
+  return { nonce, nonceHash: sha256(nonce), cookie: setCookie(callbackUrl, nonce, BINDING_SECONDS) };
 }
 
 /** The `Set-Cookie` value that removes the binding cookie (every callback answer sends it: the nonce is spent). */
 export function clearedBindingCookie(callbackUrl: string): string {
-  return `${BINDING_COOKIE}=; ${attributes(callbackUrl, 0)}`;
+  return setCookie(callbackUrl, '', 0);
 }
 
 /** The binding nonce among `Cookie` header values (one header, or several as HTTP/2 clients may send them). */
 export function bindingNonceOf(cookieHeaders: readonly string[]): string | null {
   for (const header of cookieHeaders) {
-    for (const pair of header.split(';')) {
-      const at = pair.indexOf('=');
-      if (at < 0 || pair.slice(0, at).trim() !== BINDING_COOKIE) continue;
-      const value = pair.slice(at + 1).trim();
-      if (value) return value;
-    }
+    const value = parseCookie(header)[BINDING_COOKIE];
+    if (value) return value;
   }
   return null;
 }
