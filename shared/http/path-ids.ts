@@ -15,6 +15,7 @@ const BY_NAME: Record<string, RegExp> = {
   secret_id: prefixed('whsec'),
   ea_id: prefixed('ea'),
   email_id: prefixed('em'),
+  sequence_id: prefixed('sq'),
   token: /^[A-Za-z0-9_-]{32}$/,
 };
 

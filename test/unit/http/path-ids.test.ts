@@ -1,4 +1,5 @@
-import { pathIdsWellFormed } from '../../../shared/http/path-ids.js';
+import { pathIdsWellFormed, pathParameterShape } from '../../../shared/http/path-ids.js';
+import { ROUTES } from '../../../shared/catalog/routes.js';
 import { newId } from '../../../shared/core/ids.js';
 
 describe('ids in paths are checked by shape', () => {
@@ -23,4 +24,13 @@ describe('ids in paths are checked by shape', () => {
   ] as const)('%s with %j → %s', (resource, params, ok) => {
     expect(pathIdsWellFormed(resource, params)).toBe(ok);
   });
+});
+
+test('every path parameter of every route has a shape: nothing unchecked reaches DynamoDB', () => {
+  const unchecked = ROUTES.flatMap((r) => [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).filter((name) => !pathParameterShape(r.path, name)).map((name) => `${r.method} ${r.path} {${name}}`));
+  expect(unchecked).toEqual([]);
+  // The web app's sequence id, over-long or of another kind, is a 404 before any read.
+  expect(pathIdsWellFormed('/api/app/v1/sequences/{sequence_id}/', { sequence_id: `sq_${'0'.repeat(26)}` })).toBe(true);
+  expect(pathIdsWellFormed('/api/app/v1/sequences/{sequence_id}/', { sequence_id: `sq_${'0'.repeat(2000)}` })).toBe(false);
+  expect(pathIdsWellFormed('/api/app/v1/sequences/{sequence_id}/replies/', { sequence_id: `em_${'0'.repeat(26)}` })).toBe(false);
 });
