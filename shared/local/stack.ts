@@ -263,7 +263,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       return { capture, smtpSink, mailProviders };
     };
     const [dynamo, sqsServer, { capture, smtpSink, mailProviders }, sampleWeb, userPool, appDir] = await allStarted([
-      track(shared ? Promise.resolve({ endpoint: shared.endpoint, stop: () => dropTables(shared) }) : (opts.dynamoLocal ?? startDynamoLocal({ root, dbPath: file('dynamodb') })), 'dynamodb'),
+      track(shared ? Promise.resolve({ endpoint: shared.endpoint, accessKeyId: shared.accessKeyId, stop: () => dropTables(shared) }) : (opts.dynamoLocal ?? startDynamoLocal({ root, dbPath: file('dynamodb') })), 'dynamodb'),
       track(createSqsServer({ port: 0, hostname: '127.0.0.1', emulateQueueCreationLifecycle: false }).then(closing), 'sqs'),
       mail(),
       track(startSampleWeb(), 'sample web'),
@@ -290,7 +290,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     Object.assign(process.env, {
       SERVICE_MODE: 'local',
       AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: shared?.accessKeyId ?? 'local',
+      // The key the database lives under (processes.ts dynamoAccessKey): DynamoDB Local serves each key its own.
+      AWS_ACCESS_KEY_ID: dynamo.accessKeyId,
       AWS_SECRET_ACCESS_KEY: 'local',
       AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb,
       AWS_ENDPOINT_URL_SQS: endpoints.sqs,

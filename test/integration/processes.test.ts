@@ -60,3 +60,39 @@ test('ports for child processes come from below the ephemeral range, and DynamoD
     taken.close();
   }
 }, 60_000);
+
+test("a data directory's DynamoDB Local serves its database only under the directory's key: another credential reads and writes nothing of it", async () => {
+  const { dynamoAccessKey, startDynamoLocal } = await import('../../shared/local/processes.js');
+  const { CreateTableCommand, DynamoDBClient, GetItemCommand, ListTablesCommand, PutItemCommand } = await import('@aws-sdk/client-dynamodb');
+  const dir = mkdtempSync(join(tmpdir(), 'ddb-key-'));
+  // A database from before the key (made under -sharedDb) is adopted by the directory's new key.
+  const { writeFileSync, statSync } = await import('node:fs');
+  writeFileSync(join(dir, 'shared-local-instance.db'), '');
+  const key = dynamoAccessKey(dir);
+  expect(key).toMatch(/^[0-9a-f]{32}$/);
+  expect(existsSync(join(dir, 'shared-local-instance.db'))).toBe(false);
+  expect(existsSync(join(dir, `${key}_us-east-1.db`))).toBe(true);
+  expect(statSync(join(dir, 'access-key-id')).mode & 0o777).toBe(0o600);
+  expect(dynamoAccessKey(dir)).toBe(key);
+  rmSync(join(dir, `${key}_us-east-1.db`));
+
+  const ddb = await startDynamoLocal({ root: ROOT, dbPath: dir });
+  const client = (accessKeyId: string) => new DynamoDBClient({ endpoint: ddb.endpoint, region: 'us-east-1', credentials: { accessKeyId, secretAccessKey: 'x' } });
+  const owner = client(ddb.accessKeyId);
+  const stranger = client('local');
+  try {
+    expect(ddb.accessKeyId).toBe(key);
+    await owner.send(new CreateTableCommand({ TableName: 'local-accounts', BillingMode: 'PAY_PER_REQUEST', AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }], KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }] }));
+    await owner.send(new PutItemCommand({ TableName: 'local-accounts', Item: { pk: { S: 'APIKEY#h' }, balance: { N: '10' } } }));
+    expect((await stranger.send(new ListTablesCommand({}))).TableNames).toEqual([]);
+    await expect(stranger.send(new GetItemCommand({ TableName: 'local-accounts', Key: { pk: { S: 'APIKEY#h' } } }))).rejects.toMatchObject({ name: 'ResourceNotFoundException' });
+    await expect(stranger.send(new PutItemCommand({ TableName: 'local-accounts', Item: { pk: { S: 'APIKEY#minted' } } }))).rejects.toMatchObject({ name: 'ResourceNotFoundException' });
+    expect((await owner.send(new GetItemCommand({ TableName: 'local-accounts', Key: { pk: { S: 'APIKEY#minted' } } }))).Item).toBeUndefined();
+    expect((await owner.send(new GetItemCommand({ TableName: 'local-accounts', Key: { pk: { S: 'APIKEY#h' } } }))).Item?.balance).toEqual({ N: '10' });
+  } finally {
+    owner.destroy();
+    stranger.destroy();
+    await ddb.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

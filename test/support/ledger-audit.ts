@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DynamoDBClient, QueryCommand, type QueryCommandOutput } from '@aws-sdk/client-dynamodb';
+import { dynamoAccessKey } from '../../shared/local/processes.js';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 
 /**
@@ -26,7 +27,7 @@ function dynamoEndpoint(dataDir: string): string {
 }
 
 export async function ledgerTotals(dataDir: string, accountId: string): Promise<LedgerTotals> {
-  const client = new DynamoDBClient({ endpoint: dynamoEndpoint(dataDir), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const client = new DynamoDBClient({ endpoint: dynamoEndpoint(dataDir), region: 'us-east-1', credentials: { accessKeyId: dynamoAccessKey(join(dataDir, 'dynamodb')), secretAccessKey: 'local' } });
   const totals: LedgerTotals = { topups: 0, purchases: 0, entries: 0 };
   try {
     let start: QueryCommandOutput['LastEvaluatedKey'];

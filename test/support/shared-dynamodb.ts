@@ -14,7 +14,7 @@ let dynamo: DynamoLocal | undefined;
  * Workers start after this and inherit the variable.
  */
 export async function setup(): Promise<void> {
-  dynamo = await startDynamoLocal({ root, dbPath: null, namespaced: true });
+  dynamo = await startDynamoLocal({ root, dbPath: null, maxHeap: '1g' });
   process.env[SHARED_DYNAMODB_ENV] = dynamo.endpoint;
 }
 
