@@ -117,7 +117,7 @@ export function httpPageReader(opts: HttpPageReaderOptions): PageReader {
 
   const target = async (url: string): Promise<ValidatedTarget | string> => {
     try {
-      const t = await validateWebhookUrl(url, { resolver: opts.resolver, allowLoopback: opts.allowLoopback });
+      const t = await validateWebhookUrl(url, { resolver: opts.resolver, allowLoopback: opts.allowLoopback, anyPort: true });
       // Plain http is only ever the local twin's loopback; a page must be https like any other target.
       if (t.protocol !== 'https:') return 'pages are read over https only';
       return opts.refuseConnection?.(t.address) ?? t;

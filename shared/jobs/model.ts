@@ -14,6 +14,7 @@ export interface WebhookAttempt {
   attempt: number;
   at: string;
   status: number | null;
+  /** A `DeliveryErrorClass` (webhooks/delivery-errors.ts), never a socket message; null when delivered. */
   error: string | null;
   duration_ms: number;
   next_retry_at: string | null;

@@ -9,11 +9,13 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { ValidatedTarget } from './target.js';
+import { classifyDeliveryError, classifyStatus, DeliveryTimeoutError, type DeliveryErrorClass } from './delivery-errors.js';
 
 export interface DeliveryResult {
   ok: boolean;
   status: number | null;
-  error: string | null;
+  /** Why the attempt failed, as a class (delivery-errors.ts), never the socket's message; null when ok. */
+  error: DeliveryErrorClass | null;
   durationMs: number;
 }
 
@@ -64,19 +66,18 @@ export function deliverWebhook(opts: DeliverWebhookOptions): Promise<DeliveryRes
     let status: number | null = null;
     let req: http.ClientRequest | undefined;
 
-    const finish = (error: string | null): void => {
+    // Once the status line is in, the status decides the outcome (a slow or broken body no longer does);
+    // before it, the failure's class does.
+    const finish = (failure: unknown): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      const ok = error === null && status !== null && status >= 200 && status < 300;
-      resolve({ ok, status, error, durationMs: Math.round(performance.now() - started) });
+      const error = status !== null ? classifyStatus(status) : (classifyDeliveryError({ error: failure }) ?? 'other');
+      resolve({ ok: error === null, status, error, durationMs: Math.round(performance.now() - started) });
       req?.destroy();
     };
 
-    const timer = setTimeout(() => {
-      // Once the status line is in, a slow body no longer decides the outcome.
-      finish(status === null ? `no response within ${timeoutMs} ms` : null);
-    }, timeoutMs);
+    const timer = setTimeout(() => finish(new DeliveryTimeoutError()), timeoutMs);
 
     try {
       const url = new URL(target.url);
@@ -110,10 +111,10 @@ export function deliverWebhook(opts: DeliverWebhookOptions): Promise<DeliveryRes
         res.on('error', () => finish(null));
         res.on('aborted', () => finish(null));
       });
-      req.on('error', (err: Error) => finish(status === null ? err.message || 'request failed' : null));
+      req.on('error', (err: Error) => finish(err));
       req.end(body);
     } catch (err) {
-      finish(err instanceof Error ? err.message : 'request failed');
+      finish(err);
     }
   });
 }

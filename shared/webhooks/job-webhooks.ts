@@ -6,7 +6,8 @@ import { serviceClock, type Clock } from '../core/clock.js';
 import { getJob, leaseWebhookAttempt, recordWebhookAttempt } from '../jobs/jobs.repository.js';
 import type { Job } from '../jobs/model.js';
 import { deliverWebhook, nextRetryDelaySeconds, type DeliveryResult } from './deliver.js';
-import { validateWebhookUrl } from './target.js';
+import { validateWebhookUrl, WEBHOOK_HOST_DOES_NOT_RESOLVE } from './target.js';
+import type { DeliveryErrorClass } from './delivery-errors.js';
 import { signWebhook } from './sign.js';
 import { webhookTargetPolicy } from '../adapters/webhook-targets.js';
 import { logger } from '../core/logger.js';
@@ -20,7 +21,8 @@ import { WEBHOOK_LEASE_MS } from './queue-delivery.js';
  *    subscriber can deduplicate retries.
  * 2. The target is validated again at every attempt and the connection pinned to the checked address
  *    (no DNS rebinding). On the local twin only loopback addresses are ever contacted.
- * 3. Each attempt is logged once on the job (attempt number, status, error, next retry).
+ * 3. Each attempt is logged once on the job (attempt number, status, error class, next retry). The error is a
+ *    class (delivery-errors.ts), never a socket message: the log must not tell which addresses or ports answer.
  * 4. Failures retry after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; the short wait rides on an SQS delay,
  *    the longer ones on a one-time Scheduler schedule (so the local service clock moves them too).
  */
@@ -42,18 +44,18 @@ export class DeliveryInProgressError extends Error {
 
 async function attemptDelivery(job: Job, body: string, clock: Clock): Promise<DeliveryResult> {
   const started = Date.now();
-  const fail = (error: string): DeliveryResult => ({ ok: false, status: null, error, durationMs: Date.now() - started });
+  const fail = (error: DeliveryErrorClass): DeliveryResult => ({ ok: false, status: null, error, durationMs: Date.now() - started });
   const policy = webhookTargetPolicy();
   let target;
   try {
     target = await validateWebhookUrl(job.request.webhook_url, { resolver: policy.resolver, allowLoopback: policy.allowLoopback });
   } catch (e) {
-    return fail(`webhook_url no longer valid: ${(e as Error).message}`);
+    // No longer a valid target (its host moved to an internal address, a refused port, …).
+    return fail((e as Error).message === WEBHOOK_HOST_DOES_NOT_RESOLVE ? 'dns' : 'blocked_address');
   }
-  const refused = policy.refuseConnection(target.address);
-  if (refused) return fail(refused);
+  if (policy.refuseConnection(target.address)) return fail('blocked_address');
   const sealed = await activeWebhookSecrets(job.account_id);
-  if (!sealed.length) return fail('no active webhook signing secret; the delivery was not sent unsigned');
+  if (!sealed.length) return fail('no_signing_secret'); // never sent unsigned
   const box = await secretBox();
   const secrets = await Promise.all(sealed.map((s) => box.open(s.sealed)));
   const headers = signWebhook({ secrets, msgId: webhookMessageId(job.id), timestamp: clock.now(), body });
@@ -100,7 +102,7 @@ async function recordAttempt(jobId: string, attempt: number, result: DeliveryRes
 export async function recordDeadAttempt(jobId: string, attempt: number, deps: { clock?: Clock; scheduler?: Scheduler } = {}): Promise<void> {
   const job = await getJob(jobId);
   if (!job || job.webhook_status !== 'queued' || (job.webhook_attempts?.length ?? 0) >= attempt) return;
-  const result: DeliveryResult = { ok: false, status: null, error: 'the delivery could not be attempted', durationMs: 0 };
+  const result: DeliveryResult = { ok: false, status: null, error: 'other', durationMs: 0 };
   await recordAttempt(jobId, attempt, result, { clock: deps.clock ?? serviceClock, scheduler: deps.scheduler ?? awsScheduler });
 }
 

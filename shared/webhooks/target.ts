@@ -5,6 +5,10 @@
  * public. The first checked address is returned so the delivery connects to exactly that address and
  * never asks DNS again: a second lookup could answer differently (DNS rebinding) and reach an internal
  * service. Resolution is a port (`Resolver`) so tests hand in a fake and never touch real DNS.
+ *
+ * The URL's port must be 443 or 8443 (`WEBHOOK_PORTS`); only a loopback target in local mode
+ * (`allowLoopback`) may name any port. Together with the delivery log recording error classes rather
+ * than socket messages (delivery-errors.ts), webhooks cannot be used to scan ports.
  */
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
@@ -36,9 +40,20 @@ export interface ValidateWebhookUrlOptions {
   /** Local mode only (`WEBHOOK_ALLOW_LOOPBACK=1`): accept loopback targets, over plain HTTP too. */
   allowLoopback?: boolean;
   maxLength?: number;
+  /**
+   * Skip the webhook port rule (any port 1–65535). Only for callers that borrow these address rules for
+   * something other than a webhook (the page reader); never for a `webhook_url`.
+   */
+  anyPort?: boolean;
 }
 
 const DEFAULT_MAX_LENGTH = 2048;
+
+/** The only ports a webhook target may name (https); loopback targets in local mode may name any. */
+export const WEBHOOK_PORTS: readonly number[] = Object.freeze([443, 8443]);
+
+export const WEBHOOK_PORT_MESSAGE = `webhook_url port must be ${WEBHOOK_PORTS.join(' or ')}`;
+export const WEBHOOK_HOST_DOES_NOT_RESOLVE = 'webhook_url host does not resolve';
 
 type Parsed = ipaddr.IPv4 | ipaddr.IPv6;
 
@@ -138,6 +153,8 @@ function pinned(addr: Parsed): { address: string; family: 4 | 6 } {
  * 3. No user name or password.
  * 4. An IP literal is judged as is; a name goes through `resolver` and must yield an address.
  * 5. Every address must be public (with `allowLoopback`, loopback too; over `http:` loopback only).
+ * 6. The port is 443 or 8443, unless `allowLoopback` and every address is loopback (then any port).
+ *    Without `allowLoopback` another port is refused before the host is resolved.
  *
  * Output: the target pinned to the first checked address. Throws `ValidationError` otherwise.
  */
@@ -176,6 +193,8 @@ export async function validateWebhookUrl(raw: unknown, opts: ValidateWebhookUrlO
 
   const port = url.port === '' ? (protocol === 'https:' ? 443 : 80) : Number(url.port);
   if (!Number.isInteger(port) || port < 1 || port > 65535) refuse('webhook_url has an invalid port');
+  const webhookPort = opts.anyPort === true || WEBHOOK_PORTS.includes(port);
+  if (!webhookPort && !allowLoopback) refuse(WEBHOOK_PORT_MESSAGE);
 
   let candidates: string[];
   if (literal) {
@@ -184,9 +203,9 @@ export async function validateWebhookUrl(raw: unknown, opts: ValidateWebhookUrlO
     try {
       candidates = await opts.resolver(hostname);
     } catch {
-      refuse('webhook_url host does not resolve');
+      refuse(WEBHOOK_HOST_DOES_NOT_RESOLVE);
     }
-    if (!Array.isArray(candidates) || candidates.length === 0) refuse('webhook_url host does not resolve');
+    if (!Array.isArray(candidates) || candidates.length === 0) refuse(WEBHOOK_HOST_DOES_NOT_RESOLVE);
   }
 
   const checked: Parsed[] = [];
@@ -199,6 +218,7 @@ export async function validateWebhookUrl(raw: unknown, opts: ValidateWebhookUrlO
     if (!acceptable) refuse('webhook_url must resolve only to public addresses');
     checked.push(addr);
   }
+  if (!webhookPort && !checked.every((a) => a.range() === 'loopback')) refuse(WEBHOOK_PORT_MESSAGE);
 
   const first = pinned(checked[0]!);
   return { url: url.href, hostname, port, protocol, address: first.address, family: first.family };

@@ -434,6 +434,52 @@ describe('validateWebhookUrl', () => {
     },
   );
 
+  describe('port', () => {
+    it.each(['https://hooks.example.com/', 'https://hooks.example.com:443/', 'https://hooks.example.com:8443/', 'https://8.8.8.8:8443/'])(
+      'accepts %s',
+      async (raw) => {
+        const resolver = fakeResolver({ 'hooks.example.com': [PUBLIC_V4] });
+        const target = await validateWebhookUrl(raw, { resolver });
+        expect([443, 8443]).toContain(target.port);
+      },
+    );
+
+    it.each([
+      'https://hooks.example.com:8080/',
+      'https://hooks.example.com:22/',
+      'https://hooks.example.com:80/',
+      'https://hooks.example.com:444/',
+      'https://hooks.example.com:65535/',
+      'https://8.8.8.8:8080/',
+      'https://[2606:4700:4700::1111]:22/',
+    ])('refuses %s before asking DNS', async (raw) => {
+      const resolver = fakeResolver({ 'hooks.example.com': [PUBLIC_V4] });
+      expect((await refusal(raw, { resolver })).message).toBe('webhook_url port must be 443 or 8443');
+      expect(resolver.calls).toEqual([]);
+    });
+
+    it('lets a loopback target name any port, only with allowLoopback', async () => {
+      const resolver = fakeResolver({ localhost: ['127.0.0.1'], 'dev.example.com': ['127.0.0.1', '::1'] });
+      for (const raw of ['http://127.0.0.1:8080/h', 'http://localhost:22/h', 'http://[::1]:5000/h', 'https://dev.example.com:9000/h', 'http://127.0.0.1:80/h']) {
+        await expect(validateWebhookUrl(raw, { resolver, allowLoopback: true })).resolves.toMatchObject({ address: expect.any(String) });
+        await refusal(raw, { resolver });
+      }
+    });
+
+    it('with allowLoopback still holds a public target to 443 and 8443', async () => {
+      const resolver = fakeResolver({ 'hooks.example.com': [PUBLIC_V4], 'half.example.com': ['127.0.0.1', PUBLIC_V4] });
+      expect((await validateWebhookUrl('https://hooks.example.com:8443/', { resolver, allowLoopback: true })).port).toBe(8443);
+      for (const raw of ['https://hooks.example.com:8080/', 'https://half.example.com:8080/', 'https://8.8.8.8:22/']) {
+        expect((await refusal(raw, { resolver, allowLoopback: true })).message).toBe('webhook_url port must be 443 or 8443');
+      }
+    });
+
+    it('is skipped with anyPort (the page reader), and only there', async () => {
+      const resolver = fakeResolver({ 'hooks.example.com': [PUBLIC_V4] });
+      expect((await validateWebhookUrl('https://hooks.example.com:8080/', { resolver, anyPort: true })).port).toBe(8080);
+    });
+  });
+
   it('refuses port 0', async () => {
     await refusal('https://8.8.8.8:0/', { resolver: fakeResolver({}) });
   });
