@@ -108,6 +108,38 @@ export function matchesPersona(q: ParsedQuery, person: Person, company: Company)
 
 type Evidence = NonNullable<AgenticSearchItem['evidence']>[number];
 
+/**
+ * Evidence is a quotation, not the page: its description is cut to EVIDENCE_TEXT_MAX and its headline to
+ * EVIDENCE_HEADLINE_MAX UTF-8 bytes (so also at most that many characters), so 50 leads with several
+ * pieces of evidence each stay well inside DynamoDB's 400 KB item however large the pages were.
+ */
+export const EVIDENCE_TEXT_MAX = 1000;
+export const EVIDENCE_HEADLINE_MAX = 200;
+const ELLIPSIS = '…';
+const utf8Bytes = (code: number) => (code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4);
+
+/** `s` within `max` UTF-8 bytes: unchanged if it fits, else cut (at a word boundary near the end where there is one) with an ellipsis. */
+export function clip(s: string, max: number): string {
+  let bytes = 0;
+  let end = 0;
+  const budget = max - utf8Bytes(ELLIPSIS.codePointAt(0)!);
+  let fits = -1;
+  for (const ch of s) {
+    bytes += utf8Bytes(ch.codePointAt(0)!);
+    if (fits < 0 && bytes > budget) fits = end;
+    if (bytes > max) break;
+    end += ch.length;
+  }
+  if (bytes <= max) return s;
+  let cut = fits;
+  const space = s.lastIndexOf(' ', cut);
+  if (space > cut * 0.8) cut = space;
+  return `${s.slice(0, cut).replace(/[\s,;:.-]+$/, '')}${ELLIPSIS}`;
+}
+
+/** The one place evidence is built: every headline and description clipped. */
+const evidenceOf = (headline: string, description: string, url?: string): Evidence => ({ headline: clip(headline, EVIDENCE_HEADLINE_MAX), description: clip(description, EVIDENCE_TEXT_MAX), ...(url === undefined ? {} : { url }) });
+
 export interface Verdict {
   qualifies: boolean;
   item?: AgenticSearchItem;
@@ -124,7 +156,7 @@ export async function evaluateCandidate(person: Person, company: Company, criter
   const evidence: Evidence[] = [];
   const profile = `${person.current_job_title} at ${company.name} (${company.industry}, ${employeeCountRange(company.employee_count)} employees), ${locationText(person.location)}`;
   proofs.push(profile);
-  evidence.push({ headline: 'Directory profile', description: profile });
+  evidence.push(evidenceOf('Directory profile', profile));
 
   const check = async (c: EvidenceCheck): Promise<{ proof: string; evidence: Evidence } | null> => {
     const url = pageFor(c, company, person);
@@ -133,8 +165,8 @@ export async function evaluateCandidate(person: Person, company: Company, criter
     const block = findProof(c, blocksOf(got.page.body), today);
     if (!block) return null;
     const dated = block.date ? ` (${block.date})` : '';
-    const headline = block.headline || describeCheck(c);
-    return { proof: `${describeCheck(c)}: ${headline}${dated}`, evidence: { headline, description: block.text, url: got.page.url } };
+    const found = evidenceOf(block.headline || describeCheck(c), block.text, got.page.url);
+    return { proof: `${describeCheck(c)}: ${found.headline}${dated}`, evidence: found };
   };
 
   for (const r of criteria.required) {
@@ -154,7 +186,7 @@ export async function evaluateCandidate(person: Person, company: Company, criter
     } else if (matchesPersona(p.persona, person, company)) {
       const fact = `${p.text}: ${profile}`;
       proofs.push(fact);
-      evidence.push({ headline: 'Directory profile', description: fact });
+      evidence.push(evidenceOf('Directory profile', fact));
     } else continue;
     met++;
     metTexts.push(p.text);
