@@ -66,29 +66,37 @@ function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
 type Limits = { maxBytes: number; timeoutMs: number; userAgent: string };
 
 /**
- * One GET whose answer is read up to `limits.maxBytes` and within `limits.timeoutMs`; a larger or slower
- * answer is cut off and refused. Shared by the AWS transport and the twin's sample-web transport.
+ * One GET whose answer is read up to `limits.maxBytes` and within `limits.timeoutMs`: a total deadline over
+ * connecting, the headers and the whole body (not an idle timeout, which a server sending one byte at a
+ * time would never trip). A larger or slower answer is cut off and refused. Shared by the AWS transport and
+ * the twin's sample-web transport.
  */
 export const cappedGet = (send: typeof http.request, options: http.RequestOptions, limits: Limits) =>
   new Promise<FetchAnswer>((resolve, reject) => {
+    let settled = false;
+    const settle = (f: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      f();
+    };
+    const refuse = (e: FetchRefused) => {
+      settle(() => reject(e));
+      req.destroy();
+    };
     const req = send(options, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (c: Buffer) => {
         size += c.length;
-        if (size > limits.maxBytes) {
-          req.destroy();
-          reject(new FetchRefused('too_large', `page larger than ${limits.maxBytes} bytes`));
-        } else chunks.push(c);
+        if (size > limits.maxBytes) refuse(new FetchRefused('too_large', `page larger than ${limits.maxBytes} bytes`));
+        else chunks.push(c);
       });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', (e) => reject(new FetchRefused('unreachable', e.message)));
+      res.on('end', () => settle(() => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') })));
+      res.on('error', (e) => settle(() => reject(new FetchRefused('unreachable', e.message))));
     });
-    req.setTimeout(limits.timeoutMs, () => {
-      req.destroy();
-      reject(new FetchRefused('timeout', `no complete answer within ${limits.timeoutMs} ms`));
-    });
-    req.on('error', (e) => reject(e instanceof FetchRefused ? e : new FetchRefused('unreachable', e.message)));
+    const deadline = setTimeout(() => refuse(new FetchRefused('timeout', `no complete answer within ${limits.timeoutMs} ms`)), Math.max(0, limits.timeoutMs));
+    req.on('error', (e) => settle(() => reject(e instanceof FetchRefused ? e : new FetchRefused('unreachable', e.message))));
     req.end();
   });
 
