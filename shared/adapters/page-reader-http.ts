@@ -4,7 +4,7 @@ import type { LookupFunction } from 'node:net';
 import robotsParserModule from 'robots-parser';
 import { ValidationError } from '../core/errors.js';
 import { validateWebhookUrl, type Resolver, type ValidatedTarget } from '../webhooks/target.js';
-import type { PageReader, PageResult } from '../agentic/page-reader.js';
+import type { PageReader, PageResult, ReadOptions } from '../agentic/page-reader.js';
 
 /**
  * The page reader over HTTP(S), under the webhook-target rules (DESIGN.md §3 "agentic evidence"):
@@ -118,6 +118,18 @@ export const pinnedTransport: Transport = (target, path, limits) => {
   return cappedGet(target.protocol === 'https:' ? https.request : http.request, options, limits);
 };
 
+const LATE = Symbol('late');
+
+/** `p`'s answer, or LATE once `until` (epoch ms) has passed. */
+function beforeDeadline<T>(p: Promise<T>, until: number): Promise<T | typeof LATE> {
+  if (until === Infinity) return p;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<typeof LATE>((resolve) => {
+    timer = setTimeout(() => resolve(LATE), Math.max(0, until - Date.now()));
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
 export function httpPageReader(opts: HttpPageReaderOptions): PageReader {
   const transport = opts.transport ?? pinnedTransport;
   const limits = { maxBytes: opts.maxBytes ?? PAGE_MAX_BYTES, timeoutMs: opts.timeoutMs ?? PAGE_TIMEOUT_MS, userAgent: PAGE_READER_USER_AGENT };
@@ -148,14 +160,20 @@ export function httpPageReader(opts: HttpPageReaderOptions): PageReader {
   };
 
   return {
-    async read(url: string): Promise<PageResult> {
+    async read(url: string, options: ReadOptions = {}): Promise<PageResult> {
+      const until = options.timeoutMs === undefined ? Infinity : Date.now() + options.timeoutMs;
+      const late = (): PageResult => ({ ok: false, url, reason: 'timeout', detail: `no answer within the ${options.timeoutMs} ms this read was given` });
       const t = await target(url);
       if (typeof t === 'string') return { ok: false, url, reason: 'not_allowed', detail: t };
       const parsed = new URL(t.url);
-      const rules = await robotsOf(t, parsed.origin);
+      // robots.txt is fetched under the reader's own cap (its answer is kept for the site), but this read waits for it only until its deadline.
+      const rules = await beforeDeadline(robotsOf(t, parsed.origin), until);
+      if (rules === LATE) return late();
       if (rules && rules.isAllowed(t.url, ROBOTS_AGENT) === false) return { ok: false, url, reason: 'robots', detail: 'robots.txt disallows this page' };
+      const left = until - Date.now();
+      if (left <= 0) return late();
       try {
-        const a = await transport(t, `${parsed.pathname}${parsed.search}`, limits);
+        const a = await transport(t, `${parsed.pathname}${parsed.search}`, left < limits.timeoutMs ? { ...limits, timeoutMs: left } : limits);
         if (a.status < 200 || a.status >= 300) return { ok: false, url, reason: 'http_error', detail: `HTTP ${a.status}` };
         return { ok: true, page: { url: t.url, status: a.status, contentType: a.contentType, body: a.body } };
       } catch (e) {
