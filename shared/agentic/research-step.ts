@@ -50,7 +50,7 @@ function stopBeforeStep(job: AgenticJob, now: Date): CompletionReason | null {
   return null;
 }
 
-export async function runAgenticStep(jobId: string, step: number, deps: { clock?: Clock; reader?: PageReader } = {}): Promise<void> {
+export async function runAgenticStep(jobId: string, step: number, deps: { clock?: Clock; reader?: PageReader; stepBudgetMs?: number } = {}): Promise<void> {
   const clock = deps.clock ?? serviceClock;
   const loaded = await getJob(jobId);
   if (!isAgenticJob(loaded)) return;
@@ -78,6 +78,7 @@ export async function runAgenticStep(jobId: string, step: number, deps: { clock?
   const fetched = new Set(cp.fetched);
   const pages = new Map<string, Promise<PageResult>>();
   const started = Date.now();
+  const budget = deps.stepBudgetMs ?? AGENTIC_LIMITS.STEP_BUDGET_MS;
   // The first candidate of a step is read under the reader's own caps (so every step makes progress); a
   // later one only within what is left of the step's budget, and if a read of it is cut short by that
   // budget the candidate is left for the next step rather than judged on pages it could not read.
@@ -86,10 +87,10 @@ export async function runAgenticStep(jobId: string, step: number, deps: { clock?
   const read = (url: string) => {
     let p = pages.get(url);
     if (!p) {
-      const left = AGENTIC_LIMITS.STEP_BUDGET_MS - (Date.now() - started);
+      const left = budget - (Date.now() - started);
       p = reader.read(url, budgeted ? { timeoutMs: Math.max(0, left) } : {}).then((r) => {
         if (r.ok) fetched.add(r.page.url);
-        else if (budgeted && r.reason === 'timeout' && Date.now() - started >= AGENTIC_LIMITS.STEP_BUDGET_MS) outOfBudget = true;
+        else if (budgeted && r.reason === 'timeout' && Date.now() - started >= budget) outOfBudget = true;
         return r;
       });
       pages.set(url, p);
@@ -103,7 +104,7 @@ export async function runAgenticStep(jobId: string, step: number, deps: { clock?
   let charged = cp.charged;
   let stopNext: CompletionReason | null = null;
   for (let n = 0; n < AGENTIC_LIMITS.CANDIDATES_PER_STEP && cursor < shortlist.length; n++) {
-    if (n > 0 && Date.now() - started > AGENTIC_LIMITS.STEP_BUDGET_MS) break;
+    if (n > 0 && Date.now() - started > budget) break;
     const candidate = candidates[n];
     budgeted = n > 0;
     // Paid work starts with the first candidate evaluated.
