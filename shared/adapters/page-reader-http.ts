@@ -4,7 +4,7 @@ import type { LookupFunction } from 'node:net';
 import robotsParserModule from 'robots-parser';
 import { ValidationError } from '../core/errors.js';
 import { validateWebhookUrl, type Resolver, type ValidatedTarget } from '../webhooks/target.js';
-import type { PageReader, PageResult } from '../agentic/page-reader.js';
+import type { PageReader, PageResult, ReadOptions } from '../agentic/page-reader.js';
 
 /**
  * The page reader over HTTP(S), under the webhook-target rules (DESIGN.md §3 "agentic evidence"):
@@ -66,29 +66,37 @@ function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
 type Limits = { maxBytes: number; timeoutMs: number; userAgent: string };
 
 /**
- * One GET whose answer is read up to `limits.maxBytes` and within `limits.timeoutMs`; a larger or slower
- * answer is cut off and refused. Shared by the AWS transport and the twin's sample-web transport.
+ * One GET whose answer is read up to `limits.maxBytes` and within `limits.timeoutMs`: a total deadline over
+ * connecting, the headers and the whole body (not an idle timeout, which a server sending one byte at a
+ * time would never trip). A larger or slower answer is cut off and refused. Shared by the AWS transport and
+ * the twin's sample-web transport.
  */
 export const cappedGet = (send: typeof http.request, options: http.RequestOptions, limits: Limits) =>
   new Promise<FetchAnswer>((resolve, reject) => {
+    let settled = false;
+    const settle = (f: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      f();
+    };
+    const refuse = (e: FetchRefused) => {
+      settle(() => reject(e));
+      req.destroy();
+    };
     const req = send(options, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (c: Buffer) => {
         size += c.length;
-        if (size > limits.maxBytes) {
-          req.destroy();
-          reject(new FetchRefused('too_large', `page larger than ${limits.maxBytes} bytes`));
-        } else chunks.push(c);
+        if (size > limits.maxBytes) refuse(new FetchRefused('too_large', `page larger than ${limits.maxBytes} bytes`));
+        else chunks.push(c);
       });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', (e) => reject(new FetchRefused('unreachable', e.message)));
+      res.on('end', () => settle(() => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') })));
+      res.on('error', (e) => settle(() => reject(new FetchRefused('unreachable', e.message))));
     });
-    req.setTimeout(limits.timeoutMs, () => {
-      req.destroy();
-      reject(new FetchRefused('timeout', `no complete answer within ${limits.timeoutMs} ms`));
-    });
-    req.on('error', (e) => reject(e instanceof FetchRefused ? e : new FetchRefused('unreachable', e.message)));
+    const deadline = setTimeout(() => refuse(new FetchRefused('timeout', `no complete answer within ${limits.timeoutMs} ms`)), Math.max(0, limits.timeoutMs));
+    req.on('error', (e) => settle(() => reject(e instanceof FetchRefused ? e : new FetchRefused('unreachable', e.message))));
     req.end();
   });
 
@@ -109,6 +117,18 @@ export const pinnedTransport: Transport = (target, path, limits) => {
   };
   return cappedGet(target.protocol === 'https:' ? https.request : http.request, options, limits);
 };
+
+const LATE = Symbol('late');
+
+/** `p`'s answer, or LATE once `until` (epoch ms) has passed. */
+function beforeDeadline<T>(p: Promise<T>, until: number): Promise<T | typeof LATE> {
+  if (until === Infinity) return p;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<typeof LATE>((resolve) => {
+    timer = setTimeout(() => resolve(LATE), Math.max(0, until - Date.now()));
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
 
 export function httpPageReader(opts: HttpPageReaderOptions): PageReader {
   const transport = opts.transport ?? pinnedTransport;
@@ -140,14 +160,20 @@ export function httpPageReader(opts: HttpPageReaderOptions): PageReader {
   };
 
   return {
-    async read(url: string): Promise<PageResult> {
+    async read(url: string, options: ReadOptions = {}): Promise<PageResult> {
+      const until = options.timeoutMs === undefined ? Infinity : Date.now() + options.timeoutMs;
+      const late = (): PageResult => ({ ok: false, url, reason: 'timeout', detail: `no answer within the ${options.timeoutMs} ms this read was given` });
       const t = await target(url);
       if (typeof t === 'string') return { ok: false, url, reason: 'not_allowed', detail: t };
       const parsed = new URL(t.url);
-      const rules = await robotsOf(t, parsed.origin);
+      // robots.txt is fetched under the reader's own cap (its answer is kept for the site), but this read waits for it only until its deadline.
+      const rules = await beforeDeadline(robotsOf(t, parsed.origin), until);
+      if (rules === LATE) return late();
       if (rules && rules.isAllowed(t.url, ROBOTS_AGENT) === false) return { ok: false, url, reason: 'robots', detail: 'robots.txt disallows this page' };
+      const left = until - Date.now();
+      if (left <= 0) return late();
       try {
-        const a = await transport(t, `${parsed.pathname}${parsed.search}`, limits);
+        const a = await transport(t, `${parsed.pathname}${parsed.search}`, left < limits.timeoutMs ? { ...limits, timeoutMs: left } : limits);
         if (a.status < 200 || a.status >= 300) return { ok: false, url, reason: 'http_error', detail: `HTTP ${a.status}` };
         return { ok: true, page: { url: t.url, status: a.status, contentType: a.contentType, body: a.body } };
       } catch (e) {

@@ -64,6 +64,26 @@ function dueValues(jobId: string, now: Date) {
   return { ':dpk': due.due_pk, ':dat': due.due_at };
 }
 
+/** The job item's part of saveStep's transaction (exported so the size of what it writes can be measured). */
+export function saveStepUpdate(job: AgenticJob, step: number, next: Checkpoint, leads: AgenticSearchItem[], now: Date, shortlist?: string[]) {
+  const values: Record<string, unknown> = { ':prev': step, ':running': 'running', ':cp': next, ':new': leads, ':empty': [], ':n': next.leads, ':now': now.toISOString(), ...dueValues(job.id, now) };
+  const sets = ['checkpoint = :cp', 'agentic_results = list_append(if_not_exists(agentic_results, :empty), :new)', 'leads_returned = :n', 'updated_at = :now', 'due_pk = :dpk', 'due_at = :dat'];
+  if (shortlist) {
+    sets.push('shortlist = :sl');
+    values[':sl'] = shortlist;
+  }
+  return {
+    Update: {
+      TableName: tableName('jobs'),
+      Key: K.job(job.id),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: 'checkpoint.step = :prev AND #s = :running',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: values,
+    },
+  } satisfies TransactItem;
+}
+
 /**
  * Save one step: its leads appended, the next checkpoint, the shortlist (first step) and the credits used
  * so far on the pending charge, in one transaction conditioned on the checkpoint still being at `step`
@@ -71,28 +91,10 @@ function dueValues(jobId: string, now: Date) {
  * is delivered, and no credit charged, twice.
  */
 export async function saveStep(job: AgenticJob, step: number, next: Checkpoint, leads: AgenticSearchItem[], now: Date, shortlist?: string[]): Promise<boolean> {
-  const values: Record<string, unknown> = { ':prev': step, ':running': 'running', ':cp': next, ':new': leads, ':empty': [], ':n': next.leads, ':now': now.toISOString(), ...dueValues(job.id, now) };
-  const sets = ['checkpoint = :cp', 'agentic_results = list_append(if_not_exists(agentic_results, :empty), :new)', 'leads_returned = :n', 'updated_at = :now', 'due_pk = :dpk', 'due_at = :dat'];
-  if (shortlist) {
-    sets.push('shortlist = :sl');
-    values[':sl'] = shortlist;
-  }
   try {
     await documentClient().send(
       new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName('jobs'),
-              Key: K.job(job.id),
-              UpdateExpression: `SET ${sets.join(', ')}`,
-              ConditionExpression: 'checkpoint.step = :prev AND #s = :running',
-              ExpressionAttributeNames: { '#s': 'status' },
-              ExpressionAttributeValues: values,
-            },
-          },
-          chargeProgressWrite(job.account_id, job.charge_id, next.charged),
-        ],
+        TransactItems: [saveStepUpdate(job, step, next, leads, now, shortlist), chargeProgressWrite(job.account_id, job.charge_id, next.charged)],
       }),
     );
     return true;

@@ -4,6 +4,7 @@ import { normalizeCompanyName } from '../directory/urls.js';
 import { titleKeys, type ParsedQuery } from '../search/query.js';
 import type { AgenticSearchItem } from '../webhooks/events.js';
 import { describeCheck, type Criteria, type EvidenceCheck } from './criteria.js';
+import { textOfTokens, tokenize, type Token } from './html-scan.js';
 import type { PageResult } from './page-reader.js';
 
 /**
@@ -18,17 +19,61 @@ export interface Block {
   text: string;
 }
 
-const decode = (s: string) => s.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
-const textOf = (html: string) => decode(html.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/gi, ' ').replace(/<[^>]+>/g, ' ')).replace(/\s+/g, ' ').trim();
+const isHeading = (t: Token) => t.kind === 'tag' && (t.name === 'h1' || t.name === 'h2' || t.name === 'h3');
+const isTitle = (t: Token) => t.kind === 'tag' && t.name === 'title';
+const isClose = (t: Token | undefined) => t?.kind === 'tag' && t.close;
 
-/** A page as dated blocks: each `<article>` (headline, `<time datetime>` or the first ISO date), else the whole page. */
+/**
+ * The tokens of the first element matched by `is` that has a closing tag after it, up to the first such
+ * closing tag (as `<x>([\s\S]*?)</x>` would match), or null. One pass over `tokens`.
+ */
+function firstElement(tokens: Token[], is: (t: Token) => boolean): Token[] | null {
+  let lastClose = -1;
+  for (let k = tokens.length - 1; k >= 0 && lastClose < 0; k--) if (is(tokens[k]!) && isClose(tokens[k])) lastClose = k;
+  for (let k = 0; k < lastClose; k++) {
+    const t = tokens[k]!;
+    if (is(t) && !isClose(t)) {
+      let j = k + 1;
+      while (!(is(tokens[j]!) && isClose(tokens[j]))) j++;
+      return tokens.slice(k + 1, j);
+    }
+  }
+  return null;
+}
+
+/** Each `<article>` and the tokens up to its first `</article>`, in one pass; [] when there is none. */
+function articlesOf(tokens: Token[]): { tokens: Token[]; start: number; end: number }[] {
+  const isArticle = (t: Token, close: boolean) => t.kind === 'tag' && t.name === 'article' && t.close === close;
+  const out: { tokens: Token[]; start: number; end: number }[] = [];
+  let k = 0;
+  while (k < tokens.length) {
+    if (!isArticle(tokens[k]!, false)) {
+      k++;
+      continue;
+    }
+    let j = k + 1;
+    while (j < tokens.length && !isArticle(tokens[j]!, true)) j++;
+    if (j === tokens.length) break; // no closing tag after this one, so none after any later one either
+    out.push({ tokens: tokens.slice(k + 1, j), start: tokens[k]!.end, end: tokens[j]!.start });
+    k = j + 1;
+  }
+  return out;
+}
+
+/** A page as dated blocks: each `<article>` (headline, `<time datetime>` or the first ISO date), else the whole page. Linear in the page's length. */
 export function blocksOf(html: string): Block[] {
-  const articles = [...html.matchAll(/<article\b[^>]*>([\s\S]*?)<\/article>/gi)].map((m) => m[1]!);
-  const parts = articles.length ? articles : [html];
-  return parts.map((part) => {
-    const h = /<h[1-3]\b[^>]*>([\s\S]*?)<\/h[1-3]>/i.exec(part) ?? /<title>([\s\S]*?)<\/title>/i.exec(part);
-    const date = /<time\b[^>]*datetime="(\d{4}-\d{2}-\d{2})/i.exec(part)?.[1] ?? /\b(20\d{2}-\d{2}-\d{2})\b/.exec(part)?.[1] ?? null;
-    return { headline: h ? textOf(h[1]!) : '', date, text: textOf(part) };
+  const all = tokenize(html);
+  const articles = articlesOf(all);
+  const parts = articles.length ? articles : [{ tokens: all, start: 0, end: html.length }];
+  return parts.map(({ tokens, start, end }) => {
+    const h = firstElement(tokens, isHeading) ?? firstElement(tokens, isTitle);
+    let date: string | null = null;
+    for (const t of tokens) {
+      if (t.kind === 'tag' && !t.close && t.name === 'time') date = /datetime="(\d{4}-\d{2}-\d{2})/i.exec(t.attrs)?.[1] ?? null;
+      if (date) break;
+    }
+    date ??= /\b(20\d{2}-\d{2}-\d{2})\b/.exec(html.slice(start, end))?.[1] ?? null;
+    return { headline: h ? textOfTokens(h) : '', date, text: textOfTokens(tokens) };
   });
 }
 
@@ -108,6 +153,38 @@ export function matchesPersona(q: ParsedQuery, person: Person, company: Company)
 
 type Evidence = NonNullable<AgenticSearchItem['evidence']>[number];
 
+/**
+ * Evidence is a quotation, not the page: its description is cut to EVIDENCE_TEXT_MAX and its headline to
+ * EVIDENCE_HEADLINE_MAX UTF-8 bytes (so also at most that many characters), so 50 leads with several
+ * pieces of evidence each stay well inside DynamoDB's 400 KB item however large the pages were.
+ */
+export const EVIDENCE_TEXT_MAX = 1000;
+export const EVIDENCE_HEADLINE_MAX = 200;
+const ELLIPSIS = '…';
+const utf8Bytes = (code: number) => (code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4);
+
+/** `s` within `max` UTF-8 bytes: unchanged if it fits, else cut (at a word boundary near the end where there is one) with an ellipsis. */
+export function clip(s: string, max: number): string {
+  let bytes = 0;
+  let end = 0;
+  const budget = max - utf8Bytes(ELLIPSIS.codePointAt(0)!);
+  let fits = -1;
+  for (const ch of s) {
+    bytes += utf8Bytes(ch.codePointAt(0)!);
+    if (fits < 0 && bytes > budget) fits = end;
+    if (bytes > max) break;
+    end += ch.length;
+  }
+  if (bytes <= max) return s;
+  let cut = fits;
+  const space = s.lastIndexOf(' ', cut);
+  if (space > cut * 0.8) cut = space;
+  return `${s.slice(0, cut).replace(/[\s,;:.-]+$/, '')}${ELLIPSIS}`;
+}
+
+/** The one place evidence is built: every headline and description clipped. */
+const evidenceOf = (headline: string, description: string, url?: string): Evidence => ({ headline: clip(headline, EVIDENCE_HEADLINE_MAX), description: clip(description, EVIDENCE_TEXT_MAX), ...(url === undefined ? {} : { url }) });
+
 export interface Verdict {
   qualifies: boolean;
   item?: AgenticSearchItem;
@@ -124,7 +201,7 @@ export async function evaluateCandidate(person: Person, company: Company, criter
   const evidence: Evidence[] = [];
   const profile = `${person.current_job_title} at ${company.name} (${company.industry}, ${employeeCountRange(company.employee_count)} employees), ${locationText(person.location)}`;
   proofs.push(profile);
-  evidence.push({ headline: 'Directory profile', description: profile });
+  evidence.push(evidenceOf('Directory profile', profile));
 
   const check = async (c: EvidenceCheck): Promise<{ proof: string; evidence: Evidence } | null> => {
     const url = pageFor(c, company, person);
@@ -133,8 +210,8 @@ export async function evaluateCandidate(person: Person, company: Company, criter
     const block = findProof(c, blocksOf(got.page.body), today);
     if (!block) return null;
     const dated = block.date ? ` (${block.date})` : '';
-    const headline = block.headline || describeCheck(c);
-    return { proof: `${describeCheck(c)}: ${headline}${dated}`, evidence: { headline, description: block.text, url: got.page.url } };
+    const found = evidenceOf(block.headline || describeCheck(c), block.text, got.page.url);
+    return { proof: `${describeCheck(c)}: ${found.headline}${dated}`, evidence: found };
   };
 
   for (const r of criteria.required) {
@@ -154,7 +231,7 @@ export async function evaluateCandidate(person: Person, company: Company, criter
     } else if (matchesPersona(p.persona, person, company)) {
       const fact = `${p.text}: ${profile}`;
       proofs.push(fact);
-      evidence.push({ headline: 'Directory profile', description: fact });
+      evidence.push(evidenceOf('Directory profile', fact));
     } else continue;
     met++;
     metTexts.push(p.text);

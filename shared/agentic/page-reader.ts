@@ -14,6 +14,11 @@ export type PageRefusal = 'not_allowed' | 'robots' | 'too_large' | 'timeout' | '
 
 export type PageResult = { ok: true; page: Page } | { ok: false; url: string; reason: PageRefusal; detail: string };
 
+export interface ReadOptions {
+  /** The whole read (robots.txt included) ends within this many ms, answering `timeout` if it cannot; the reader's own per-fetch cap still applies. */
+  timeoutMs?: number;
+}
+
 export interface PageReader {
-  read(url: string): Promise<PageResult>;
+  read(url: string, options?: ReadOptions): Promise<PageResult>;
 }

@@ -50,7 +50,7 @@ function stopBeforeStep(job: AgenticJob, now: Date): CompletionReason | null {
   return null;
 }
 
-export async function runAgenticStep(jobId: string, step: number, deps: { clock?: Clock; reader?: PageReader } = {}): Promise<void> {
+export async function runAgenticStep(jobId: string, step: number, deps: { clock?: Clock; reader?: PageReader; stepBudgetMs?: number } = {}): Promise<void> {
   const clock = deps.clock ?? serviceClock;
   const loaded = await getJob(jobId);
   if (!isAgenticJob(loaded)) return;
@@ -77,11 +77,20 @@ export async function runAgenticStep(jobId: string, step: number, deps: { clock?
   const reader = deps.reader ?? pageReader();
   const fetched = new Set(cp.fetched);
   const pages = new Map<string, Promise<PageResult>>();
+  const started = Date.now();
+  const budget = deps.stepBudgetMs ?? AGENTIC_LIMITS.STEP_BUDGET_MS;
+  // The first candidate of a step is read under the reader's own caps (so every step makes progress); a
+  // later one only within what is left of the step's budget, and if a read of it is cut short by that
+  // budget the candidate is left for the next step rather than judged on pages it could not read.
+  let budgeted = false;
+  let outOfBudget = false;
   const read = (url: string) => {
     let p = pages.get(url);
     if (!p) {
-      p = reader.read(url).then((r) => {
+      const left = budget - (Date.now() - started);
+      p = reader.read(url, budgeted ? { timeoutMs: Math.max(0, left) } : {}).then((r) => {
         if (r.ok) fetched.add(r.page.url);
+        else if (budgeted && r.reason === 'timeout' && Date.now() - started >= budget) outOfBudget = true;
         return r;
       });
       pages.set(url, p);
@@ -89,19 +98,20 @@ export async function runAgenticStep(jobId: string, step: number, deps: { clock?
     return p;
   };
 
-  const started = Date.now();
   const today = new Date(clock.now().toISOString().slice(0, 10));
   const leads: AgenticSearchItem[] = [];
   let cursor = cp.cursor;
   let charged = cp.charged;
   let stopNext: CompletionReason | null = null;
   for (let n = 0; n < AGENTIC_LIMITS.CANDIDATES_PER_STEP && cursor < shortlist.length; n++) {
-    if (n > 0 && Date.now() - started > AGENTIC_LIMITS.STEP_BUDGET_MS) break;
+    if (n > 0 && Date.now() - started > budget) break;
     const candidate = candidates[n];
+    budgeted = n > 0;
     // Paid work starts with the first candidate evaluated.
     charged = Math.max(charged, price.base);
     if (candidate) {
       const verdict = await evaluateCandidate(candidate.person, candidate.company, criteria, read, today);
+      if (outOfBudget) break;
       if (verdict.qualifies && verdict.item) {
         if (charged + price.per_lead > request.max_credits) {
           stopNext = 'budget_exhausted';

@@ -12,6 +12,7 @@ import { markAgenticRunning } from '../../shared/agentic/agentic.repository.js';
 import { acceptAgenticSearch, AdmissionFailedError } from '../../shared/agentic/accept-agentic.js';
 import { AgenticSearchSchema, type AgenticJob } from '../../shared/agentic/model.js';
 import { serviceClock } from '../../shared/core/clock.js';
+import type { PageReader } from '../../shared/agentic/page-reader.js';
 import { Client, ROOT, newTenant, startTestStack } from '../support/local.js';
 import { drainQueue } from '../support/probes.js';
 
@@ -228,6 +229,32 @@ describe('agentic search, step by step', () => {
     const k = await Promise.all([accept(t.client, { query: BROAD, max_credits: 300 }), accept(t.client, { query: BROAD, max_credits: 300 })]);
     expect(k.map((x) => x.status)).toEqual([202, 202]);
     await steps();
+  }, 120_000);
+
+  test('the step budget bounds a page read: a candidate whose read it cuts short is left for the next step', async () => {
+    const t = await tenant();
+    const r = await accept(t.client, { query: 'Software engineers who spoke at a conference.', target_results: 50, max_credits: 2000 });
+    const [first] = await steps();
+    // Every page takes 400 ms unless the read is given less; the step's budget is 600 ms.
+    const given: (number | undefined)[] = [];
+    const reader: PageReader = {
+      read: (url, options = {}) => {
+        given.push(options.timeoutMs);
+        const wait = Math.min(400, options.timeoutMs ?? Infinity);
+        return new Promise((resolve) =>
+          setTimeout(() => resolve(wait < 400 ? { ok: false, url, reason: 'timeout', detail: 'cut' } : { ok: true, page: { url, status: 200, contentType: 'text/html', body: '<article><h2>Talk</h2><p>She spoke at a conference.</p></article>' } }), wait),
+        );
+      },
+    };
+    const started = Date.now();
+    await runAgenticStep(first!.job_id, first!.step, { reader, stepBudgetMs: 600 });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(given[0]).toBeUndefined(); // the first candidate under the reader's own caps
+    expect(given[1]).toBeLessThanOrEqual(200);
+    const saved = await job(r.body.id);
+    // Candidate 0 qualified; candidate 1's read was cut by the budget, so the cursor stays on it.
+    expect(saved.checkpoint).toMatchObject({ step: 1, cursor: 1, leads: 1 });
+    expect(saved.agentic_results).toHaveLength(1);
   }, 120_000);
 
   test('a dispatch failure answers 500 and undoes the admission: reservation released, slot and key free again', async () => {

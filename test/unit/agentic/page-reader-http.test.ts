@@ -103,3 +103,43 @@ describe('the AWS page reader', () => {
     expect(await reader.read('https://acme.test/gone/')).toMatchObject({ ok: false, reason: 'http_error', detail: 'HTTP 410' });
   });
 });
+
+describe('a read given a deadline (what is left of the research step)', () => {
+  const slow = (ms: number): Transport => async (_t, path, limits) => {
+    const wait = Math.min(ms, limits.timeoutMs);
+    await new Promise((r) => setTimeout(r, wait));
+    if (wait < ms) throw new FetchRefused('timeout', `no complete answer within ${limits.timeoutMs} ms`);
+    return { status: path === '/robots.txt' ? 404 : 200, contentType: 'text/html', body: 'ok' };
+  };
+
+  test('the page fetch gets no more than what is left, and the read ends by its deadline', async () => {
+    const seen: number[] = [];
+    const transport: Transport = async (t, path, limits) => {
+      seen.push(limits.timeoutMs);
+      return slow(path === '/robots.txt' ? 100 : 5_000)(t, path, limits);
+    };
+    const started = Date.now();
+    const r = await httpPageReader({ resolver, transport }).read('https://acme.test/news/', { timeoutMs: 400 });
+    expect(r).toMatchObject({ ok: false, reason: 'timeout' });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(seen[0]).toBe(5_000); // robots.txt under the reader's own cap (its answer is kept for the site)
+    expect(seen[1]).toBeLessThanOrEqual(300);
+  });
+
+  test('a robots.txt slower than the deadline ends the read at the deadline', async () => {
+    const started = Date.now();
+    const r = await httpPageReader({ resolver, transport: slow(1_500) }).read('https://acme.test/news/', { timeoutMs: 200 });
+    expect(r).toMatchObject({ ok: false, reason: 'timeout' });
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  test('without a deadline, the reader caps each fetch at its own limit', async () => {
+    const seen: number[] = [];
+    const transport: Transport = async (t, path, limits) => {
+      seen.push(limits.timeoutMs);
+      return slow(1)(t, path, limits);
+    };
+    expect((await httpPageReader({ resolver, transport, timeoutMs: 1234 }).read('https://acme.test/news/')).ok).toBe(true);
+    expect(seen).toEqual([1234, 1234]);
+  });
+});

@@ -1,0 +1,98 @@
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { EVIDENCE_HEADLINE_MAX, EVIDENCE_TEXT_MAX, clip, evaluateCandidate } from '../../../shared/agentic/evaluate.js';
+import { saveStepUpdate } from '../../../shared/agentic/agentic.repository.js';
+import type { Criteria } from '../../../shared/agentic/criteria.js';
+import type { AgenticJob } from '../../../shared/agentic/model.js';
+import type { PageResult } from '../../../shared/agentic/page-reader.js';
+import { generateDirectory } from '../../../shared/directory/generate.js';
+import type { Company, Person } from '../../../shared/directory/types.js';
+import type { AgenticSearchItem } from '../../../shared/webhooks/events.js';
+import { parseQuery } from '../../../shared/search/query.js';
+
+/**
+ * Evidence quotes a page, it does not carry it: however large the pages a run reads, the leads it saves
+ * keep the job item (one DynamoDB item, 400 KB at most) far from the limit.
+ */
+const today = new Date('2026-11-23T00:00:00Z');
+const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
+
+// The directory person with the longest record, so the rest of each lead is as large as it gets.
+const records = [...generateDirectory({ seed: 7, people: 400 })];
+const companies = new Map(records.flatMap((r) => (r.type === 'company' ? [[r.id, r as Company] as const] : [])));
+const person = records.filter((r): r is Person => r.type === 'person').sort((a, b) => JSON.stringify(b).length - JSON.stringify(a).length)[0]!;
+const company = companies.get(person.company_id)!;
+
+// A 400 KB page every check is met on, in a 3-byte script so characters understate its size, its headline as long as the page.
+const words = 'Acme raises funding round Series B, hiring a data engineer, join us, Snowflake 数据平台融资招聘 ';
+const huge = (n: number) => words.repeat(Math.ceil(n / bytes(words))).slice(0, n);
+const page = `<html><article><h2>${huge(100 * 1024)}</h2><time datetime="2026-03-02">2026-03-02</time><p>${huge(300 * 1024)}</p></article></html>`;
+const read = async (url: string): Promise<PageResult> => ({ ok: true, page: { url, status: 200, contentType: 'text/html', body: page } });
+
+// Three pieces of page evidence (two required, one priority) besides the directory profile.
+const criteria: Criteria = {
+  persona: parseQuery(''),
+  required: [
+    { text: 'raised a Series B', check: { kind: 'funding', round: 'Series B', withinDays: null } },
+    { text: 'hiring data engineers', check: { kind: 'hiring', role: 'data engineer' } },
+  ],
+  priorities: [{ text: 'uses Snowflake', check: { kind: 'tech', tool: 'Snowflake' } }],
+};
+
+describe('evidence is bounded', () => {
+  test('a 400 KB page gives a description and headline of at most their caps', async () => {
+    expect(bytes(page)).toBeGreaterThan(400 * 1024);
+    const v = await evaluateCandidate(person, company, criteria, read, today);
+    expect(v.qualifies).toBe(true);
+    const evidence = v.item!.evidence!;
+    expect(evidence).toHaveLength(4);
+    for (const e of evidence) {
+      expect(e.description!.length).toBeLessThanOrEqual(EVIDENCE_TEXT_MAX);
+      expect(bytes(e.description!)).toBeLessThanOrEqual(EVIDENCE_TEXT_MAX);
+      expect(bytes(e.headline!)).toBeLessThanOrEqual(EVIDENCE_HEADLINE_MAX);
+    }
+    expect(evidence[1]!.description!.endsWith('…')).toBe(true);
+    for (const p of v.item!.proof_points!) expect(bytes(p)).toBeLessThan(EVIDENCE_HEADLINE_MAX + 100);
+  });
+
+  test('50 such leads keep the job item, as the step save writes it, under 350 KB', async () => {
+    const lead = (await evaluateCandidate(person, company, criteria, read, today)).item!;
+    const leads: AgenticSearchItem[] = Array.from({ length: 50 }, () => structuredClone(lead));
+    const shortlist = Array.from({ length: 400 }, (_, i) => `person-${String(i).padStart(8, '0')}-${'x'.repeat(24)}`);
+    // The pages the leads cite (the checkpoint's whole `fetched` list is a separate bound: it grows with every candidate read).
+    const fetched = leads.flatMap((l, i) => l.evidence!.flatMap((e) => (e.url ? [e.url.replace('https://', `https://c${i}.`)] : [])));
+    const job = {
+      id: 'job_0123456789abcdef',
+      account_id: 'acct_0123456789abcdef',
+      key_id: 'key_0123456789abcdef',
+      tier: 'agentic_search',
+      status: 'running',
+      created_at: today.toISOString(),
+      updated_at: today.toISOString(),
+      completed_at: null,
+      leads_returned: 0,
+      result: null,
+      error: null,
+      request: { query: 'q'.repeat(2000), target_results: 50, max_credits: 2000, webhook_url: `https://${'h'.repeat(2030)}.test/` },
+      charge_id: 'charge_0123456789abcdef',
+      deadline_at: today.toISOString(),
+      checkpoint: { step: 1, cursor: 25, leads: 0, charged: 100, fetched: [], stop: null },
+    } satisfies AgenticJob;
+    process.env.JOBS_TABLE_NAME ??= 'jobs';
+    const next = { step: 2, cursor: 400, leads: 50, charged: 600, fetched, stop: null };
+    const values = saveStepUpdate(job, 1, next, leads, today, shortlist).Update.ExpressionAttributeValues;
+    // The item after the save: the job with the update's values in their attributes (all 50 leads in agentic_results).
+    const item = { ...job, checkpoint: values[':cp'], agentic_results: values[':new'], shortlist: values[':sl'], leads_returned: values[':n'], updated_at: values[':now'], due_pk: values[':dpk'], due_at: values[':dat'] };
+    const size = bytes(JSON.stringify(marshall(item, { removeUndefinedValues: true })));
+    console.log(`job item with 50 leads: ${size} bytes marshalled (one lead ${bytes(JSON.stringify(lead))} bytes of JSON)`);
+    expect(size).toBeLessThan(350 * 1024);
+  });
+
+  test('clip cuts at a word boundary, adds an ellipsis, and leaves short text alone', () => {
+    expect(clip('short text', 20)).toBe('short text');
+    expect(clip('alpha beta gamma delta epsilon', 22)).toBe('alpha beta gamma…');
+    expect(bytes(clip('数'.repeat(1000), 100))).toBeLessThanOrEqual(100);
+    expect(clip('😀'.repeat(100), 10)).toBe('😀…');
+    expect(clip('x'.repeat(5000), 1000).length).toBeGreaterThan(990);
+    expect(bytes(clip('x'.repeat(5000), 1000))).toBeLessThanOrEqual(1000);
+  });
+});
