@@ -28,5 +28,5 @@ if (httpPort === undefined) {
   const fixed = process.env.MCP_HTTP_TOKEN || undefined;
   const http = await startMcpHttpServer({ mcp: opts, port: Number(httpPort), token: fixed });
   console.error(`MCP (Streamable HTTP) at ${http.url}`);
-  console.error(fixed ? 'Bearer token: the one in MCP_HTTP_TOKEN' : `Bearer token (send Authorization: Bearer <token>; printed once): ${http.token}`);
+  console.error(fixed ? 'Bearer token: the one in MCP_HTTP_TOKEN' : `Bearer token: ${http.token} (printed once; send it as Authorization: Bearer <token>)`);
 }

@@ -160,7 +160,7 @@ describe('the MCP server over Streamable HTTP', () => {
       server.stderr!.on('data', (chunk: Buffer) => {
         said += chunk.toString();
         const found = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(said);
-        const bearer = /Bearer token[^:]*: ([A-Za-z0-9_-]{43})/.exec(said);
+        const bearer = /Bearer token: ([A-Za-z0-9_-]{43})/.exec(said);
         if (found && bearer) resolveUrl([found[0], bearer[1]!]);
       });
       server.once('exit', (code) => reject(new Error(`the MCP server exited (${code}): ${said}`)));
