@@ -1,13 +1,13 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { startMcpHttpServer } from '../shared/mcp/http.js';
 import { createMcpServer, type McpOptions } from '../shared/mcp/server.js';
 
 /**
  * `npm run mcp`: the MCP server over the public API with the caller's key (`PEOPLE_API_KEY`), against
  * `PEOPLE_API_URL` (default the local stack, http://localhost:3000). stdio by default; `--http` (or
- * `MCP_HTTP_PORT`, 0 for any free one) serves Streamable HTTP at http://127.0.0.1:<port>/mcp, stateless.
+ * `MCP_HTTP_PORT`, 0 for any free one) serves Streamable HTTP at http://127.0.0.1:<port>/mcp, stateless,
+ * behind Host/Origin checks and a bearer token (shared/mcp/http.ts): a random one printed once at start, or
+ * `MCP_HTTP_TOKEN` when set.
  */
 const apiKey = process.env.PEOPLE_API_KEY;
 if (!apiKey) {
@@ -25,17 +25,8 @@ const httpPort = process.env.MCP_HTTP_PORT ?? (process.argv.includes('--http') ?
 if (httpPort === undefined) {
   await createMcpServer(opts).connect(new StdioServerTransport());
 } else {
-  const http = createServer(async (req, res) => {
-    if (req.url !== '/mcp') {
-      res.writeHead(404).end();
-      return;
-    }
-    // Stateless: one server and transport per request, so nothing is kept between calls.
-    const server = createMcpServer(opts);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => void transport.close().then(() => server.close()));
-    await server.connect(transport);
-    await transport.handleRequest(req, res);
-  });
-  http.listen(Number(httpPort), '127.0.0.1', () => console.error(`MCP (Streamable HTTP) at http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`));
+  const fixed = process.env.MCP_HTTP_TOKEN || undefined;
+  const http = await startMcpHttpServer({ mcp: opts, port: Number(httpPort), token: fixed });
+  console.error(`MCP (Streamable HTTP) at ${http.url}`);
+  console.error(fixed ? 'Bearer token: the one in MCP_HTTP_TOKEN' : `Bearer token: ${http.token} (printed once; send it as Authorization: Bearer <token>)`);
 }

@@ -107,7 +107,7 @@ describe('the MCP server over stdio', () => {
     const { tools } = await mcp.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
     expect([...byName.keys()]).toEqual(
-      expect.arrayContaining(['people_search', 'deep_search', 'agentic_search', 'cancel_agentic_search', 'enrich_email', 'enrich_phone', 'enrich_professional_url', 'enrich_professional_profile', 'job_status', 'list_sending_accounts', 'create_email', 'get_email', 'edit_email', 'approve_email', 'cancel_email', 'create_sequence']),
+      expect.arrayContaining(['people_search', 'deep_search', 'agentic_search', 'cancel_agentic_search', 'enrich_email', 'enrich_phone', 'enrich_professional_url', 'enrich_professional_profile', 'job_status', 'list_sending_accounts', 'create_email', 'get_email', 'edit_email', 'cancel_email', 'create_sequence']),
     );
     expect(byName.get('enrich_email')!.description).toContain('5 credits');
     expect(byName.get('deep_search')!.inputSchema.required).toEqual(expect.arrayContaining(['confirm', 'query', 'webhook_url']));
@@ -156,16 +156,17 @@ describe('the MCP server over Streamable HTTP', () => {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let said = '';
-    const url = await new Promise<string>((resolveUrl, reject) => {
+    const [url, token] = await new Promise<[string, string]>((resolveUrl, reject) => {
       server.stderr!.on('data', (chunk: Buffer) => {
         said += chunk.toString();
         const found = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(said);
-        if (found) resolveUrl(found[0]);
+        const bearer = /Bearer token: ([A-Za-z0-9_-]{43})/.exec(said);
+        if (found && bearer) resolveUrl([found[0], bearer[1]!]);
       });
       server.once('exit', (code) => reject(new Error(`the MCP server exited (${code}): ${said}`)));
     });
     mcp = new McpClient({ name: 'contract-test-http', version: '1.0.0' });
-    await mcp.connect(new StreamableHTTPClientTransport(new URL(url)));
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
   }, 60_000);
   afterAll(async () => {
     await mcp?.close();
