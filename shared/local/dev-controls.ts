@@ -35,6 +35,12 @@ function parseJson(body: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
+/**
+ * One run of the sweeper, as its own function (its grants only): its modules load at the first run, since the
+ * sweeper loads most of the service's (every record kind). The stack's schedule and the dev routes use it.
+ */
+export const sweepAsSweeper = () => runAsFunction('sweeper', async () => (await import('../workers/sweep.js')).sweep());
+
 // What the dev routes run (the sweeper, the mailbox reader, SES events) loads on first use, not at start-up.
 export function devControls(opts: { stack: LocalStack; clockFile: string | null; adminToken: string; inbound: InboundDelivery }): ExtraRoute {
   return async (req, body, url) => {
@@ -60,12 +66,12 @@ export function devControls(opts: { stack: LocalStack; clockFile: string | null;
         if (opts.clockFile) writeFileSync(opts.clockFile, JSON.stringify({ offsetMs: serviceClockOffset() }));
         await opts.stack.scheduler.fireDue();
         // What fell due includes overdue steps on the due index, which the sweeper re-drives or ends.
-        await runAsFunction('sweeper', async () => (await import('../workers/sweep.js')).sweep());
+        await sweepAsSweeper();
         await (await import('./dev-inbound.js')).pollMailboxesLocally();
         return { status: 200, body: { now: now.toISOString() } };
       }
       case 'POST settle/': {
-        await runAsFunction('sweeper', async () => (await import('../workers/sweep.js')).sweep());
+        await sweepAsSweeper();
         await (await import('./dev-inbound.js')).pollMailboxesLocally();
         const idle = await opts.stack.settle(Number(process.env.SETTLE_TIMEOUT_MS ?? 30_000));
         return idle ? { status: 200, body: { idle: true } } : { status: 504, body: { idle: false } };

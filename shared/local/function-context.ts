@@ -40,11 +40,6 @@ export function runAsFunction<T>(name: string, work: () => T): T {
   return invocations.run(invocationOf(name), work);
 }
 
-/** The function whose invocation is running here, if any. */
-export function currentFunction(): string | undefined {
-  return invocations.getStore()?.name;
-}
-
 /** Replace a function's bindings (tests: strip one grant); `null` restores the catalogue's. */
 export function overrideBindings(name: string, bindings: Bindings | null): void {
   functionNamed(name);

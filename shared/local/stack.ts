@@ -16,7 +16,7 @@ import { freePort, startDynamoLocal, type DynamoLocal } from './processes.js';
 import { startSchedulerEmulator, type SchedulerEmulator } from './scheduler-emulator.js';
 import { startEventSourceRunner, type EventSourceRunner } from './event-source-runner.js';
 import { loadHandler, startGateway } from './gateway.js';
-import { devControls } from './dev-controls.js';
+import { devControls, sweepAsSweeper } from './dev-controls.js';
 import type { InboundDelivery } from './dev-inbound.js';
 import { startMailProviderEmulator, type MailProviderEmulator } from './oauth-emulator.js';
 import type { SqsHandler } from './event-source-runner.js';
@@ -29,7 +29,7 @@ import { APP_PATH, buildWebApp, webAppSite } from './web-app.js';
 import { APP_BASE } from '../catalog/routes.js';
 import { startupPhase } from './startup-trace.js';
 import { once } from '../core/once.js';
-import { enforceFunctionGrants, overrideBindings, runAsFunction } from './function-context.js';
+import { enforceFunctionGrants, overrideBindings } from './function-context.js';
 import type { Bindings } from '../catalog/bindings.js';
 
 /**
@@ -190,9 +190,8 @@ function readOrCreate(file: string | null, make: () => string): string {
   return v;
 }
 
-// The sweeper and the mailbox paths load most of the service's modules (every record kind, the mail
+// The mailbox paths load most of the service's modules (every record kind, the mail
 // providers' clients, MIME parsing): they load on first use, so that start-up does not wait for them.
-const sweepLater = async () => runAsFunction('sweeper', async () => (await import('../workers/sweep.js')).sweep());
 const pollMailboxesLater = async () => (await import('./dev-inbound.js')).pollMailboxesLocally();
 const inboundLater = (emulator: MailProviderEmulator): InboundDelivery => {
   const delivery = once(() => import('./dev-inbound.js').then((m) => m.devInbound(emulator)));
@@ -391,7 +390,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     if (runner) started.push(runner);
     if (runner) {
       // The twin's stand-in for the sweeper's EventBridge schedule; it lives and stops with the stack.
-      const sweeping = setInterval(() => void sweepLater().catch((e: unknown) => logger.warn('sweep failed', { error: e as Error })), SWEEPER.rateMinutes * 60_000);
+      const sweeping = setInterval(() => void sweepAsSweeper().catch((e: unknown) => logger.warn('sweep failed', { error: e as Error })), SWEEPER.rateMinutes * 60_000);
       sweeping.unref();
       started.push({ stop: async () => clearInterval(sweeping) });
       // The twin's stand-in for the mailbox poller's schedule, more often than AWS's minute so a demo sees replies at once.
