@@ -81,7 +81,10 @@ export async function runAgenticStep(jobId: string, step: number, deps: { clock?
   const budget = deps.stepBudgetMs ?? AGENTIC_LIMITS.STEP_BUDGET_MS;
   // The first candidate of a step is read under the reader's own caps (so every step makes progress); a
   // later one only within what is left of the step's budget, and if a read of it is cut short by that
-  // budget the candidate is left for the next step rather than judged on pages it could not read.
+  // budget the candidate is left for the next step rather than judged on pages it could not read. Any
+  // timeout of a budgeted read counts as the budget's cut: timers may fire a millisecond before the clock
+  // says the budget is spent, and a page too slow even for the reader's own caps is judged next step,
+  // where it is the first candidate and read under those caps.
   let budgeted = false;
   let outOfBudget = false;
   const read = (url: string) => {
@@ -90,7 +93,7 @@ export async function runAgenticStep(jobId: string, step: number, deps: { clock?
       const left = budget - (Date.now() - started);
       p = reader.read(url, budgeted ? { timeoutMs: Math.max(0, left) } : {}).then((r) => {
         if (r.ok) fetched.add(r.page.url);
-        else if (budgeted && r.reason === 'timeout' && Date.now() - started >= budget) outOfBudget = true;
+        else if (budgeted && r.reason === 'timeout') outOfBudget = true;
         return r;
       });
       pages.set(url, p);
