@@ -65,7 +65,7 @@ try {
     }
     const wallMs = performance.now() - t;
     const job = (await getJob(accepted.id)) as AgenticJob;
-    const fetched = new Set(job.checkpoint.fetched);
+    const fetched = new Set(stack.sampleWeb.served.slice(servedBefore));
     const requests = stack.sampleWeb.served.length - servedBefore;
     const leads = (poll.result?.results ?? []) as { proof_points: string[]; evidence: { headline?: string; url?: string }[] }[];
     const backed = leads.filter((l) => l.proof_points.every((_, i) => l.evidence[i] && (l.evidence[i]!.headline === 'Directory profile' || (l.evidence[i]!.url !== undefined && fetched.has(l.evidence[i]!.url!))))).length;

@@ -160,6 +160,8 @@ type Evidence = NonNullable<AgenticSearchItem['evidence']>[number];
  */
 export const EVIDENCE_TEXT_MAX = 1000;
 export const EVIDENCE_HEADLINE_MAX = 200;
+/** An evidence URL longer than this (after redirects) is left off: a URL cannot be clipped and still cite its page. */
+export const EVIDENCE_URL_MAX = 256;
 const ELLIPSIS = '…';
 const utf8Bytes = (code: number) => (code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4);
 
@@ -182,8 +184,12 @@ export function clip(s: string, max: number): string {
   return `${s.slice(0, cut).replace(/[\s,;:.-]+$/, '')}${ELLIPSIS}`;
 }
 
-/** The one place evidence is built: every headline and description clipped. */
-const evidenceOf = (headline: string, description: string, url?: string): Evidence => ({ headline: clip(headline, EVIDENCE_HEADLINE_MAX), description: clip(description, EVIDENCE_TEXT_MAX), ...(url === undefined ? {} : { url }) });
+/** The one place evidence is built: every headline and description clipped, an over-long URL left off. */
+const evidenceOf = (headline: string, description: string, url?: string): Evidence => ({
+  headline: clip(headline, EVIDENCE_HEADLINE_MAX),
+  description: clip(description, EVIDENCE_TEXT_MAX),
+  ...(url === undefined || Buffer.byteLength(url) > EVIDENCE_URL_MAX ? {} : { url }),
+});
 
 export interface Verdict {
   qualifies: boolean;

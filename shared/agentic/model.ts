@@ -16,14 +16,14 @@ export type AgenticSearchRequest = z.output<typeof AgenticSearchSchema>;
 /**
  * Where a run stands after its last completed step, saved in the same conditional write as that step's
  * leads: the next step's number, the shortlist position, the leads delivered and credits charged so far,
- * the pages fetched during this job (the only URLs evidence may cite), and, once the run must stop, why.
+ * and, once the run must stop, why. (No list of the pages read is kept: evidence cites a URL only from a
+ * page its own step read, see evaluate.ts, so the item grows with leads, never with pages read.)
  */
 export interface Checkpoint {
   step: number;
   cursor: number;
   leads: number;
   charged: number;
-  fetched: string[];
   stop: CompletionReason | null;
 }
 
@@ -41,4 +41,4 @@ export interface AgenticJob extends Job {
 
 export const isAgenticJob = (job: Job | null): job is AgenticJob => job?.tier === 'agentic_search';
 
-export const FIRST_CHECKPOINT: Checkpoint = { step: 0, cursor: 0, leads: 0, charged: 0, fetched: [], stop: null };
+export const FIRST_CHECKPOINT: Checkpoint = { step: 0, cursor: 0, leads: 0, charged: 0, stop: null };

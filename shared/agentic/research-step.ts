@@ -75,7 +75,6 @@ export async function runAgenticStep(jobId: string, step: number, deps: { clock?
   // This step's slice of the shortlist, looked up in one call.
   const candidates = await engine.entries(shortlist.slice(cp.cursor, cp.cursor + AGENTIC_LIMITS.CANDIDATES_PER_STEP));
   const reader = deps.reader ?? pageReader();
-  const fetched = new Set(cp.fetched);
   const pages = new Map<string, Promise<PageResult>>();
   const started = Date.now();
   const budget = deps.stepBudgetMs ?? AGENTIC_LIMITS.STEP_BUDGET_MS;
@@ -92,8 +91,7 @@ export async function runAgenticStep(jobId: string, step: number, deps: { clock?
     if (!p) {
       const left = budget - (Date.now() - started);
       p = reader.read(url, budgeted ? { timeoutMs: Math.max(0, left) } : {}).then((r) => {
-        if (r.ok) fetched.add(r.page.url);
-        else if (budgeted && r.reason === 'timeout') outOfBudget = true;
+        if (!r.ok && budgeted && r.reason === 'timeout') outOfBudget = true;
         return r;
       });
       pages.set(url, p);
@@ -129,7 +127,7 @@ export async function runAgenticStep(jobId: string, step: number, deps: { clock?
   }
   const delivered = cp.leads + leads.length;
   if (stopNext === null && (delivered >= request.target_results || cursor >= shortlist.length)) stopNext = '';
-  const next: Checkpoint = { step: step + 1, cursor, leads: delivered, charged, fetched: [...fetched], stop: stopNext };
+  const next: Checkpoint = { step: step + 1, cursor, leads: delivered, charged, stop: stopNext };
   const saved = await saveStep(job, step, next, leads, clock.now(), job.shortlist ? undefined : shortlist);
   if (!saved) {
     logger.info('agentic step already saved or job ended meanwhile; nothing to do', { jobId, step });

@@ -12,13 +12,7 @@ import { isAgenticJob, type AgenticJob } from './model.js';
 /** What the polling `result` and the webhook carry on completion. */
 function completedResult(job: AgenticJob, reason: CompletionReason) {
   const results = job.agentic_results ?? [];
-  return { partial: reason !== '', completion_reason: reason, total_returned: results.length, results: results.map((r) => withFetchedUrlsOnly(r, job.checkpoint.fetched)) };
-}
-
-/** An evidence URL stays only when that page was fetched during this job. */
-function withFetchedUrlsOnly(item: AgenticSearchItem, fetched: string[]): AgenticSearchItem {
-  const seen = new Set(fetched);
-  return { ...item, evidence: (item.evidence ?? []).map(({ url, ...rest }) => (url && seen.has(url) ? { ...rest, url } : rest)) };
+  return { partial: reason !== '', completion_reason: reason, total_returned: results.length, results };
 }
 
 /** End a run as `completed` with what it saved (`partial` unless `reason` is empty), then send its webhook. */

@@ -149,6 +149,7 @@ describe('agentic search, step by step', () => {
 
   test('crashes between steps: a redelivered step, a lost next step and racing duplicates never deliver or charge twice', async () => {
     const t = await tenant();
+    const servedBefore = stack.sampleWeb.served.length;
     const r = await accept(t.client, { query: 'Software engineers. Ideally they spoke at a conference.', target_results: 50, max_credits: 2000 });
     const [first] = await steps();
     await runAgenticStep(first!.job_id, first!.step);
@@ -170,9 +171,10 @@ describe('agentic search, step by step', () => {
     expect(results).toHaveLength(50);
     expect(new Set(results.map((x) => x.professional_url)).size).toBe(50);
     expect(await charge(t.accountId, r.body.id)).toMatchObject({ charged: 600, charge_status: 'charged' });
-    // Evidence cites only pages this job fetched.
-    const fetched = new Set(done.checkpoint.fetched);
-    for (const x of results) for (const e of x.evidence) if (e.url) expect(fetched.has(e.url)).toBe(true);
+    // Evidence cites only pages the sample web served during this job, and the job keeps no list of pages read.
+    const served = new Set(stack.sampleWeb.served.slice(servedBefore));
+    for (const x of results) for (const e of x.evidence) if (e.url) expect(served.has(e.url)).toBe(true);
+    expect(Object.keys(done.checkpoint).sort()).toEqual(['charged', 'cursor', 'leads', 'step', 'stop']);
     expect(results.filter((x) => x.tier === 'perfect').every((x) => x.evidence.some((e: any) => e.url && /\/team\//.test(e.url)))).toBe(true);
     expect(results.some((x) => x.tier === 'good')).toBe(true);
   }, 180_000);

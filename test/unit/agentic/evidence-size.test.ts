@@ -1,5 +1,6 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { EVIDENCE_HEADLINE_MAX, EVIDENCE_TEXT_MAX, clip, evaluateCandidate } from '../../../shared/agentic/evaluate.js';
+import { EVIDENCE_HEADLINE_MAX, EVIDENCE_TEXT_MAX, EVIDENCE_URL_MAX, clip, evaluateCandidate } from '../../../shared/agentic/evaluate.js';
+import { dynamoItemSize } from '../../support/dynamo-item-size.js';
 import { saveStepUpdate } from '../../../shared/agentic/agentic.repository.js';
 import type { Criteria } from '../../../shared/agentic/criteria.js';
 import type { AgenticJob } from '../../../shared/agentic/model.js';
@@ -54,12 +55,23 @@ describe('evidence is bounded', () => {
     for (const p of v.item!.proof_points!) expect(bytes(p)).toBeLessThan(EVIDENCE_HEADLINE_MAX + 100);
   });
 
+  test('a page whose final URL is longer than EVIDENCE_URL_MAX is quoted without its URL', async () => {
+    const long = `https://acme.example/news/${'n'.repeat(EVIDENCE_URL_MAX)}`;
+    const redirected = async (url: string): Promise<PageResult> => ({ ok: true, page: { url: url.includes('/news') ? long : url, status: 200, contentType: 'text/html', body: page } });
+    const v = await evaluateCandidate(person, company, criteria, redirected, today);
+    expect(v.qualifies).toBe(true);
+    const urls = v.item!.evidence!.flatMap((e) => (e.url ? [e.url] : []));
+    expect(urls.length).toBeGreaterThan(0);
+    for (const u of urls) expect(bytes(u)).toBeLessThanOrEqual(EVIDENCE_URL_MAX);
+    expect(urls).not.toContain(long);
+  });
+
   test('50 such leads keep the job item, as the step save writes it, under 350 KB', async () => {
     const lead = (await evaluateCandidate(person, company, criteria, read, today)).item!;
     const leads: AgenticSearchItem[] = Array.from({ length: 50 }, () => structuredClone(lead));
     const shortlist = Array.from({ length: 400 }, (_, i) => `person-${String(i).padStart(8, '0')}-${'x'.repeat(24)}`);
-    // The pages the leads cite (the checkpoint's whole `fetched` list is a separate bound: it grows with every candidate read).
-    const fetched = leads.flatMap((l, i) => l.evidence!.flatMap((e) => (e.url ? [e.url.replace('https://', `https://c${i}.`)] : [])));
+    // Every evidence URL at the longest evidence may carry.
+    for (const l of leads) for (const e of l.evidence!) if (e.url) e.url = `${e.url}?${'q'.repeat(EVIDENCE_URL_MAX)}`.slice(0, EVIDENCE_URL_MAX);
     const job = {
       id: 'job_0123456789abcdef',
       account_id: 'acct_0123456789abcdef',
@@ -75,15 +87,16 @@ describe('evidence is bounded', () => {
       request: { query: 'q'.repeat(2000), target_results: 50, max_credits: 2000, webhook_url: `https://${'h'.repeat(2030)}.test/` },
       charge_id: 'charge_0123456789abcdef',
       deadline_at: today.toISOString(),
-      checkpoint: { step: 1, cursor: 25, leads: 0, charged: 100, fetched: [], stop: null },
+      checkpoint: { step: 1, cursor: 25, leads: 0, charged: 100, stop: null },
     } satisfies AgenticJob;
     process.env.JOBS_TABLE_NAME ??= 'jobs';
-    const next = { step: 2, cursor: 400, leads: 50, charged: 600, fetched, stop: null };
+    const next = { step: 2, cursor: 400, leads: 50, charged: 600, stop: null };
     const values = saveStepUpdate(job, 1, next, leads, today, shortlist).Update.ExpressionAttributeValues;
     // The item after the save: the job with the update's values in their attributes (all 50 leads in agentic_results).
     const item = { ...job, checkpoint: values[':cp'], agentic_results: values[':new'], shortlist: values[':sl'], leads_returned: values[':n'], updated_at: values[':now'], due_pk: values[':dpk'], due_at: values[':dat'] };
-    const size = bytes(JSON.stringify(marshall(item, { removeUndefinedValues: true })));
-    console.log(`job item with 50 leads: ${size} bytes marshalled (one lead ${bytes(JSON.stringify(lead))} bytes of JSON)`);
+    // DynamoDB's own count (the marshalled JSON, with its type wrappers, would overstate it).
+    const size = dynamoItemSize(item);
+    console.log(`job item with 50 leads: ${size} bytes as DynamoDB counts them (${bytes(JSON.stringify(marshall(item, { removeUndefinedValues: true })))} bytes of marshalled JSON)`);
     expect(size).toBeLessThan(350 * 1024);
   });
 
