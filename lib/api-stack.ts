@@ -312,7 +312,7 @@ export class ApiStack extends Stack {
     });
     Validations.of(this.appApi.deploymentStage).acknowledge({
       id: 'AwsSolutions-APIG3',
-      reason: 'A WAF web ACL is a per-account edge and cost decision left to the deployment; every method requires a Cognito ID token.',
+      reason: 'Every method requires a Cognito ID token, checked by API Gateway before any function runs, under per-method stage throttles; the per-source web ACL guards the public API, whose keyless routes take no token.',
     });
     this.addGatewayResponses(this.appApi, 'user');
     this.userAuthorizer = new CognitoUserPoolsAuthorizer(this, 'UserAuthorizer', { cognitoUserPools: [props.userPool], authorizerName: `${prefix}-users` });
