@@ -194,7 +194,7 @@ export const ROUTES: RouteDef[] = [
   { method: 'POST', path: pub('sequences/{id}/cancel/'), module: 'functions/sequences/cancel.ts', auth: 'api_key', throttle: outreachWrite, bindings: { tables: { accounts: 'readwrite', outreach: 'readwrite' }, scheduler: true } },
   { method: 'GET', path: pub('sequences/{id}/replies/'), module: 'functions/sequences/replies.ts', auth: 'api_key', throttle: T.read, bindings: emailsRead },
   // What a recipient's mail client calls: unguessable per-email tokens, no credential. With no key to count
-  // by, the throttle is the stage's, over all callers (locally: per client address).
+  // by, the throttle is the stage's, over all callers; each source address gets a share (SOURCE_RATE_LIMITS).
   { method: 'GET', path: pub('o/{token}/'), module: 'functions/tracking/open.ts', auth: 'public', throttle: T.openPixel, bindings: { tables: { outreach: 'readwrite' } } },
   { method: 'GET', path: pub('u/{token}/'), module: 'functions/tracking/unsubscribe.ts', auth: 'public', throttle: T.unsubscribe, bindings: { tables: { outreach: 'readwrite' } } },
   { method: 'POST', path: pub('u/{token}/'), module: 'functions/tracking/unsubscribe.ts', auth: 'public', throttle: T.unsubscribe, bindings: { tables: { outreach: 'readwrite' } } },
