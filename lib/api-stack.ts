@@ -33,12 +33,13 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { QUEUE_LIST, type QueueKey } from '../shared/catalog/queues.js';
 import { API_KEY_AUTHORIZER } from '../shared/catalog/authorizer.js';
-import { CONSOLE_BASE, ROUTES, ROUTE_LIMITS, ratePerSecond, routeBindings, type RouteDef } from '../shared/catalog/routes.js';
+import { CONSOLE_BASE, ROUTES, ROUTE_LIMITS, SOURCE_RATE_LIMIT_LIST, STAGE_METHOD_CEILING, ratePerSecond, routeBindings, type RouteDef } from '../shared/catalog/routes.js';
 import { TABLES, type TableKey } from '../shared/catalog/tables.js';
 import { Housekeeping } from './constructs/housekeeping.js';
 import { mailConfigurationSetName } from './constructs/mail-events.js';
 import { MailboxPoll } from './constructs/mailbox-poll.js';
 import { WebHosting } from './constructs/web-hosting.js';
+import { SourceRateLimits } from './constructs/source-rate-limits.js';
 import { ServiceFunction, directoryBucketArnExport, nagFinding, type BindingResources } from './constructs/service-function.js';
 import type { SearchCollection } from './constructs/search-collection.js';
 import { DIRECTORY_OBJECT_KEY, pascal } from './stateful-stack.js';
@@ -154,14 +155,8 @@ function methodArnPath(route: RouteDef): string {
   return resourcePath(route.path).replace(/\{[^}]+\}/g, '*');
 }
 
-/**
- * The stage's default method throttle (resource path `/*`, method `*`): a ceiling on each method for all
- * clients together, wherever the method has no setting of its own (routes no API key identifies carry theirs,
- * stageThrottles). API-key routes are throttled per key by the usage plan; this bounds their sum at a tenth of
- * the account's regional 10,000 requests/s, so one hot method cannot take the account's API Gateway and Lambda
- * capacity from the others.
- */
-export const STAGE_METHOD_CEILING = { rateLimit: 1000, burstLimit: 2000 } as const;
+/** The stage's default method throttle, from the route catalogue (the local gateway reads it too). */
+export { STAGE_METHOD_CEILING };
 
 /** Stage-wide throttles of routes no API key identifies (usage plans only throttle per key). */
 /** The stage settings both REST APIs share: traced, metered, errors logged, one access log, per-route throttles. */
@@ -230,6 +225,8 @@ export class ApiStack extends Stack {
   readonly apiKeyAuthorizer: { readonly authorizer: RequestAuthorizer; readonly fn: ServiceFunction };
   /** The customer web app: bucket, distribution (with `/api/app/*` to the AppApi) and deployments. */
   readonly webHosting: WebHosting;
+  /** The public API stage's web ACL: per-source rate limits of the routes without a key and of the API-key routes. */
+  readonly sourceRateLimits: SourceRateLimits;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
@@ -294,10 +291,8 @@ export class ApiStack extends Stack {
       },
     );
 
-    Validations.of(this.api.deploymentStage).acknowledge({
-      id: 'AwsSolutions-APIG3',
-      reason: 'A WAF web ACL is a per-account edge and cost decision left to the deployment; API keys with usage-plan throttles and IAM already gate every route.',
-    });
+    // Per-source-address limits in front of the stage (AWS WAF), before any authorizer or stage throttle.
+    this.sourceRateLimits = new SourceRateLimits(this, 'SourceRateLimits', { prefix, stage: this.api.deploymentStage, limits: SOURCE_RATE_LIMIT_LIST });
 
     this.addGatewayResponses(this.api, 'api_key');
     const appAccessLogs = new LogGroup(this, 'AppApiAccessLogs', { retention: RetentionDays.ONE_MONTH });
@@ -317,7 +312,7 @@ export class ApiStack extends Stack {
     });
     Validations.of(this.appApi.deploymentStage).acknowledge({
       id: 'AwsSolutions-APIG3',
-      reason: 'A WAF web ACL is a per-account edge and cost decision left to the deployment; every method requires a Cognito ID token.',
+      reason: 'Every method requires a Cognito ID token, checked by API Gateway before any function runs, under per-method stage throttles; the per-source web ACL guards the public API, whose keyless routes take no token.',
     });
     this.addGatewayResponses(this.appApi, 'user');
     this.userAuthorizer = new CognitoUserPoolsAuthorizer(this, 'UserAuthorizer', { cognitoUserPools: [props.userPool], authorizerName: `${prefix}-users` });

@@ -153,7 +153,7 @@ export class WebHosting extends Construct {
     });
     Validations.of(this.distribution).acknowledge(
       { id: 'AwsSolutions-CFR1', reason: 'The app is for customers in any country; sign-in is the access control.' },
-      { id: 'AwsSolutions-CFR2', reason: 'A WAF web ACL is a per-account edge and cost decision left to the deployment, as for the APIs.' },
+      { id: 'AwsSolutions-CFR2', reason: 'A CloudFront web ACL lives in us-east-1, outside these stacks; behind the distribution are static files, the AppApi (Cognito tokens on every method) and the OAuth callback (throttled at the public API stage).' },
       { id: 'AwsSolutions-CFR3', reason: 'Access logs need a log bucket with ACLs enabled; the AppApi behind it keeps its own access logs, and the static files hold nothing private.' },
       { id: 'AwsSolutions-CFR4', reason: 'The distribution uses its default *.cloudfront.net certificate, on which CloudFront fixes the TLS policy; a custom domain with its own certificate is a deployment choice.' },
     );

@@ -80,6 +80,72 @@ const T = {
   oauthCallback: { perMinute: 120, burst: 20 },
 } satisfies Record<string, Throttle>;
 
+/**
+ * The stage's default method throttle (resource path `/*`, method `*`): a ceiling on each method for all
+ * clients together, wherever the method has no setting of its own (routes no API key identifies carry theirs).
+ * API-key routes are throttled per key by the usage plan; this bounds their sum at a tenth of the account's
+ * regional 10,000 requests/s, so one hot method cannot take the account's API Gateway and Lambda capacity
+ * from the others. Requests per second, as API Gateway takes them.
+ */
+export const STAGE_METHOD_CEILING = { rateLimit: 1000, burstLimit: 2000 } as const;
+
+/** The evaluation windows AWS WAF offers a rate-based rule, in seconds. */
+export type RateWindowSeconds = 60 | 120 | 300 | 600;
+
+/**
+ * A per-source-address limit at the edge: an AWS WAF rate-based rule (aggregated by IP) in AWS, a counter per
+ * remote address in the local gateway. A request counts when its URI path, percent-decoded, contains one of
+ * `pathContains` and none of `pathExcludes` (WAF: a CONTAINS string match after URL_DECODE, so a stage prefix
+ * or a custom domain's base path in front changes nothing). Every matching request counts, refused ones too,
+ * as WAF estimates the incoming rate: a source that keeps flooding stays refused.
+ */
+export interface SourceRateLimit {
+  /** The WAF rule's name and metric. */
+  name: string;
+  /** Requests one source may make in the trailing window; the next ones get 429 (WAF's lowest setting is 10). */
+  limit: number;
+  windowSeconds: RateWindowSeconds;
+  pathContains: readonly string[];
+  pathExcludes?: readonly string[];
+}
+
+/** One source may take at most this share of a route's stage-wide budget: it takes this many sources to spend it all. */
+const SOURCES_TO_SPEND_A_BUDGET = 5;
+const perSource = (name: string, t: Throttle, pathContains: string[]): SourceRateLimit => ({
+  name,
+  limit: Math.max(10, Math.floor(t.perMinute / SOURCES_TO_SPEND_A_BUDGET)),
+  windowSeconds: 60,
+  pathContains,
+});
+
+/**
+ * Per-source limits of the routes without a key (where the stage-wide budget is shared by every caller) and of
+ * the API-key routes (counted before the API-key authorizer runs, so one source cannot invoke it without
+ * limit with made-up keys). The stage throttles stay the overall ceiling behind them.
+ */
+export const SOURCE_RATE_LIMITS = {
+  unsubscribe: perSource('UnsubscribePerSource', T.unsubscribe, [pub('u/')]),
+  openPixel: perSource('OpenPixelPerSource', T.openPixel, [pub('o/')]),
+  testEmails: perSource('TestEmailsPerSource', T.testEmailsEdge, [pub('test-emails/')]),
+  // A tenth of the stage ceiling of one method (100/s), above one key's fastest method (a poll, 60/s).
+  apiKey: {
+    name: 'ApiKeyRoutesPerSource',
+    limit: (STAGE_METHOD_CEILING.rateLimit * 60) / 10,
+    windowSeconds: 60,
+    pathContains: [PUBLIC_BASE],
+    pathExcludes: [pub('u/'), pub('o/'), pub('test-emails/'), pub('openapi.json')],
+  },
+} satisfies Record<string, SourceRateLimit>;
+
+/** The rule list, in the web ACL's priority order. */
+export const SOURCE_RATE_LIMIT_LIST: readonly SourceRateLimit[] = Object.values(SOURCE_RATE_LIMITS);
+
+/** Does a request with this URI path count against the limit? The path as sent; decoded as WAF's URL_DECODE does. */
+export function countsAgainst(limit: SourceRateLimit, rawPath: string): boolean {
+  const path = safeDecode(rawPath);
+  return limit.pathContains.some((p) => path.includes(p)) && !(limit.pathExcludes ?? []).some((p) => path.includes(p));
+}
+
 const accountsRead = { tables: { accounts: 'read' } } satisfies Bindings;
 const acceptJob = { tables: { accounts: 'readwrite', jobs: 'readwrite' }, queues: { search: 'send' } } satisfies Bindings;
 const pollJob = { tables: { accounts: 'read', jobs: 'read' } } satisfies Bindings;
@@ -128,7 +194,7 @@ export const ROUTES: RouteDef[] = [
   { method: 'POST', path: pub('sequences/{id}/cancel/'), module: 'functions/sequences/cancel.ts', auth: 'api_key', throttle: outreachWrite, bindings: { tables: { accounts: 'readwrite', outreach: 'readwrite' }, scheduler: true } },
   { method: 'GET', path: pub('sequences/{id}/replies/'), module: 'functions/sequences/replies.ts', auth: 'api_key', throttle: T.read, bindings: emailsRead },
   // What a recipient's mail client calls: unguessable per-email tokens, no credential. With no key to count
-  // by, the throttle is the stage's, over all callers (locally: per client address).
+  // by, the throttle is the stage's, over all callers; each source address gets a share (SOURCE_RATE_LIMITS).
   { method: 'GET', path: pub('o/{token}/'), module: 'functions/tracking/open.ts', auth: 'public', throttle: T.openPixel, bindings: { tables: { outreach: 'readwrite' } } },
   { method: 'GET', path: pub('u/{token}/'), module: 'functions/tracking/unsubscribe.ts', auth: 'public', throttle: T.unsubscribe, bindings: { tables: { outreach: 'readwrite' } } },
   { method: 'POST', path: pub('u/{token}/'), module: 'functions/tracking/unsubscribe.ts', auth: 'public', throttle: T.unsubscribe, bindings: { tables: { outreach: 'readwrite' } } },

@@ -3,12 +3,12 @@ import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { ROUTE_LIMITS, findRoute, type RouteDef } from '../catalog/routes.js';
+import { ROUTE_LIMITS, SOURCE_RATE_LIMIT_LIST, STAGE_METHOD_CEILING, countsAgainst, findRoute, type RouteDef } from '../catalog/routes.js';
 import { API_KEY_AUTHORIZER } from '../catalog/authorizer.js';
 import { routeFunctionName } from '../catalog/functions.js';
 import { runAsFunction } from './function-context.js';
 import { EdgeAuthorizer, type AuthorizerFunction, type EdgeOutcome } from './edge-authorizer.js';
-import { TokenBuckets } from './token-bucket.js';
+import { SourceWindows, TokenBuckets } from './token-bucket.js';
 import { FunctionTimeoutError, lambdaContext, withinTimeout } from './event-source-runner.js';
 import type { Handler } from '../http/handler.js';
 import { logger } from '../core/logger.js';
@@ -18,10 +18,12 @@ import type { UserTokenVerifier } from './user-authorizer.js';
  * Plays API Gateway (REST) and the Lambda service locally: serves the route table exactly as the stack
  * does — unknown paths and missing trailing slashes answer 403 "Missing Authentication Token", API-key
  * routes without `x-api-key` answer 403 "Forbidden", per-key per-method token buckets answer 429 "Too Many
- * Requests" — and invokes the same handler modules with API Gateway proxy events. Every response carries
- * `X-Request-Id`. Before an API-key route's handler it runs the stack's API-key authorizer module, its
- * answers cached per presented key for the stack's TTL (edge-authorizer.ts): an unknown or revoked key is
- * refused there with 403 before any throttle, and the throttle buckets are those of the usage identifier
+ * Requests" — and invokes the same handler modules with API Gateway proxy events. In front of it all it
+ * plays the stage's AWS WAF web ACL: per-source-address limits (SOURCE_RATE_LIMITS), whose 429 is WAF's and
+ * so the one answer without `X-Request-Id`. Before an API-key route's handler it runs the stack's API-key
+ * authorizer module, its answers cached per presented key for the stack's TTL (edge-authorizer.ts): an
+ * unknown or revoked key is refused there with 403 before any throttle of API Gateway's, and the throttle
+ * buckets are those of the usage identifier
  * the authorizer returned, as a usage plan's are. A revocation inside the TTL is refused by the handler's
  * own read of the key record.
  */
@@ -142,13 +144,21 @@ function toEvent(req: IncomingMessage, url: URL, route: RouteDef, params: Record
         cognitoIdentityId: null,
         cognitoIdentityPoolId: null,
         principalOrgId: null,
-        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+        sourceIp: sourceAddress(req) || '127.0.0.1',
         user: null,
         userAgent: req.headers['user-agent'] ?? null,
         userArn: null,
       },
     },
   };
+}
+
+/**
+ * The client's address as AWS WAF and API Gateway take it: the connection's peer. `X-Forwarded-For` is whatever
+ * the client wrote, and no trusted proxy stands in front of the twin (nor of the regional stage).
+ */
+export function sourceAddress(req: IncomingMessage): string {
+  return (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
 }
 
 /** A REQUEST authorizer's event: the request as the handler will see it, without its body. */
@@ -201,6 +211,8 @@ export async function invokeRoute(route: RouteDef, run: () => Promise<APIGateway
 
 export async function startGateway(opts: GatewayOptions): Promise<{ server: Server; port: number; stop(): Promise<void> }> {
   const buckets = new TokenBuckets();
+  const sourceWindows = new SourceWindows();
+  const m = opts.throttleMultiplier ?? 1;
   const edgeAuthorizer = new EdgeAuthorizer(
     async () => {
       const authorizer = (await loadHandler(opts.root, API_KEY_AUTHORIZER.module)) as unknown as AuthorizerFunction;
@@ -231,6 +243,18 @@ export async function startGateway(opts: GatewayOptions): Promise<{ server: Serv
         return;
       }
 
+      // The stage's web ACL (lib/constructs/source-rate-limits.ts): per source address, before the route is
+      // matched and before any authorizer or stage throttle. WAF's own answer carries no X-Request-Id.
+      const source = sourceAddress(req);
+      for (const limit of SOURCE_RATE_LIMIT_LIST) {
+        if (!countsAgainst(limit, url.pathname)) continue;
+        if (!sourceWindows.hit(`${limit.name} ${source}`, limit.limit * m, limit.windowSeconds)) {
+          res.writeHead(429, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ message: 'Too Many Requests' }));
+          return;
+        }
+      }
+
       const match = findRoute(req.method ?? 'GET', url.pathname);
       if (!match) return write(res, requestId, 403, JSON.stringify({ message: 'Missing Authentication Token' }));
       const { route, params } = match;
@@ -258,14 +282,16 @@ export async function startGateway(opts: GatewayOptions): Promise<{ server: Serv
 
       // As API Gateway: a usage plan counts per key (by the authorizer's usage identifier); a stage method
       // setting counts every caller together (`edgeThrottle` of handler_key routes, whose handler then
-      // counts per key itself; the throttle of the others). Locally every caller is one loopback address.
+      // counts per key itself; the throttle of the others), and the stage's default method throttle holds
+      // each API-key method for all keys together. Per source address, the web ACL above counted already.
+      const tooMany = () => write(res, requestId, 429, JSON.stringify({ message: 'Too Many Requests' }));
+      if (route.auth === 'api_key' && !buckets.take(`stage-default ${route.method} ${route.path}`, STAGE_METHOD_CEILING.rateLimit * 60 * m, STAGE_METHOD_CEILING.burstLimit * m)) {
+        return tooMany();
+      }
       const edgeThrottle = route.auth === 'handler_key' ? route.edgeThrottle : route.throttle;
       if (edgeThrottle) {
         const who = edge.apiKey !== null ? `usage:${edge.apiKey}` : 'stage';
-        const m = opts.throttleMultiplier ?? 1;
-        if (!buckets.take(`${who} ${route.method} ${route.path}`, edgeThrottle.perMinute * m, edgeThrottle.burst * m)) {
-          return write(res, requestId, 429, JSON.stringify({ message: 'Too Many Requests' }));
-        }
+        if (!buckets.take(`${who} ${route.method} ${route.path}`, edgeThrottle.perMinute * m, edgeThrottle.burst * m)) return tooMany();
       }
 
       const handler = await loadHandler(opts.root, route.module);

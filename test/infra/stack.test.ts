@@ -15,7 +15,7 @@ import { DEAD_LETTER_QUEUE_VISIBILITY_SECONDS, SQS_VISIBILITY_PER_FUNCTION_TIMEO
 import type { IConstruct } from 'constructs';
 import { grantedEnvironment, type Bindings } from '../../shared/catalog/bindings.js';
 import { DEAD_LETTERS, MAILBOX_POLL, QUEUES, QUEUE_LIST, SWEEPER, queueName } from '../../shared/catalog/queues.js';
-import { ROUTES, ratePerSecond, type RouteDef } from '../../shared/catalog/routes.js';
+import { ROUTES, SOURCE_RATE_LIMITS, SOURCE_RATE_LIMIT_LIST, ratePerSecond, type RouteDef } from '../../shared/catalog/routes.js';
 import { API_KEY_AUTHORIZER } from '../../shared/catalog/authorizer.js';
 import { RETENTION, TABLES, TABLE_LIST, type TableKey } from '../../shared/catalog/tables.js';
 import { mailConfigurationSetName } from '../../lib/constructs/mail-events.js';
@@ -1100,6 +1100,88 @@ describe('cdk-nag (AwsSolutions and Serverless)', () => {
     } finally {
       rmSync(outdir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('per-source rate limits (AWS WAF on the public API stage, issue 30)', () => {
+  const acls = ofType(apiResources, 'AWS::WAFv2::WebACL');
+  const [aclId, acl] = acls[0] ?? ['', {}];
+  const uriContains = (searchString: string) => ({
+    ByteMatchStatement: { FieldToMatch: { UriPath: {} }, PositionalConstraint: 'CONTAINS', SearchString: searchString, TextTransformations: [{ Priority: 0, Type: 'URL_DECODE' }] },
+  });
+
+  test('one REGIONAL web ACL that allows by default and refuses with 429 and API Gateway’s throttle body', () => {
+    expect(acls).toHaveLength(1);
+    expect(acl.Properties).toMatchObject({
+      Scope: 'REGIONAL',
+      DefaultAction: { Allow: {} },
+      CustomResponseBodies: { TooManyRequests: { ContentType: 'APPLICATION_JSON', Content: '{"message":"Too Many Requests"}' } },
+    });
+  });
+
+  test('one rate-based rule per catalogue limit, per source IP, scoped down to its paths, with the catalogue’s limit and window', () => {
+    const pub = (p: string) => `/api/public/v1/${p}`;
+    const expected = [
+      { name: SOURCE_RATE_LIMITS.unsubscribe.name, limit: SOURCE_RATE_LIMITS.unsubscribe.limit, scope: uriContains(pub('u/')) },
+      { name: SOURCE_RATE_LIMITS.openPixel.name, limit: SOURCE_RATE_LIMITS.openPixel.limit, scope: uriContains(pub('o/')) },
+      { name: SOURCE_RATE_LIMITS.testEmails.name, limit: SOURCE_RATE_LIMITS.testEmails.limit, scope: uriContains(pub('test-emails/')) },
+      {
+        name: SOURCE_RATE_LIMITS.apiKey.name,
+        limit: SOURCE_RATE_LIMITS.apiKey.limit,
+        scope: {
+          AndStatement: {
+            Statements: [
+              uriContains('/api/public/v1/'),
+              { NotStatement: { Statement: { OrStatement: { Statements: [pub('u/'), pub('o/'), pub('test-emails/'), pub('openapi.json')].map(uriContains) } } } },
+            ],
+          },
+        },
+      },
+    ];
+    // The numbers the issue names: unsubscribe 600/min and the pixel 3,000/min stage-wide, a fifth per source.
+    expect(expected.map((e) => e.limit)).toEqual([120, 600, 12, 6000]);
+    const rules: Json[] = acl.Properties.Rules;
+    expect(rules).toHaveLength(SOURCE_RATE_LIMIT_LIST.length);
+    expected.forEach((e, priority) => {
+      expect(rules[priority]).toEqual({
+        Name: e.name,
+        Priority: priority,
+        Action: { Block: { CustomResponse: { ResponseCode: 429, CustomResponseBodyKey: 'TooManyRequests' } } },
+        Statement: { RateBasedStatement: { Limit: e.limit, EvaluationWindowSec: 60, AggregateKeyType: 'IP', ScopeDownStatement: e.scope } },
+        VisibilityConfig: { CloudWatchMetricsEnabled: true, MetricName: `${PREFIX}-${e.name}`, SampledRequestsEnabled: true },
+      });
+    });
+  });
+
+  test('the web ACL is associated with the public API’s stage, and with nothing else', () => {
+    const associations = ofType(apiResources, 'AWS::WAFv2::WebACLAssociation');
+    expect(associations).toHaveLength(1);
+    const { ResourceArn, WebACLArn } = associations[0]![1].Properties;
+    expect(WebACLArn).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
+    const arn = JSON.stringify(ResourceArn);
+    expect(arn).toContain(`:apigateway:`);
+    expect(arn).toContain(`"::/restapis/",{"Ref":"${api.getLogicalId(api.api.node.defaultChild as never)}"},"/stages/",{"Ref":"${api.getLogicalId(api.api.deploymentStage.node.defaultChild as never)}"}]`);
+    expect(arn).not.toContain(api.getLogicalId(api.appApi.node.defaultChild as never));
+  });
+
+  test('refused requests only are logged, to an aws-waf-logs- group, without the API key header or the path (tracking tokens)', () => {
+    const configs = ofType(apiResources, 'AWS::WAFv2::LoggingConfiguration');
+    expect(configs).toHaveLength(1);
+    const props = configs[0]![1].Properties;
+    expect(props.ResourceArn).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
+    expect(JSON.stringify(props.LogDestinationConfigs)).toContain(`:log-group:aws-waf-logs-${PREFIX}-api"`);
+    expect(props.LoggingFilter).toEqual({ DefaultBehavior: 'DROP', Filters: [{ Behavior: 'KEEP', Requirement: 'MEETS_ANY', Conditions: [{ ActionCondition: { Action: 'BLOCK' } }] }] });
+    expect(props.RedactedFields).toEqual([{ SingleHeader: { Name: 'x-api-key' } }, { UriPath: {} }]);
+    apiT.hasResourceProperties('AWS::Logs::LogGroup', { LogGroupName: `aws-waf-logs-${PREFIX}-api`, RetentionInDays: 30 });
+  });
+
+  test('the stage throttles stay the overall ceiling behind it: each keyless route’s per-source limit is below its stage method throttle', () => {
+    for (const l of [SOURCE_RATE_LIMITS.unsubscribe, SOURCE_RATE_LIMITS.openPixel, SOURCE_RATE_LIMITS.testEmails]) {
+      const routes = ROUTES.filter((r) => r.path.includes(l.pathContains[0]!));
+      expect(routes.length).toBeGreaterThan(0);
+      for (const r of routes) expect([r.path, l.limit < (r.edgeThrottle ?? r.throttle!).perMinute]).toEqual([r.path, true]);
+    }
+    expect(SOURCE_RATE_LIMITS.apiKey.limit).toBeLessThan(STAGE_METHOD_CEILING.rateLimit * 60);
   });
 });
 

@@ -1,0 +1,107 @@
+import { ArnFormat, Stack } from 'aws-cdk-lib';
+import type { Stage } from 'aws-cdk-lib/aws-apigateway';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { CfnLoggingConfiguration, CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
+import { Construct } from 'constructs';
+import type { SourceRateLimit } from '../../shared/catalog/routes.js';
+
+export interface SourceRateLimitsProps {
+  /** Resource-name prefix, `<service>-<stage>`. */
+  readonly prefix: string;
+  /** The REST API stage the web ACL protects. */
+  readonly stage: Stage;
+  /** The catalogue's per-source limits (shared/catalog/routes.ts SOURCE_RATE_LIMITS), one rule each, in order. */
+  readonly limits: readonly SourceRateLimit[];
+}
+
+/** The body of every refusal, the same as API Gateway's own throttle answer (the THROTTLED gateway response). */
+export const TOO_MANY_REQUESTS_BODY = '{"message":"Too Many Requests"}';
+const BODY_KEY = 'TooManyRequests';
+
+/**
+ * `<name>` in the URI path after URL_DECODE: WAF sees the path as sent, with the stage name in front on the
+ * execute-api host and a base path on a custom domain, so the match is CONTAINS rather than STARTS_WITH.
+ */
+function pathContains(searchString: string): CfnWebACL.StatementProperty {
+  return {
+    byteMatchStatement: {
+      fieldToMatch: { uriPath: {} },
+      positionalConstraint: 'CONTAINS',
+      searchString,
+      textTransformations: [{ priority: 0, type: 'URL_DECODE' }],
+    },
+  };
+}
+
+const anyOf = (statements: CfnWebACL.StatementProperty[]): CfnWebACL.StatementProperty =>
+  statements.length === 1 ? statements[0]! : { orStatement: { statements } };
+
+/** The scope-down of one limit: the path contains one of `pathContains` and none of `pathExcludes`. */
+export function scopeDownOf(limit: SourceRateLimit): CfnWebACL.StatementProperty {
+  const included = anyOf(limit.pathContains.map(pathContains));
+  const excludes = limit.pathExcludes ?? [];
+  if (excludes.length === 0) return included;
+  return { andStatement: { statements: [included, { notStatement: { statement: anyOf(excludes.map(pathContains)) } }] } };
+}
+
+/**
+ * An AWS WAF web ACL (REGIONAL) on the public API's stage: one rate-based rule per catalogue limit, counted per
+ * source IP (`AggregateKeyType: IP`, the connection's address: a forwarded header would be the client's to
+ * choose). WAF runs before API Gateway's authorizers and throttles, so a refused request reaches neither. A
+ * source over its limit is answered 429 with API Gateway's throttle body; everything else is allowed on to the
+ * stage, whose method throttles stay the overall ceiling. Only refused requests are logged (without the API key
+ * header or the path, which carries the tracking tokens).
+ */
+export class SourceRateLimits extends Construct {
+  readonly webAcl: CfnWebACL;
+  readonly association: CfnWebACLAssociation;
+  readonly logGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: SourceRateLimitsProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+    const metric = (name: string) => `${props.prefix}-${name}`;
+
+    this.webAcl = new CfnWebACL(this, 'WebAcl', {
+      name: `${props.prefix}-api-edge`,
+      description: `${props.prefix}: per-source-address rate limits of the public API`,
+      scope: 'REGIONAL',
+      defaultAction: { allow: {} },
+      customResponseBodies: { [BODY_KEY]: { contentType: 'APPLICATION_JSON', content: TOO_MANY_REQUESTS_BODY } },
+      visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: metric('api-edge'), sampledRequestsEnabled: true },
+      rules: props.limits.map((limit, priority) => ({
+        name: limit.name,
+        priority,
+        action: { block: { customResponse: { responseCode: 429, customResponseBodyKey: BODY_KEY } } },
+        statement: {
+          rateBasedStatement: {
+            limit: limit.limit,
+            evaluationWindowSec: limit.windowSeconds,
+            aggregateKeyType: 'IP',
+            scopeDownStatement: scopeDownOf(limit),
+          },
+        },
+        visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: metric(limit.name), sampledRequestsEnabled: true },
+      })),
+    });
+
+    this.association = new CfnWebACLAssociation(this, 'StageAssociation', {
+      resourceArn: props.stage.stageArn,
+      webAclArn: this.webAcl.attrArn,
+    });
+
+    // WAF delivers to CloudWatch Logs only into a group named `aws-waf-logs-…`, named by its ARN without `:*`.
+    const logGroupName = `aws-waf-logs-${props.prefix}-api`;
+    this.logGroup = new LogGroup(this, 'Logs', { logGroupName, retention: RetentionDays.ONE_MONTH });
+    const logging = new CfnLoggingConfiguration(this, 'Logging', {
+      resourceArn: this.webAcl.attrArn,
+      logDestinationConfigs: [stack.formatArn({ service: 'logs', resource: 'log-group', resourceName: logGroupName, arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
+      redactedFields: [{ singleHeader: { Name: 'x-api-key' } }, { uriPath: {} }],
+      loggingFilter: {
+        DefaultBehavior: 'DROP',
+        Filters: [{ Behavior: 'KEEP', Requirement: 'MEETS_ANY', Conditions: [{ ActionCondition: { Action: 'BLOCK' } }] }],
+      },
+    });
+    logging.node.addDependency(this.logGroup);
+  }
+}
