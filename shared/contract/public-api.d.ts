@@ -921,7 +921,7 @@ export interface components {
                 message: string;
             };
         };
-        /** @description The polling envelope of a agentic_search job; `result` is the webhook body without `id` and `event_type` once the job has finished. */
+        /** @description The polling envelope of a agentic_search job; `result` is the webhook body without `id` and `event_type` once the job has finished: the results of a completed job, `{error}` of a failed one. */
         AgenticSearchJob: {
             id: string;
             /** @enum {string} */
@@ -1029,7 +1029,7 @@ export interface components {
                 message: string;
             };
         };
-        /** @description The polling envelope of a deep_search job; `result` is the webhook body without `id` and `event_type` once the job has finished. */
+        /** @description The polling envelope of a deep_search job; `result` is the webhook body without `id` and `event_type` once the job has finished: the results of a completed job, `{error}` of a failed one. */
         DeepSearchJob: {
             id: string;
             /** @enum {string} */
@@ -1184,7 +1184,7 @@ export interface components {
             /** @description Sequence steps only; 0 is the intro. */
             step?: number;
         };
-        /** @description The polling envelope of a people_search job; `result` is the webhook body without `id` and `event_type` once the job has finished. */
+        /** @description The polling envelope of a people_search job; `result` is the webhook body without `id` and `event_type` once the job has finished: the results of a completed job, `{error}` of a failed one. */
         PeopleSearchJob: {
             id: string;
             /** @enum {string} */
@@ -1247,7 +1247,7 @@ export interface components {
                 message: string;
             };
         };
-        /** @description The polling envelope of a phone_enrich job; `result` is the webhook body without `id` and `event_type` once the job has finished. */
+        /** @description The polling envelope of a phone_enrich job; `result` is the webhook body without `id` and `event_type` once the job has finished: the results of a completed job, `{error}` of a failed one. */
         PhoneEnrichJob: {
             id: string;
             /** @enum {string} */

@@ -46,6 +46,20 @@ describe('the published OpenAPI document', () => {
     expect(doc.components.securitySchemes.ApiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-api-key' });
   });
 
+  test('every job kind documents a failed poll as result {error}, the webhook body without id and event_type', () => {
+    const error = { code: 'error', message: 'the job failed, retry' };
+    const failed = (id: string, tier: string, result: unknown) => ({
+      id, status: 'failed', tier, created_at: '2026-11-26T10:00:00.000Z', updated_at: '2026-11-26T10:05:00.000Z', completed_at: '2026-11-26T10:05:00.000Z', leads_returned: null, result, error,
+    });
+    const id = 'dj_01kayj4h1pq2w8b7z3f6c9d0ea';
+    const polls = [['search/{job_id}/', 'people_search', 'PeopleSearchJob'], ['deep-search/{job_id}/', 'deep_search', 'DeepSearchJob'], ['enrich/phone/{job_id}/', 'phone_enrich', 'PhoneEnrichJob'], ['agentic-search/{job_id}/', 'agentic_search', 'AgenticSearchJob']];
+    for (const [path, tier, schema] of polls) {
+      expect(checkResponse('GET', `${PUBLIC_BASE}${path}`, 200, 'application/json', failed(id, tier!, { error }))).toEqual({ ok: true });
+      expect(checkResponse('GET', `${PUBLIC_BASE}${path}`, 200, 'application/json', failed(id, tier!, { error: { code: 'error' } }))).toMatchObject({ ok: false });
+      expect(doc.components.schemas[schema!].description).toContain('`{error}` of a failed one');
+    }
+  });
+
   test('the committed openapi.json and public-api.d.ts are what `npm run openapi` writes now', async () => {
     const rendered = await renderArtifacts();
     expect(readFileSync(join(ROOT, ARTIFACTS.document), 'utf8')).toBe(rendered.document);
