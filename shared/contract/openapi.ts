@@ -143,7 +143,10 @@ function operationOf(route: RouteDef, op: Operation): Json {
       ? { requestBody: { required: true, content: { 'application/json': { schema: requestSchema(op.body), ...(op.example === undefined ? {} : { example: op.example }) } } } }
       : {}),
     responses: responsesOf(route, op),
-    ...(route.throttle ? { 'x-throttle': { per_minute: route.throttle.perMinute, burst: route.throttle.burst, scope: route.auth === 'public' ? 'stage' : 'key' } } : {}),
+    // `bucket`: routes that count against one limit per key together name the same bucket.
+    ...(route.throttle
+      ? { 'x-throttle': { per_minute: route.throttle.perMinute, burst: route.throttle.burst, scope: route.auth === 'public' ? 'stage' : 'key', ...(route.keyThrottleBucket ? { bucket: route.keyThrottleBucket } : {}) } }
+      : {}),
   };
 }
 

@@ -242,7 +242,7 @@ const throttleMultiplier = () => (isLocalMode() ? Number(process.env.LOCAL_THROT
 
 async function throttlePerKey(keyHash: string, route: RouteDef): Promise<void> {
   if (!route.throttle) return;
-  const verdict = await takeKeyToken(keyHash, `${route.method} ${route.path}`, route.throttle, throttleMultiplier());
+  const verdict = await takeKeyToken(keyHash, route.keyThrottleBucket ?? `${route.method} ${route.path}`, route.throttle, throttleMultiplier());
   if (!verdict.allowed) throw new GatewayError(429, 'Too Many Requests', { 'Retry-After': String(verdict.retryAfterSeconds) });
 }
 
