@@ -65,6 +65,29 @@ describe('the published OpenAPI document', () => {
     }
   });
 
+  test('sequence contacts items have the contact shape of POST /emails/ `to`, for create and add-contacts alike', () => {
+    const to = doc.paths[`${PUBLIC_BASE}emails/`].post.requestBody.content['application/json'].schema.properties.to;
+    for (const path of ['sequences/', 'sequences/{id}/contacts/']) {
+      const contacts = doc.paths[`${PUBLIC_BASE}${path}`].post.requestBody.content['application/json'].schema.properties.contacts;
+      expect(contacts).toMatchObject({ type: 'array', minItems: 1, maxItems: 100 });
+      const { description, ...shape } = contacts.items;
+      expect(shape).toEqual(to);
+      expect(shape).toMatchObject({ type: 'object', required: ['email', 'first_name'], additionalProperties: false });
+      expect(description).toContain('invalid_contact');
+    }
+  });
+
+  test('POST /test-emails/ documents 403 for attachments not enabled and 503 for no test inbox and for contention', () => {
+    const template = `${PUBLIC_BASE}test-emails/`;
+    const responses = doc.paths[template].post.responses;
+    expect(responses['403'].description).toMatch(/attachments are not enabled/);
+    expect(responses['503'].description).toMatch(/`unavailable`: the deployment has no test inbox[\s\S]*`contention`/);
+    const noInbox = { error: { code: 'unavailable', message: 'Test emails are not configured for this deployment: it has no test inbox.' } };
+    const attachments = { error: { code: 'permission_denied', message: 'Attachments are not enabled for this account.' } };
+    expect(checkResponse('POST', template, 503, 'application/json', noInbox)).toEqual({ ok: true });
+    expect(checkResponse('POST', template, 403, 'application/json', attachments)).toEqual({ ok: true });
+  });
+
   test('the committed openapi.json and public-api.d.ts are what `npm run openapi` writes now', async () => {
     const rendered = await renderArtifacts();
     expect(readFileSync(join(ROOT, ARTIFACTS.document), 'utf8')).toBe(rendered.document);
