@@ -1,5 +1,6 @@
 import type { gmail_v1 } from '@googleapis/gmail';
 import { once } from '../core/once.js';
+import { MailRefusedError } from './mail-refused.js';
 import { AccessTokenRejectedError, MAX_MESSAGES_PER_POLL, type MailboxApi, type ProviderMessage } from '../mailboxes/mailbox-provider.js';
 
 /**
@@ -13,6 +14,12 @@ import { AccessTokenRejectedError, MAX_MESSAGES_PER_POLL, type MailboxApi, type 
 const statusOf = (e: unknown): number | undefined => {
   const err = e as { status?: number; code?: number | string; response?: { status?: number } };
   return err.response?.status ?? err.status ?? (typeof err.code === 'number' ? err.code : undefined);
+};
+
+/** Gmail answered the send with a 4xx (other than 401, which refreshes the token): it took nothing. */
+const refusal = (e: unknown): MailRefusedError | null => {
+  const status = statusOf(e);
+  return status !== undefined && status >= 400 && status < 500 && status !== 401 ? new MailRefusedError(`Gmail refused the message (${status})`, { cause: e }) : null;
 };
 
 async function call<T>(run: () => Promise<{ data: T }>): Promise<T> {
@@ -53,7 +60,9 @@ export function gmailMailbox(rootUrl: string, accessToken: string): MailboxApi {
       return String((await call(async () => (await usersApi()).getProfile({ userId: 'me' }, auth))).historyId);
     },
     async send({ raw, threadId }) {
-      const sent = await call(async () => (await usersApi()).messages.send({ userId: 'me', requestBody: { raw: raw.toString('base64url'), ...(threadId ? { threadId } : {}) } }, auth));
+      const sent = await call(async () => (await usersApi()).messages.send({ userId: 'me', requestBody: { raw: raw.toString('base64url'), ...(threadId ? { threadId } : {}) } }, auth)).catch((e: unknown) => {
+        throw refusal(e) ?? e;
+      });
       const id = sent.id ?? '';
       const meta = await call(async () => (await usersApi()).messages.get({ userId: 'me', id, format: 'metadata', metadataHeaders: ['Message-ID'] }, auth));
       const header = meta.payload?.headers?.find((h) => h.name?.toLowerCase() === 'message-id')?.value ?? null;

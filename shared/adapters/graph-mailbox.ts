@@ -1,5 +1,6 @@
 import type { Client, Context, Middleware } from '@microsoft/microsoft-graph-client';
 import { once } from '../core/once.js';
+import { MailRefusedError } from './mail-refused.js';
 import { AccessTokenRejectedError, MAX_MESSAGES_PER_POLL, type MailboxApi, type ProviderMessage } from '../mailboxes/mailbox-provider.js';
 
 /**
@@ -125,8 +126,14 @@ export function graphMailbox(baseUrl: string, accessToken: string): MailboxApi {
     async send({ raw, threadId }) {
       const answering = threadId ? await latestInConversation(threadId) : null;
       const path = answering ? `/me/messages/${encodeURIComponent(answering)}/createReply` : '/me/messages';
-      const draft = await call(async () => (await api(path)).header('Content-Type', 'text/plain').post(raw.toString('base64')) as Promise<DraftCreated>);
-      await call(async () => (await api(`/me/messages/${encodeURIComponent(draft.id)}/send`)).post(null));
+      // A 4xx to either step (other than 401, which refreshes the token) is a refusal: nothing was sent.
+      const refused = async (e: unknown): Promise<never> => {
+        const { GraphError } = await loadGraph();
+        if (e instanceof GraphError && e.statusCode >= 400 && e.statusCode < 500) throw new MailRefusedError(`Microsoft Graph refused the message (${e.statusCode})`, { cause: e });
+        throw e;
+      };
+      const draft = await call(async () => (await api(path)).header('Content-Type', 'text/plain').post(raw.toString('base64')) as Promise<DraftCreated>).catch(refused);
+      await call(async () => (await api(`/me/messages/${encodeURIComponent(draft.id)}/send`)).post(null)).catch(refused);
       return { providerMessageId: draft.id, messageId: draft.internetMessageId ?? null, threadId: draft.conversationId ?? threadId ?? null };
     },
     async listNewMessages(cursor) {

@@ -1,4 +1,4 @@
-import { SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { SendEmailCommand, SESv2ServiceException } from '@aws-sdk/client-sesv2';
 import { createTransport, type Transporter } from 'nodemailer';
 import { sesClient } from './ses-client.js';
 import { secretBox } from './secret-box.js';
@@ -10,6 +10,7 @@ import { isPublicAddress, systemResolver, type Resolver } from '../webhooks/targ
 import type { SendingAccount } from '../accounts/model.js';
 import type { StoredSmtpSettings } from '../accounts/smtp-settings.js';
 import { mailboxMailer } from '../mailboxes/mailbox-mailer.js';
+import { MailRefusedError } from './mail-refused.js';
 
 /**
  * Sending through the caller's mailbox. SES (v2, raw MIME) for senders on a verified domain identity; locally
@@ -41,8 +42,29 @@ export interface SentMail {
   threadId?: string | null;
 }
 
+/** `send` throws MailRefusedError (mail-refused.ts) only when nothing was accepted; see there. */
 export interface Mailer {
   send(mail: OutgoingMail): Promise<SentMail>;
+}
+
+/**
+ * SES refused the request (a client fault: message rejected, sender not verified, sending paused, throttled):
+ * it accepted nothing. A server fault or a network error may come after SES took the message.
+ */
+export function sesRefusal(e: unknown): MailRefusedError | null {
+  return e instanceof SESv2ServiceException && e.$fault === 'client' ? new MailRefusedError(`SES refused the message (${e.name})`, { cause: e }) : null;
+}
+
+/**
+ * Nodemailer's error is a refusal when the server answered with a 4xx/5xx reply (to a command or to the end of
+ * the data: either way it did not take the message), or when no connection could be made at all. A reset,
+ * a timeout or a close without a reply, after the data may have been sent, is not.
+ */
+export function smtpRefusal(e: unknown): MailRefusedError | null {
+  const err = e as { responseCode?: unknown; originalCode?: unknown; code?: unknown };
+  const replied = typeof err.responseCode === 'number' && err.responseCode >= 400;
+  const neverConnected = err.originalCode === 'ECONNREFUSED' || err.code === 'EDNS';
+  return replied || neverConnected ? new MailRefusedError(`the SMTP server refused the message (${String(err.responseCode ?? err.originalCode ?? err.code)})`, { cause: e }) : null;
 }
 
 /**
@@ -60,21 +82,27 @@ export const sesMailer: Mailer = {
   async send(mail) {
     // The configuration set publishes bounces and complaints to EventBridge (lib/constructs/mail-events.ts).
     const configurationSet = optionalEnv('SES_CONFIGURATION_SET');
-    const out = await sesClient().send(
-      new SendEmailCommand({
-        FromEmailAddress: mail.from,
-        Destination: { ToAddresses: mail.to, CcAddresses: mail.cc.length ? mail.cc : undefined, BccAddresses: mail.bcc.length ? mail.bcc : undefined },
-        Content: { Raw: { Data: mail.raw } },
-        ...(configurationSet ? { ConfigurationSetName: configurationSet } : {}),
-      }),
-    );
+    const out = await sesClient()
+      .send(
+        new SendEmailCommand({
+          FromEmailAddress: mail.from,
+          Destination: { ToAddresses: mail.to, CcAddresses: mail.cc.length ? mail.cc : undefined, BccAddresses: mail.bcc.length ? mail.bcc : undefined },
+          Content: { Raw: { Data: mail.raw } },
+          ...(configurationSet ? { ConfigurationSetName: configurationSet } : {}),
+        }),
+      )
+      .catch((e: unknown) => {
+        throw sesRefusal(e) ?? e;
+      });
     const id = out.MessageId ?? '';
     return { providerMessageId: id, recipientMessageIds: sesRecipientMessageIds(id, optionalEnv('AWS_REGION') ?? '') };
   },
 };
 
 async function sendSmtp(transport: Transporter, mail: OutgoingMail): Promise<SentMail> {
-  const info = await transport.sendMail({ envelope: { from: mail.from, to: [...mail.to, ...mail.cc, ...mail.bcc] }, raw: mail.raw });
+  const info = await transport.sendMail({ envelope: { from: mail.from, to: [...mail.to, ...mail.cc, ...mail.bcc] }, raw: mail.raw }).catch((e: unknown) => {
+    throw smtpRefusal(e) ?? e;
+  });
   return { providerMessageId: String(info.messageId ?? '').replace(/^<|>$/g, '') };
 }
 

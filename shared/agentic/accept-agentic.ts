@@ -4,7 +4,6 @@ import { newId } from '../core/ids.js';
 import { AppError, ConflictError } from '../core/errors.js';
 import { optionalEnv } from '../core/env.js';
 import { logger } from '../core/logger.js';
-import { requireAgenticEnabled } from './agentic-enabled.js';
 import { ExtraItemConditionFailed, reserveWith } from '../accounts/ledger.repository.js';
 import { sendMessage } from '../adapters/queue.js';
 import { webhookTargetPolicy } from '../adapters/webhook-targets.js';
@@ -23,7 +22,9 @@ import { FIRST_CHECKPOINT, isAgenticJob, type AgenticJob, type AgenticSearchRequ
  * Input: the caller (account and API key), the validated body, an optional Idempotency-Key.
  * Output: the acceptance body `{id, status, created_at}`.
  *
- * 1. The account must be enrolled (the console flag `agentic_search`), else 404.
+ * 1. The account is enrolled (the console flag `agentic_search`): the route checks that, with a 404, before
+ *    the body is read (functions/agentic-search/create.ts), so an invalid body of an account not enrolled is
+ *    a 404 too and leaves no audit record.
  * 2. An Idempotency-Key is scoped to the API key: the same body replays the job (no reservation, no
  *    dispatch, no concurrency slot); a changed body, `webhook_url` included, is a 409.
  * 3. A valid public `webhook_url` (400).
@@ -67,7 +68,6 @@ export async function acceptAgenticSearch(
   idempotencyKey: string | undefined,
   clock: Clock = serviceClock,
 ): Promise<{ replayed: boolean; body: ReturnType<typeof acceptanceView> }> {
-  await requireAgenticEnabled(caller.accountId);
   const hash = createHash('sha256').update(canonicalJson(request)).digest('hex');
   if (idempotencyKey) {
     const existing = await replay(caller.accountId, caller.keyId, idempotencyKey, hash, clock.now());

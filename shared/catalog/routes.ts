@@ -41,6 +41,11 @@ export interface RouteDef {
    * `throttle` per key itself (`shared/accounts/key-throttle.repository.ts`).
    */
   edgeThrottle?: Throttle;
+  /**
+   * `handler_key` routes only: the name of the per-key bucket `throttle` is counted in, when routes share one
+   * (SPEC.md's test-email catch-all is one limit for POST and GET together). Without it, each route has its own.
+   */
+  keyThrottleBucket?: string;
   bindings: Bindings;
   timeoutSeconds?: number;
   /** Files (repo-relative) the handler reads at run time, copied into its bundle at the same relative path. */
@@ -62,13 +67,16 @@ const pub = (p: string) => `${PUBLIC_BASE}${p}`;
 const con = (p: string) => `${CONSOLE_BASE}${p}`;
 const app = (p: string) => `${APP_BASE}${p}`;
 
+/** The per-key bucket both test-email routes count in (SPEC.md "Limits": one catch-all). */
+const TEST_EMAILS_BUCKET = 'test-emails';
+
 const T = {
   read: { perMinute: 600, burst: 50 },
   consoleWrite: { perMinute: 600, burst: 50 },
   // Image proxies fetch pixels in bursts when a campaign lands; 50/s sustained covers thousands of opens a minute.
   openPixel: { perMinute: 3000, burst: 100 },
   unsubscribe: { perMinute: 600, burst: 50 },
-  // SPEC.md's catch-all, per key, counted by the handler.
+  // SPEC.md's catch-all, per key, counted by the handler in one bucket for both test-email routes.
   testEmails: { perMinute: 1, burst: 2 },
   // Every pilot key together: at most PILOT_ACCOUNT_LIMIT accounts, each held to 10 new tests an hour.
   testEmailsEdge: { perMinute: 60, burst: 10 },
@@ -201,8 +209,8 @@ export const ROUTES: RouteDef[] = [
 
   // Test emails (SPEC.md "Test emails"): no gateway key check, the handler answers 401 itself (DESIGN.md §3);
   // the catch-all throttle of SPEC.md "Limits". The accounts table is read only (pilot flag, sender snapshot).
-  { method: 'POST', path: pub('test-emails/'), module: 'functions/test-emails/create.ts', auth: 'handler_key', throttle: T.testEmails, edgeThrottle: T.testEmailsEdge, bindings: { tables: { accounts: 'read', outreach: 'readwrite' }, queues: { sending: 'send' }, keyThrottle: true } },
-  { method: 'GET', path: pub('test-emails/{id}/'), module: 'functions/test-emails/get.ts', auth: 'handler_key', throttle: T.testEmails, edgeThrottle: T.testEmailsEdge, bindings: { tables: { accounts: 'read', outreach: 'read' }, keyThrottle: true } },
+  { method: 'POST', path: pub('test-emails/'), module: 'functions/test-emails/create.ts', auth: 'handler_key', throttle: T.testEmails, edgeThrottle: T.testEmailsEdge, keyThrottleBucket: TEST_EMAILS_BUCKET, bindings: { tables: { accounts: 'read', outreach: 'readwrite' }, queues: { sending: 'send' }, keyThrottle: true } },
+  { method: 'GET', path: pub('test-emails/{id}/'), module: 'functions/test-emails/get.ts', auth: 'handler_key', throttle: T.testEmails, edgeThrottle: T.testEmailsEdge, keyThrottleBucket: TEST_EMAILS_BUCKET, bindings: { tables: { accounts: 'read', outreach: 'read' }, keyThrottle: true } },
 
   // The published contract (DESIGN.md §3): the OpenAPI document and the reference page rendering it, no credential.
   { method: 'GET', path: pub('openapi.json'), module: 'functions/openapi/get.ts', auth: 'public', throttle: T.read, bindings: {}, assets: [OPENAPI_DOCUMENT] },

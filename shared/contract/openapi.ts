@@ -12,6 +12,8 @@ import {
   searchCompletedSchema,
   searchFailedSchema,
 } from '../webhooks/events.js';
+import { ContactSchema } from '../outreach/schemas.js';
+import { ContactItemSchema } from '../sequences/schemas.js';
 import { OPERATIONS, type Answer, type Operation } from './operations.js';
 import { ErrorEnvelope, GatewayMessage } from './responses.js';
 
@@ -54,7 +56,24 @@ function stripDialect(schema: Json): Json {
   return rest;
 }
 
-const requestSchema = (schema: z.core.$ZodType): Json => stripDialect(z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Json);
+type Override = NonNullable<NonNullable<Parameters<typeof z.toJSONSchema>[1]>['override']>;
+const toJson = (schema: z.core.$ZodType, override?: Override): Json =>
+  stripDialect(z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any', ...(override ? { override } : {}) }) as Json);
+
+/**
+ * A sequence's `contacts` items are validated one by one after the body (an invalid one is rejected as
+ * `invalid_contact`, the call goes on), so the body schema lets any item through; the document shows the
+ * shape a contact must have, that of POST /emails/ `to`.
+ */
+const contactItem = (): Json => ({
+  ...toJson(ContactSchema),
+  description: 'Same shape as `to` of POST /emails/. An item that is not a valid contact does not fail the call: it is listed in `contacts_rejected` with reason `invalid_contact`.',
+});
+
+const requestSchema = (schema: z.core.$ZodType): Json =>
+  toJson(schema, (ctx) => {
+    if (ctx.zodSchema === ContactItemSchema) Object.assign(ctx.jsonSchema, contactItem());
+  });
 
 function responseRef(schema: z.core.$ZodType): Json {
   const id = z.globalRegistry.get(schema)?.id;
@@ -143,7 +162,10 @@ function operationOf(route: RouteDef, op: Operation): Json {
       ? { requestBody: { required: true, content: { 'application/json': { schema: requestSchema(op.body), ...(op.example === undefined ? {} : { example: op.example }) } } } }
       : {}),
     responses: responsesOf(route, op),
-    ...(route.throttle ? { 'x-throttle': { per_minute: route.throttle.perMinute, burst: route.throttle.burst, scope: route.auth === 'public' ? 'stage' : 'key' } } : {}),
+    // `bucket`: routes that count against one limit per key together name the same bucket.
+    ...(route.throttle
+      ? { 'x-throttle': { per_minute: route.throttle.perMinute, burst: route.throttle.burst, scope: route.auth === 'public' ? 'stage' : 'key', ...(route.keyThrottleBucket ? { bucket: route.keyThrottleBucket } : {}) } }
+      : {}),
   };
 }
 

@@ -243,7 +243,9 @@ export const OPERATIONS: Record<string, Operation> = {
       200: { description: 'Same-key replay of a record that has an outcome.', schema: R.TestEmail },
       202: { description: 'New record, or same-key replay while `queued` or `sending`.', schema: R.TestEmail },
       400: invalid,
+      403: err('`permission_denied`: the account is outside the pilot or not eligible, or the request has attachments and attachments are not enabled for the account.'),
       409: err('`conflict`: same key with different content, or the sender is unusable.'),
+      503: err('`unavailable`: the deployment has no test inbox, so nothing can be sent; or `contention`: concurrent creates of the account kept colliding; retry after `Retry-After` with the same key and content.'),
     },
   },
   'GET openapi.json': {

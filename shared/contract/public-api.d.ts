@@ -921,7 +921,7 @@ export interface components {
                 message: string;
             };
         };
-        /** @description The polling envelope of a agentic_search job; `result` is the webhook body without `id` and `event_type` once the job has finished. */
+        /** @description The polling envelope of a agentic_search job; `result` is the webhook body without `id` and `event_type` once the job has finished: the results of a completed job, `{error}` of a failed one. */
         AgenticSearchJob: {
             id: string;
             /** @enum {string} */
@@ -1029,7 +1029,7 @@ export interface components {
                 message: string;
             };
         };
-        /** @description The polling envelope of a deep_search job; `result` is the webhook body without `id` and `event_type` once the job has finished. */
+        /** @description The polling envelope of a deep_search job; `result` is the webhook body without `id` and `event_type` once the job has finished: the results of a completed job, `{error}` of a failed one. */
         DeepSearchJob: {
             id: string;
             /** @enum {string} */
@@ -1184,7 +1184,7 @@ export interface components {
             /** @description Sequence steps only; 0 is the intro. */
             step?: number;
         };
-        /** @description The polling envelope of a people_search job; `result` is the webhook body without `id` and `event_type` once the job has finished. */
+        /** @description The polling envelope of a people_search job; `result` is the webhook body without `id` and `event_type` once the job has finished: the results of a completed job, `{error}` of a failed one. */
         PeopleSearchJob: {
             id: string;
             /** @enum {string} */
@@ -1247,7 +1247,7 @@ export interface components {
                 message: string;
             };
         };
-        /** @description The polling envelope of a phone_enrich job; `result` is the webhook body without `id` and `event_type` once the job has finished. */
+        /** @description The polling envelope of a phone_enrich job; `result` is the webhook body without `id` and `event_type` once the job has finished: the results of a completed job, `{error}` of a failed one. */
         PhoneEnrichJob: {
             id: string;
             /** @enum {string} */
@@ -3123,7 +3123,15 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    contacts: unknown[];
+                    contacts: {
+                        /** Format: email */
+                        email: string;
+                        first_name: string;
+                        last_name?: string;
+                        company_name?: string;
+                        professional_url?: string;
+                        context?: string;
+                    }[];
                     instructions: string;
                     name?: string;
                     /** @default 3 */
@@ -3311,7 +3319,15 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    contacts: unknown[];
+                    contacts: {
+                        /** Format: email */
+                        email: string;
+                        first_name: string;
+                        last_name?: string;
+                        company_name?: string;
+                        professional_url?: string;
+                        context?: string;
+                    }[];
                     from_account?: string;
                     /**
                      * @default required
@@ -3779,7 +3795,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `permission_denied`: the account is outside the pilot or not eligible. */
+            /** @description `permission_denied`: the account is outside the pilot or not eligible, or the request has attachments and attachments are not enabled for the account. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3808,6 +3824,15 @@ export interface operations {
             };
             /** @description Internal error: recover with the same key and content; never assume no email was sent. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: the deployment has no test inbox, so nothing can be sent; or `contention`: concurrent creates of the account kept colliding; retry after `Retry-After` with the same key and content. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

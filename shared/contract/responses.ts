@@ -60,7 +60,7 @@ function pollingEnvelope<T extends string>(tier: T, result: z.ZodType, id: strin
       error: jobError.nullable(),
       ...extra,
     })
-    .meta({ id, description: `The polling envelope of a ${tier} job; \`result\` is the webhook body without \`id\` and \`event_type\` once the job has finished.` });
+    .meta({ id, description: `The polling envelope of a ${tier} job; \`result\` is the webhook body without \`id\` and \`event_type\` once the job has finished: the results of a completed job, \`{error}\` of a failed one.` });
 }
 
 const parsedQuery = { parsed_query: z.record(z.string(), z.unknown()).optional().describe('The constraints understood from the query; clients must ignore fields they do not know.') };

@@ -226,6 +226,11 @@ export interface PublicRouteOptions<S, T> {
    */
   paidOperation?: string;
   /**
+   * A check of the caller made before its request is read: a route that does not exist for this account (an
+   * enrollment flag) answers its 404 whatever the body, and a call refused here leaves no audit record.
+   */
+  admit?: (caller: Caller) => Promise<void>;
+  /**
    * A `handler_key` route's own row: its `throttle` is applied here per key, after the key is confirmed
    * and before anything else, answering 429 {"message":"Too Many Requests"} as the gateway would.
    */
@@ -237,7 +242,7 @@ const throttleMultiplier = () => (isLocalMode() ? Number(process.env.LOCAL_THROT
 
 async function throttlePerKey(keyHash: string, route: RouteDef): Promise<void> {
   if (!route.throttle) return;
-  const verdict = await takeKeyToken(keyHash, `${route.method} ${route.path}`, route.throttle, throttleMultiplier());
+  const verdict = await takeKeyToken(keyHash, route.keyThrottleBucket ?? `${route.method} ${route.path}`, route.throttle, throttleMultiplier());
   if (!verdict.allowed) throw new GatewayError(429, 'Too Many Requests', { 'Retry-After': String(verdict.retryAfterSeconds) });
 }
 
@@ -274,6 +279,7 @@ export function publicRoute<S extends $ZodType | undefined = undefined, T = neve
     try {
       if (opts.perKeyThrottle) await throttlePerKey(keyHash, opts.perKeyThrottle);
       if (!wellFormed) throw new NotFoundError();
+      if (opts.admit) await opts.admit(caller);
       const sameAccount = known === undefined || known.accountId === caller.accountId;
       if (ahead && sameAccount) return unwrap(await ahead);
       try {

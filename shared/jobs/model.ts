@@ -68,6 +68,15 @@ export function newJobEnvelope(now: Date) {
 export const TERMINAL: JobStatus[] = ['completed', 'failed', 'cancelled'];
 
 
+/**
+ * The webhook body without `id` and `event_type` (DESIGN.md §3), the same for every tier: the stored result of
+ * a completed job, `{error}` for a failed one (its `*.failed` event carries only `error`), null before then or
+ * for a search cancelled before it started (no event).
+ */
+export function jobResult(job: Pick<Job, 'status' | 'result' | 'error'>): Record<string, unknown> | null {
+  return job.status === 'failed' ? { error: job.error } : job.result;
+}
+
 /** The polling envelope (DESIGN.md §3) plus the parsed constraints and, for deep search, each score's parts. */
 export function pollingView(job: Job): Record<string, unknown> {
   const view: Record<string, unknown> = {
@@ -78,7 +87,7 @@ export function pollingView(job: Job): Record<string, unknown> {
     updated_at: job.updated_at,
     completed_at: job.completed_at,
     leads_returned: job.leads_returned,
-    result: job.result,
+    result: jobResult(job),
     error: job.error,
   };
   if (job.parsed_query !== undefined) view.parsed_query = job.parsed_query;

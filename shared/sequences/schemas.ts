@@ -7,7 +7,13 @@ import type { Contact } from '../outreach/model.js';
 import { ContactSchema, eaId, email } from '../outreach/schemas.js';
 import { DEFAULT_STEPS, ENROLLMENT_PAGE_SIZE } from './model.js';
 
-const contacts = z.array(z.unknown()).check(z.minLength(1), z.maxLength(100));
+/**
+ * One item of `contacts`: any value here, each judged on its own afterwards (parseContact), so an invalid one is
+ * listed in `contacts_rejected` as `invalid_contact` instead of failing the call. The published document shows
+ * it as the contact it should be (ContactSchema, shared/contract/openapi.ts).
+ */
+export const ContactItemSchema = z.unknown();
+const contacts = z.array(ContactItemSchema).check(z.minLength(1), z.maxLength(100));
 const review = z._default(z.enum(['required', 'none']), 'required');
 
 export const CreateSequenceSchema = z.lazy(() =>

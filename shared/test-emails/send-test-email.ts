@@ -4,6 +4,8 @@ import { logger } from '../core/logger.js';
 import { getSendingAccount } from '../accounts/sending-accounts.repository.js';
 import type { SendingAccount } from '../accounts/model.js';
 import { mailerFor, type Mailer } from '../adapters/mailer.js';
+import { MailRefusedError } from '../adapters/mail-refused.js';
+import { SenderDisconnectedError } from '../mailboxes/mailbox-session.js';
 import { awsScheduler, scheduleName, type Scheduler } from '../adapters/scheduler.js';
 import { sendMessage } from '../adapters/queue.js';
 import { messages } from '../catalog/messages.js';
@@ -17,8 +19,9 @@ import { getTestEmail, readAttachmentBytes, transitionTestEmail } from './test-e
 
 /**
  * The single attempt of a test email (SPEC.md "Test email" states):
- * `queued` → `sending` (claimed once, conditionally) → `sent` or `failed`; still `sending` after
- * IN_FLIGHT_MS → `unknown` (an EventBridge Scheduler timer, the sweeper as a backstop); `unknown` → `sent`
+ * `queued` → `sending` (claimed once, conditionally) → `sent`; → `failed` only when nothing can have left
+ * (the message could not be built, or the sending service refused it); → `unknown` when the send was
+ * interrupted (timeout, reset connection, server fault); still `sending` after IN_FLIGHT_MS → `unknown` (an EventBridge Scheduler timer, the sweeper as a backstop); `unknown` → `sent`
  * when the attempt completes later. Nothing here ever sends a test email a second time.
  */
 export interface SendTestEmailDeps {
@@ -34,6 +37,13 @@ function senderProblem(record: TestEmailRecord, sender: SendingAccount | null): 
     return { code: 'sender_changed', message: 'The sending account changed after the test was created; no other sender is chosen.' };
   }
   if (!sender.connected || !sender.sending_enabled) return { code: 'sender_unavailable', message: 'The sending account is not connected or not enabled for sending.' };
+  return null;
+}
+
+/** The `failed` error of a send the sending service refused (nothing left); null when it may have left. */
+function sendFailure(error: unknown): TestEmailError | null {
+  if (error instanceof SenderDisconnectedError) return { code: 'sender_disconnected', message: 'The sending account was disconnected (access revoked); nothing was sent.' };
+  if (error instanceof MailRefusedError) return { code: 'send_failed', message: 'The sending service refused the email; nothing was sent.' };
   return null;
 }
 
@@ -83,11 +93,12 @@ export async function sendTestEmail(accountId: string, id: string, deps: SendTes
 
   const domain = claimed.from_email.split('@')[1] ?? 'localhost';
   const internetMessageId = `<${id}@${domain}>`;
-  let providerMessageId: string;
+  const fail = (error: TestEmailError) => transitionTestEmail(accountId, id, ['sending'], { status: 'failed', updated_at: nowIso(), error }, { attempt, due: null });
+  let raw: Buffer;
   try {
     const bytes = await readAttachmentBytes(claimed);
     const body = await composeTestEmail(claimed);
-    const raw = await buildMime({
+    raw = await buildMime({
       messageId: internetMessageId,
       from: { email: claimed.from_email },
       to: { email: claimed.to },
@@ -100,17 +111,23 @@ export async function sendTestEmail(accountId: string, id: string, deps: SendTes
       date: claimedAt,
       attachments: claimed.attachments.map((a, i) => ({ filename: a.filename, contentType: a.content_type, content: bytes[i]! })),
     });
+  } catch (error) {
+    // Nothing was handed to the sending service yet.
+    logger.error('test email could not be prepared', { testEmailId: id, error: error as Error });
+    await fail({ code: 'send_failed', message: 'The email could not be prepared for sending; nothing was sent.' });
+    return;
+  }
+  let providerMessageId: string;
+  try {
     const out = await (deps.mailer ?? mailerFor(sender!)).send({ raw, from: claimed.from_email, to: [claimed.to], cc: [], bcc: [] });
     providerMessageId = out.providerMessageId;
   } catch (error) {
     logger.error('test email send failed', { testEmailId: id, error: error as Error });
-    await transitionTestEmail(
-      accountId,
-      id,
-      ['sending'],
-      { status: 'failed', updated_at: nowIso(), error: { code: 'send_failed', message: 'The sending service did not accept the email.' } },
-      { attempt, due: null },
-    );
+    const outcome = sendFailure(error);
+    if (outcome) await fail(outcome);
+    // Interrupted (a timeout, a reset connection, a server fault): the email may have left, so `unknown`, never
+    // `failed`, which would invite a retry with a new key and a duplicate in the test inbox.
+    else await transitionTestEmail(accountId, id, ['sending'], { status: 'unknown', updated_at: nowIso() }, { attempt, due: null });
     return;
   }
   const sentAt = nowIso();

@@ -4,7 +4,7 @@ import { sendMessage } from '../adapters/queue.js';
 import { awsScheduler, scheduleName, type Scheduler } from '../adapters/scheduler.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { getJob, leaseWebhookAttempt, recordWebhookAttempt } from '../jobs/jobs.repository.js';
-import type { Job } from '../jobs/model.js';
+import { jobResult, type Job } from '../jobs/model.js';
 import { deliverWebhook, nextRetryDelaySeconds, type DeliveryResult } from './deliver.js';
 import { validateWebhookUrl, WEBHOOK_HOST_DOES_NOT_RESOLVE } from './target.js';
 import type { DeliveryErrorClass } from './delivery-errors.js';
@@ -29,7 +29,7 @@ import { WEBHOOK_LEASE_MS } from './queue-delivery.js';
 export const SQS_DELAY_LIMIT_SECONDS = 60;
 
 export function eventBody(job: Job): Record<string, unknown> {
-  return { id: job.id, event_type: job.event_type, ...(job.result ?? {}), ...(job.status === 'failed' ? { error: job.error } : {}) };
+  return { id: job.id, event_type: job.event_type, ...(jobResult(job) ?? {}) };
 }
 
 export const webhookMessageId = (jobId: string) => `msg_${jobId}`;

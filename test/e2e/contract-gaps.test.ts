@@ -325,3 +325,21 @@ describe('5. smaller gaps', () => {
     expect((await t.client.api('POST', 'enrich/professional-url/', { email: p.work_email, first_name: p.first_name })).status).toBe(400);
   });
 });
+
+describe('issue 31: agentic search for an account not enrolled is 404 before its body is judged (SPEC.md "POST /agentic-search/")', () => {
+  test('invalid, malformed and valid bodies all get 404 not_found and leave no audit record; enrolled, the invalid one is 400 and audited', async () => {
+    const t = await newTenant(stack, { agentic_search: false }, { webhookSecret: true });
+    const bodies: unknown[] = [{ query: '', webhook_url: receiver.url }, { max_credits: 1 }, '{"query":', { query: 'platform engineers at robotics start-ups', webhook_url: receiver.url }];
+    for (const body of bodies) {
+      const r = await t.client.api('POST', 'agentic-search/', body);
+      expect([r.status, r.body.error?.code]).toEqual([404, 'not_found']);
+    }
+    expect(await charges(t.accountId)).toEqual([]);
+    expect(await balance(t.accountId)).toBe(1250);
+    // The same invalid body once enrolled: the route exists, so 400 with its released audit record.
+    expect((await admin.console('PATCH', `accounts/${t.accountId}/`, { agentic_search: true })).status).toBe(200);
+    const invalid = await t.client.api('POST', 'agentic-search/', bodies[0]);
+    expect(invalid.status).toBe(400);
+    expect(await charges(t.accountId)).toEqual([expect.objectContaining({ operation: 'agentic_search', charge_status: 'released', reserved: 0, charged: 0 })]);
+  });
+});

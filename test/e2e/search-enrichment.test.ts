@@ -182,6 +182,7 @@ describe('people search', () => {
     const poll = (await reply(t.client.typed.GET('/api/public/v1/search/{job_id}/', { params: { path: { job_id: r.body.id } } }))).body;
     expect(poll.status).toBe('failed');
     expect(poll.error).toEqual({ code: 'invalid_input', message: 'invalid search query' });
+    expect(poll.result).toEqual({ error: poll.error });
     expect(await balance(t.accountId)).toBe(before);
     expect((await charges(t.accountId))[0].charge_status).toBe('released');
     expect(receiver.for(r.body.id)[0]!.body).toEqual({ id: r.body.id, event_type: 'search.failed', error: { code: 'invalid_input', message: 'invalid search query' } });

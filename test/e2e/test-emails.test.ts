@@ -10,7 +10,8 @@ import { ROUTES } from '../../shared/catalog/routes.js';
 let stack: LocalStack;
 let admin: Client;
 beforeAll(async () => {
-  stack = await startTestStack();
+  // A pilot account per test: more than production's three.
+  stack = await startTestStack({ env: { PILOT_ACCOUNT_LIMIT: '10' } });
   admin = new Client(stack);
 });
 afterAll(async () => {
@@ -39,6 +40,21 @@ test('the catch-all throttle: 1 per minute with a burst of 2, per key', async ()
   // A caller without a key is still told 401 by the handler, not throttled into silence.
   const anonymous = await post(new Client(stack), b);
   expect([anonymous.status, anonymous.body.error?.code]).toEqual([401, 'unauthorized']);
+});
+
+test('the catch-all is one bucket per key for POST and GET together (SPEC.md "Limits")', async () => {
+  const p = await pilotWithKeys(2);
+  const b = { from_account: p.sender.id, subject: 'One bucket', body_plain: 'Hi' };
+  const get = (c: Client, id: string) => reply(c.typed.GET('/api/public/v1/test-emails/{id}/', { params: { path: { id } } }));
+  // Two POSTs empty the key's bucket: its GET is refused too.
+  const created = [await post(p.clients[0]!, b), await post(p.clients[0]!, b)];
+  expect(created.map((a) => a.status)).toEqual([202, 202]);
+  const refused = await get(p.clients[0]!, created[0]!.body.id);
+  expect([refused.status, refused.body]).toEqual([429, { message: 'Too Many Requests' }]);
+  expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(55);
+  // Two GETs empty the other key's bucket: its POST is refused too.
+  expect([(await get(p.clients[1]!, created[0]!.body.id)).status, (await get(p.clients[1]!, created[1]!.body.id)).status]).toEqual([200, 200]);
+  expect((await post(p.clients[1]!, b)).status).toBe(429);
 });
 
 test('a test with signature and attachments goes from POST to the dev mailbox once, and GET shows it sent', async () => {

@@ -11,6 +11,9 @@ import { documentClient } from '../../shared/adapters/aws.js';
 import { tableName } from '../../shared/core/env.js';
 import { accountsKeys } from '../../shared/accounts/accounts.keys.js';
 import { sesMailer, type Mailer } from '../../shared/adapters/mailer.js';
+import { MailRefusedError } from '../../shared/adapters/mail-refused.js';
+import { SenderDisconnectedError } from '../../shared/mailboxes/mailbox-session.js';
+import { HostileSmtp } from '../support/hostile-smtp.js';
 import { sendTestEmail } from '../../shared/test-emails/send-test-email.js';
 import { getTestEmail } from '../../shared/test-emails/test-emails.repository.js';
 import { IN_FLIGHT_MS } from '../../shared/test-emails/model.js';
@@ -413,6 +416,52 @@ describe('one attempt', () => {
     const b = await q.client.api('GET', `test-emails/${changed.body.id}/`);
     expect([b.body.status, b.body.error.code, b.body.from_email]).toEqual(['failed', 'sender_changed', q.senderEmail]);
     expect(stack.sentMail.length).toBe(before);
+  });
+
+  test.each([
+    ['resets the connection after the data', 'unknown', 'reset', null],
+    ['refuses the message with 554 after the data', 'failed', 'reject', 'send_failed'],
+  ] as const)('an SMTP server that %s leaves the record %s (interrupted: it may have been sent; refused: nothing left)', async (_what, status, mode, code) => {
+    const server = await new HostileSmtp(mode).start();
+    try {
+      const p = await pilot();
+      const sender = await p.admin.console('POST', `accounts/${p.accountId}/sending-accounts/`, {
+        email: `smtp-${++n}@seller.test`,
+        type: 'smtp',
+        smtp: { host: 'localhost', port: server.port, username: 'rep', password: 'rep-password' },
+      });
+      expect(sender.status).toBe(201);
+      const key = randomUUID();
+      const created = await post(p.client, body(p, { from_account: sender.body.id }), key);
+      expect(created.status).toBe(202);
+      await runSends();
+      expect(server.received).toBe(1);
+      const got = await p.client.api('GET', `test-emails/${created.body.id}/`);
+      expect([got.body.status, got.body.error?.code ?? null, got.body.sent_at]).toEqual([status, code, null]);
+      // Neither outcome is ever sent again: a replay and the sweeper start nothing.
+      const replay = await post(p.client, body(p, { from_account: sender.body.id }), key);
+      expect([replay.status, replay.body.status]).toEqual([200, status]);
+      await sweep();
+      expect(testSends(await drainQueue(stack, 'sending'), created.body.id)).toEqual([]);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test('a timed-out send is unknown; a refusal or a disconnected mailbox is failed', async () => {
+    const timeout = Object.assign(new Error('Timeout'), { code: 'ETIMEDOUT' });
+    const cases: [Mailer, string, string | null][] = [
+      [{ send: async () => Promise.reject(timeout) }, 'unknown', null],
+      [{ send: async () => Promise.reject(new MailRefusedError('refused')) }, 'failed', 'send_failed'],
+      [{ send: async () => Promise.reject(new SenderDisconnectedError('ea_x', 'revoked')) }, 'failed', 'sender_disconnected'],
+    ];
+    for (const [mailer, status, code] of cases) {
+      const p = await pilot();
+      const created = await post(p.client, body(p));
+      await runSends({ mailer });
+      const r = await getTestEmail(p.accountId, created.body.id);
+      expect([r!.status, r!.error?.code ?? null, r!.sent_at]).toEqual([status, code, null]);
+    }
   });
 
   test('a test email whose message was lost is sent again by the sweeper after the dispatch grace', async () => {

@@ -39,11 +39,53 @@ describe('the published OpenAPI document', () => {
     expect(search['x-throttle']).toEqual({ per_minute: 6, burst: 2, scope: 'key' });
     expect(search.parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }));
     expect(doc.paths[`${PUBLIC_BASE}test-emails/`].post.parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', required: true }));
+    // SPEC.md's test-email catch-all is one limit per key for both routes.
+    expect([doc.paths[`${PUBLIC_BASE}test-emails/`].post['x-throttle'], doc.paths[`${PUBLIC_BASE}test-emails/{id}/`].get['x-throttle']]).toEqual([
+      { per_minute: 1, burst: 2, scope: 'key', bucket: 'test-emails' },
+      { per_minute: 1, burst: 2, scope: 'key', bucket: 'test-emails' },
+    ]);
     expect(doc.paths[`${PUBLIC_BASE}openapi.json`].get.security).toEqual([]);
     expect(Object.keys(doc.webhooks).sort()).toEqual(
       ['agentic_search.completed', 'agentic_search.failed', 'deep_search.completed', 'deep_search.failed', 'phone_enrich.completed', 'phone_enrich.failed', 'search.completed', 'search.failed'].sort(),
     );
     expect(doc.components.securitySchemes.ApiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-api-key' });
+  });
+
+  test('every job kind documents a failed poll as result {error}, the webhook body without id and event_type', () => {
+    const error = { code: 'error', message: 'the job failed, retry' };
+    const failed = (id: string, tier: string, result: unknown) => ({
+      id, status: 'failed', tier, created_at: '2026-11-26T10:00:00.000Z', updated_at: '2026-11-26T10:05:00.000Z', completed_at: '2026-11-26T10:05:00.000Z', leads_returned: null, result, error,
+    });
+    const id = 'dj_01kayj4h1pq2w8b7z3f6c9d0ea';
+    const polls = [['search/{job_id}/', 'people_search', 'PeopleSearchJob'], ['deep-search/{job_id}/', 'deep_search', 'DeepSearchJob'], ['enrich/phone/{job_id}/', 'phone_enrich', 'PhoneEnrichJob'], ['agentic-search/{job_id}/', 'agentic_search', 'AgenticSearchJob']];
+    for (const [path, tier, schema] of polls) {
+      expect(checkResponse('GET', `${PUBLIC_BASE}${path}`, 200, 'application/json', failed(id, tier!, { error }))).toEqual({ ok: true });
+      expect(checkResponse('GET', `${PUBLIC_BASE}${path}`, 200, 'application/json', failed(id, tier!, { error: { code: 'error' } }))).toMatchObject({ ok: false });
+      expect(doc.components.schemas[schema!].description).toContain('`{error}` of a failed one');
+    }
+  });
+
+  test('sequence contacts items have the contact shape of POST /emails/ `to`, for create and add-contacts alike', () => {
+    const to = doc.paths[`${PUBLIC_BASE}emails/`].post.requestBody.content['application/json'].schema.properties.to;
+    for (const path of ['sequences/', 'sequences/{id}/contacts/']) {
+      const contacts = doc.paths[`${PUBLIC_BASE}${path}`].post.requestBody.content['application/json'].schema.properties.contacts;
+      expect(contacts).toMatchObject({ type: 'array', minItems: 1, maxItems: 100 });
+      const { description, ...shape } = contacts.items;
+      expect(shape).toEqual(to);
+      expect(shape).toMatchObject({ type: 'object', required: ['email', 'first_name'], additionalProperties: false });
+      expect(description).toContain('invalid_contact');
+    }
+  });
+
+  test('POST /test-emails/ documents 403 for attachments not enabled and 503 for no test inbox and for contention', () => {
+    const template = `${PUBLIC_BASE}test-emails/`;
+    const responses = doc.paths[template].post.responses;
+    expect(responses['403'].description).toMatch(/attachments are not enabled/);
+    expect(responses['503'].description).toMatch(/`unavailable`: the deployment has no test inbox[\s\S]*`contention`/);
+    const noInbox = { error: { code: 'unavailable', message: 'Test emails are not configured for this deployment: it has no test inbox.' } };
+    const attachments = { error: { code: 'permission_denied', message: 'Attachments are not enabled for this account.' } };
+    expect(checkResponse('POST', template, 503, 'application/json', noInbox)).toEqual({ ok: true });
+    expect(checkResponse('POST', template, 403, 'application/json', attachments)).toEqual({ ok: true });
   });
 
   test('the committed openapi.json and public-api.d.ts are what `npm run openapi` writes now', async () => {

@@ -8,6 +8,7 @@ import { gmailMailbox } from '../../../shared/adapters/gmail-mailbox.js';
 import { graphMailbox } from '../../../shared/adapters/graph-mailbox.js';
 import { SCOPES, type ProviderSettings } from '../../../shared/adapters/oauth-providers.js';
 import { AccessTokenRejectedError } from '../../../shared/mailboxes/mailbox-provider.js';
+import { MailRefusedError } from '../../../shared/adapters/mail-refused.js';
 
 /**
  * The provider adapters against recorded exchanges: a loopback server answers each request with the next
@@ -127,6 +128,19 @@ describe('Gmail', () => {
     expect(server.seen.every((s) => s.authorization === 'Bearer ya29.token')).toBe(true);
   });
 
+  test('send: a 4xx answer is a refusal (nothing sent); a 5xx is not (the message may have gone)', async () => {
+    const raw = Buffer.from('From: rep@gmail.test\r\nTo: jane@prospect.test\r\nSubject: hi\r\n\r\nHello', 'utf8');
+    server = await replay('gmail-send-refused');
+    await expect(gmailMailbox(server.base, 'ya29.token').send({ raw })).rejects.toBeInstanceOf(MailRefusedError);
+    expect(server.problems).toEqual([]);
+    await server.close();
+    server = await replay('gmail-send-500');
+    const failed = await gmailMailbox(server.base, 'ya29.token').send({ raw }).catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(Error);
+    expect(failed).not.toBeInstanceOf(MailRefusedError);
+    expect(server.problems).toEqual([]);
+  });
+
   test('history 404: a full resync from the inbox, and the cursor restarts at the profile’s historyId', async () => {
     server = await replay('gmail-history-404-resync');
     const batch = await gmailMailbox(server.base, 'ya29.token').listNewMessages('1200');
@@ -150,6 +164,14 @@ describe('Microsoft Graph', () => {
     const sent = await graphMailbox(server.base, 'eyJ0.token').send({ raw });
     expect(sent).toEqual({ providerMessageId: 'AAMkDraft1', messageId: '<PH0PR11MB@namprd11.prod.outlook.com>', threadId: 'AAQkConv1' });
     expect(Buffer.from(server.seen[0]!.body, 'base64').equals(raw)).toBe(true);
+    expect(server.problems).toEqual([]);
+    expect(server.remaining()).toBe(0);
+  });
+
+  test('send: a 4xx answer to the send step is a refusal (nothing sent)', async () => {
+    server = await replay('graph-send-refused');
+    const raw = Buffer.from('From: rep@outlook.test\r\nTo: jane@prospect.test\r\nSubject: hi\r\n\r\nHello', 'utf8');
+    await expect(graphMailbox(server.base, 'eyJ0.token').send({ raw })).rejects.toBeInstanceOf(MailRefusedError);
     expect(server.problems).toEqual([]);
     expect(server.remaining()).toBe(0);
   });
