@@ -46,6 +46,8 @@ export interface StepDeps {
 
 const bestTime = { mode: 'best_time' as const, send_at: null };
 const CONFLICT_ATTEMPTS = 10;
+/** Enrollments approved at once when a pass with review `none` closes (distinct items: they never contend). */
+const APPROVE_CONCURRENCY = 8;
 
 /**
  * One transaction of a step's outcome. Every step of a pass counts into the same sequence item, so parallel
@@ -229,7 +231,8 @@ export async function closePassIfDone(accountId: string, sequenceId: string, clo
     if ((s.pending_count ?? 0) > 0 || drafted + (s.pass_failed ?? 0) < s.pass.total) return false;
     let enrollments = await enrollmentsOf(s);
     if (s.pass.review === 'none' && enrollments.some((e) => e.status === 'pending_review')) {
-      for (const e of enrollments.filter((x) => x.status === 'pending_review')) await activateEnrollment(e, { clock, scheduler });
+      const waiting = enrollments.filter((x) => x.status === 'pending_review');
+      for (let i = 0; i < waiting.length; i += APPROVE_CONCURRENCY) await Promise.all(waiting.slice(i, i + APPROVE_CONCURRENCY).map((e) => activateEnrollment(e, { clock, scheduler })));
       enrollments = await enrollmentsOf(s);
     }
     const now = clock.now();
