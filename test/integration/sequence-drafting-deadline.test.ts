@@ -7,11 +7,11 @@ import { advanceServiceClock } from '../../shared/core/clock.js';
 import { sweepAsSweeper } from '../../shared/local/dev-controls.js';
 import { runAsFunction } from '../../shared/local/function-context.js';
 import { draftEmail } from '../../shared/outreach/drafting.js';
-import { getEmails } from '../../shared/outreach/emails.repository.js';
+import { emailTransitionWrite, getEmails, transition } from '../../shared/outreach/emails.repository.js';
 import { sweepEmail } from '../../shared/outreach/sweep-email.js';
 import { createSequence } from '../../shared/sequences/create-sequence.js';
 import { CreateSequenceSchema } from '../../shared/sequences/schemas.js';
-import { enrollmentsOf, getSequence, lockHolders } from '../../shared/sequences/sequences.repository.js';
+import { countDraftsWrite, enrollmentEndWrites, enrollmentsOf, getSequence, lockHolders, writeTogether } from '../../shared/sequences/sequences.repository.js';
 
 /**
  * Issue 31 item 3: nothing stays `drafting`. A pass whose drafting is overtaken by the drafting deadline (a
@@ -141,4 +141,26 @@ test('sweep → worker with a late message redelivered: every step drafted once,
   const windows = o.emails[0]!.map((m) => m.review_expires_at);
   expect(new Set(windows).size).toBe(1);
   expect(Date.parse(windows[0]!) - Date.parse(o.emails[0]![2]!.drafted_at!)).toBe(7 * 86_400_000);
+}, 120_000);
+
+test('a pass already stuck (a later step failed first, step 0 left drafting and off the due index) is ended by the sequence’s own sweep', async () => {
+  const t = await newSequence('dl-stuck', ['st1@prospect.test']);
+  const [ids] = t.ids as [string[]];
+  const s = (await getSequence(t.accountId, t.id))!;
+  const iso = new Date().toISOString();
+  const error = { code: 'draft_failed', message: 'failed before the fix' };
+  // What the sweeper used to leave: steps 1 and 2 failed and counted, the enrollment failed, step 0 still drafting.
+  await writeTogether([
+    emailTransitionWrite(t.accountId, ids[1]!, ['drafting'], { status: 'failed', updated_at: iso, error }),
+    emailTransitionWrite(t.accountId, ids[2]!, ['drafting'], { status: 'failed', updated_at: iso, error }),
+    ...enrollmentEndWrites(t.accountId, t.contacts[0]!, t.id, ['drafting'], { status: 'failed', updated_at: iso }),
+    countDraftsWrite(t.accountId, t.id, s.pass!.id, 'failed', 2),
+  ]);
+  // Step 0's own due time is lost too: only the sequence, due after the pass's deadline, is left to find it.
+  await transition(t.accountId, ids[0]!, ['drafting'], {}, [], { due: null });
+  pastTheDraftDeadline();
+  await sweepAsSweeper();
+  const o = await outcome(t);
+  expect(o).toMatchObject({ status: 'failed', open: false, drafted: 0, enrollments: ['failed'], steps: [['failed', 'failed', 'failed']], stillDue: [], balance: 100, locks: 0 });
+  expect(o.charge).toEqual({ reserved: 6, charged: 0, status: 'released' });
 }, 120_000);
