@@ -1116,7 +1116,7 @@ export interface components {
             opened_at: string | null;
             replied_at: string | null;
             open_count: number;
-            /** @description End of the 7-day review window while `pending_review`. */
+            /** @description End of the 7-day review window while `pending_review` (extended by an edit). For a sequence step, its enrollment's window: the same on every step, 7 days from the enrollment's latest draft or an edit of any of its steps; when it passes unapproved the enrollment and its steps are `cancelled`. */
             review_expires_at: string | null;
             error: {
                 code: string;
@@ -1175,7 +1175,7 @@ export interface components {
             opened_at: string | null;
             replied_at: string | null;
             open_count: number;
-            /** @description End of the 7-day review window while `pending_review`. */
+            /** @description End of the 7-day review window while `pending_review` (extended by an edit). For a sequence step, its enrollment's window: the same on every step, 7 days from the enrollment's latest draft or an edit of any of its steps; when it passes unapproved the enrollment and its steps are `cancelled`. */
             review_expires_at: string | null;
             error: {
                 code: string;

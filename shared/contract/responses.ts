@@ -121,7 +121,7 @@ export const OutreachEmail = z
     opened_at: nullableTimestamp,
     replied_at: nullableTimestamp,
     open_count: z.number().int().nonnegative(),
-    review_expires_at: nullableTimestamp.describe('End of the 7-day review window while `pending_review`.'),
+    review_expires_at: nullableTimestamp.describe('End of the 7-day review window while `pending_review` (extended by an edit). For a sequence step, its enrollment\'s window: the same on every step, 7 days from the enrollment\'s latest draft or an edit of any of its steps; when it passes unapproved the enrollment and its steps are `cancelled`.'),
     error: jobError.nullable(),
     step: z.number().int().nonnegative().optional().describe('Sequence steps only; 0 is the intro.'),
   })

@@ -44,9 +44,9 @@ async function movedOn(email: EmailRecord, scheduler: Scheduler): Promise<void> 
 }
 
 /** A draft that cannot be written: `failed`, its reservation released in the same transaction. */
-export async function failDraft(email: EmailRecord, message: string, clock: Clock): Promise<boolean> {
+export async function failDraft(email: EmailRecord, message: string, clock: Clock, scheduler: Scheduler = awsScheduler): Promise<boolean> {
   // A sequence step's credits belong to its pass, and its failure ends its enrollment.
-  if (email.sequence_id) return failStep(email, message, clock);
+  if (email.sequence_id) return failStep(email, message, clock, scheduler);
   const now = clock.now();
   const release = await pendingSettleWrites(email.account_id, email.charge_id, 'released', 0, now);
   const failed = await transition(email.account_id, email.id, ['drafting'], { status: 'failed', updated_at: now.toISOString(), error: { code: 'draft_failed', message } }, [], { with: release });
@@ -73,7 +73,7 @@ export async function draftEmail(accountId: string, emailId: string, record: SQS
     const last = Number(record?.attributes.ApproximateReceiveCount ?? 1) >= QUEUES.drafting.maxReceiveCount;
     if (!(e instanceof DraftFailedError) && !last) throw e; // transient: let the queue retry
     logger.warn('draft failed', { emailId, error: e as Error });
-    await failDraft(email, e instanceof DraftFailedError ? e.message : 'Drafting failed; nothing was charged.', clock);
+    await failDraft(email, e instanceof DraftFailedError ? e.message : 'Drafting failed; nothing was charged.', clock, scheduler);
     return;
   }
 

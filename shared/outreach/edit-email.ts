@@ -9,6 +9,7 @@ import { REVIEW_WINDOW_MS, type EmailRecord } from './model.js';
 import type { PatchEmailSchema } from './schemas.js';
 import { conflict, requireEmail, stillThere } from './review.js';
 import { reviewScheduleName } from './schedule-send.js';
+import { extendEnrollmentWindow } from '../sequences/review-window.js';
 
 /** Edit an email in review or queued (SPEC.md "PATCH /emails/{id}/"): a new body is sanitised server-side. */
 export async function editEmail(accountId: string, id: string, patch: z.output<typeof PatchEmailSchema>, deps: { clock?: Clock; scheduler?: Scheduler } = {}, known?: EmailRecord): Promise<EmailRecord> {
@@ -26,15 +27,16 @@ export async function editEmail(accountId: string, id: string, patch: z.output<t
     set.body_plain = patch.body_plain;
     set.body_html = plainToHtml(patch.body_plain);
   }
-  // A sequence step has no review window of its own: it waits for the sequence's approval.
-  const inReview = email.status === 'pending_review' && !email.sequence_id;
+  // An edit in review extends the window (for a sequence step, its enrollment's: every waiting step's).
+  const inReview = email.status === 'pending_review';
   if (inReview) set.review_expires_at = new Date(now.getTime() + REVIEW_WINDOW_MS).toISOString();
   // An edit in review moves the window's end, and with it the time the sweeper would expire it.
   const due = inReview ? { due: new Date(set.review_expires_at as string) } : {};
   const r = await transitionOrCurrent(accountId, id, [email.status], set, [], due);
   if (!r.moved) return editEmail(accountId, id, patch, deps, stillThere(r)); // the state moved under us: judge again
   const updated = r.email;
-  if (inReview) {
+  if (inReview && updated.sequence_id) await extendEnrollmentWindow(updated, new Date(updated.review_expires_at!), deps.scheduler ?? awsScheduler);
+  else if (inReview) {
     await (deps.scheduler ?? awsScheduler).scheduleAt(reviewScheduleName(id), new Date(updated.review_expires_at!), messages.reviewExpired(accountId, id));
   }
   return updated;

@@ -9,6 +9,7 @@ import { reviewScheduleName, scheduleSend, sendScheduleName } from './schedule-s
 import { releaseSlot } from './send-slots.repository.js';
 import type { EmailRecord, EmailStatus } from './model.js';
 import type { ApproveEmailSchema } from './schemas.js';
+import { expireEnrollmentReview } from '../sequences/review-window.js';
 
 /**
  * Review, approve and cancel (SPEC.md "States and transitions → Outreach email"); the edit, which needs the
@@ -85,11 +86,15 @@ export async function cancelEmail(accountId: string, id: string, deps: { clock?:
   return cancelled;
 }
 
-/** Timer target: the review window has passed; an email still unapproved is cancelled. */
-export async function expireReview(accountId: string, id: string, clock: Clock = serviceClock): Promise<void> {
+/**
+ * Timer target: the review window has passed; an email still unapproved is cancelled. A sequence step's
+ * window is its enrollment's: the enrollment expires with all its steps (sequences/review-window.ts).
+ */
+export async function expireReview(accountId: string, id: string, clock: Clock = serviceClock, scheduler: Scheduler = awsScheduler): Promise<void> {
   const email = await getEmail(accountId, id);
   if (!email || email.status !== 'pending_review' || !email.review_expires_at) return;
   // An edit may have extended the window after this schedule was set.
   if (new Date(email.review_expires_at).getTime() > clock.now().getTime()) return;
+  if (email.sequence_id) return expireEnrollmentReview(email, clock, scheduler);
   await transition(accountId, id, ['pending_review'], { status: 'cancelled', updated_at: clock.now().toISOString(), error: { code: 'review_expired', message: 'Not approved within the 7-day review window.' } });
 }

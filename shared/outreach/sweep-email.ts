@@ -31,7 +31,7 @@ export async function sweepEmail(accountId: string, emailId: string, deps: { clo
     case 'drafting': {
       const deadline = after(email.created_at, DEADLINES.DRAFT_MS);
       if (now.getTime() >= deadline.getTime()) {
-        await failDraft(email, 'The draft could not be written; nothing was charged.', clock);
+        await failDraft(email, 'The draft could not be written; nothing was charged.', clock, scheduler);
         return 'ended';
       }
       await sendMessage('drafting', messages.draftEmail(accountId, emailId));
@@ -44,7 +44,7 @@ export async function sweepEmail(accountId: string, emailId: string, deps: { clo
         await postpone(email, 'pending_review', closes);
         return 'postponed';
       }
-      await expireReview(accountId, emailId, clock);
+      await expireReview(accountId, emailId, clock, scheduler);
       return 'ended';
     }
     case 'queued': {

@@ -88,6 +88,7 @@ const STOP_MESSAGES: Record<string, string> = {
   recipient_replied: 'The recipient replied; the rest of the sequence is stopped.',
   recipient_bounced: 'An email of this sequence bounced; the rest of the sequence is stopped.',
   sequence_cancelled: 'The sequence was cancelled.',
+  review_expired: 'Not approved within the 7-day review window.',
 };
 
 export async function cancelUnsentSteps(accountId: string, ids: string[], code: string, clock: Clock, scheduler: Scheduler): Promise<void> {

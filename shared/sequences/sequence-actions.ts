@@ -1,15 +1,12 @@
 import { pendingSettleWrites } from '../accounts/ledger.repository.js';
 import { PRICES } from '../accounts/prices.js';
 import { awsScheduler, type Scheduler } from '../adapters/scheduler.js';
-import { DEADLINES, after } from '../catalog/deadlines.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { ConflictError } from '../core/errors.js';
-import { transition } from '../outreach/emails.repository.js';
-import type { EmailRecord } from '../outreach/model.js';
-import { scheduleSend } from '../outreach/schedule-send.js';
+import { activateEnrollment } from './activate-enrollment.js';
 import { cancelUnsentSteps } from './cadence.js';
 import { closePass, enrollmentsOf, getEnrollment, putCancelledEnrollment, restSequence, transitionEnrollment, transitionSequence } from './sequences.repository.js';
-import { TERMINAL_ENROLLMENT, TERMINAL_SEQUENCE, type EnrollmentRecord, type SequenceRecord } from './model.js';
+import { TERMINAL_ENROLLMENT, TERMINAL_SEQUENCE, type SequenceRecord } from './model.js';
 import { requireSequence, sequencePage } from './sequence-views.js';
 
 /**
@@ -23,26 +20,6 @@ async function inBatches<T>(items: T[], fn: (item: T) => Promise<unknown>): Prom
   for (let i = 0; i < items.length; i += CONCURRENCY) await Promise.all(items.slice(i, i + CONCURRENCY).map(fn));
 }
 
-/**
- * Activate one drafted enrollment: every step `queued` (step 0 asking for its best time, due within the grace
- * so the sweeper books it after a crash; later steps resting until the step before them is sent), then the
- * enrollment `active`, then step 0's slot. A step moved meanwhile is left as it is.
- */
-async function activateEnrollment(e: EnrollmentRecord, deps: { clock: Clock; scheduler: Scheduler }): Promise<void> {
-  const now = deps.clock.now();
-  const iso = now.toISOString();
-  let first: EmailRecord | null = null;
-  for (const [step, id] of e.email_ids.entries()) {
-    const moved =
-      step === 0
-        ? await transition(e.account_id, id, ['pending_review'], { status: 'queued', updated_at: iso, send_request: { mode: 'best_time', send_at: null } }, [], { due: after(now, DEADLINES.DISPATCH_GRACE_MS) })
-        : await transition(e.account_id, id, ['pending_review'], { status: 'queued', updated_at: iso }, [], { due: null });
-    if (step === 0) first = moved;
-  }
-  await transitionEnrollment(e.account_id, e.contact.email, e.sequence_id, ['pending_review'], { status: 'active', updated_at: iso });
-  if (first) await scheduleSend(first, 'best_time', undefined, deps);
-}
-
 /** POST /sequences/{id}/approve/: every drafted enrollment goes live; 409 while drafting and once ended. */
 export async function approveSequence(accountId: string, id: string, deps: { clock?: Clock; scheduler?: Scheduler } = {}) {
   const clock = deps.clock ?? serviceClock;
@@ -51,7 +28,12 @@ export async function approveSequence(accountId: string, id: string, deps: { clo
   if (s.status === 'drafting') throw new ConflictError('The sequence is still drafting; approve it once drafting has finished.');
   if (TERMINAL_SEQUENCE.includes(s.status)) throw new ConflictError(`Cannot approve a ${s.status} sequence.`);
   const waiting = (await enrollmentsOf(s)).filter((e) => e.status === 'pending_review');
-  await inBatches(waiting, (e) => activateEnrollment(e, { clock, scheduler }));
+  let expired = 0;
+  await inBatches(waiting, async (e) => {
+    if ((await activateEnrollment(e, { clock, scheduler })) === 'expired') expired++;
+  });
+  // As for one email: a window that has closed cannot be approved, even before its expiry is processed.
+  if (s.status === 'pending_review' && waiting.length > 0 && expired === waiting.length) throw new ConflictError('Cannot approve a sequence whose 7-day review window has closed.');
   const now = clock.now().toISOString();
   const current = s.status === 'pending_review' ? ((await transitionSequence(accountId, id, ['pending_review'], 'active', now)) ?? (await requireSequence(accountId, id))) : await requireSequence(accountId, id);
   return sequencePage(current);

@@ -83,6 +83,10 @@ describe('a whole cadence', () => {
     expect(s.enrollments).toHaveLength(2);
     const steps = enrollmentOf(s, a).emails;
     expect(steps.map((e: any) => [e.step, e.status])).toEqual([[0, 'pending_review'], [1, 'pending_review'], [2, 'pending_review']]);
+    // Each step shows its enrollment's review window (7 days from the enrollment's last draft), as GET /emails/{id}/ does.
+    expect(new Set(steps.map((e: any) => e.review_expires_at)).size).toBe(1);
+    expect(Date.parse(steps[0].review_expires_at)).toBeGreaterThan(Date.now() + 6 * 86400_000);
+    expect((await reply(t.client.typed.GET('/api/public/v1/emails/{id}/', { params: { path: { id: steps[1].id } } }))).body.review_expires_at).toBe(steps[0].review_expires_at);
     expect(steps[1].subject).toBe(`Re: ${steps[0].subject}`);
     expect(steps[1].body_plain.length).toBeLessThan(steps[0].body_plain.length);
     expect(enrollmentOf(s, a).status).toBe('pending_review');
@@ -92,7 +96,10 @@ describe('a whole cadence', () => {
     // A step is a regular email: readable and editable while pending_review; approving it alone is the sequence's job.
     const edited = await reply(t.client.typed.PATCH('/api/public/v1/emails/{id}/', { params: { path: { id: steps[2].id } }, body: { subject: 'One last note' } }));
     expect(edited.status).toBe(200);
-    expect(edited.body).toMatchObject({ step: 2, subject: 'One last note', review_expires_at: null });
+    // The enrollment's review window (one for all its steps) moves to 7 days from the edit, on every step.
+    expect(edited.body).toMatchObject({ step: 2, subject: 'One last note' });
+    expect(Date.parse(edited.body.review_expires_at!)).toBeGreaterThan(Date.parse(steps[2].review_expires_at));
+    expect(enrollmentOf(await read(t, r.body.id), a).emails.map((e: any) => e.review_expires_at)).toEqual([edited.body.review_expires_at, edited.body.review_expires_at, edited.body.review_expires_at]);
     expect((await reply(t.client.typed.POST('/api/public/v1/emails/{id}/approve/', { params: { path: { id: steps[0].id } }, body: {} }))).status).toBe(409);
 
     const approved = await reply(t.client.typed.POST('/api/public/v1/sequences/{id}/approve/', { params: { path: { id: r.body.id } } }));
@@ -100,6 +107,7 @@ describe('a whole cadence', () => {
     expect(approved.body.status).toBe('active');
     const first = enrollmentOf(approved.body, a).emails[0];
     expect(first.status).toBe('queued');
+    expect(enrollmentOf(approved.body, a).emails.map((e: any) => e.review_expires_at)).toEqual([null, null, null]);
     const at = localParts(first.scheduled_for, 'America/New_York');
     expect(['Sat', 'Sun']).not.toContain(at.weekday);
     expect(at.hour).toBeGreaterThanOrEqual(9);
