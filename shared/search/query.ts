@@ -771,7 +771,10 @@ function scanTitle(toks: Tok[], dict: Dictionary, out: string[]) {
     }
     if (!best) continue;
     const end = i + best.keys.length;
-    if (best.effect.t === 'title' && !notTheRole(toks, i, end, best)) {
+    if (best.effect.t === 'title') {
+      // A phrase that is another role around its words hides nothing shorter inside it: "Associate General
+      // Counsel" is not a General Counsel but still counsel.
+      if (notTheRole(toks, i, end, best)) continue;
       const stack = [best.effect.v];
       while (stack.length) {
         const t = stack.pop()!;

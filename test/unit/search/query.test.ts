@@ -208,6 +208,8 @@ describe('titleKeys', () => {
       ['VP of Sales Operations', []],
       ['Director of Sales Engineering', []],
       ['Head of People Analytics', []],
+      // What does not count hides nothing shorter inside it.
+      ['Associate General Counsel', ['Legal Counsel', 'Attorney']],
       // Traps: a shared word is not a shared role.
       ['Sales Engineer', ['Sales Engineer']],
       ['Account Executive', ['Account Executive']],

@@ -5,7 +5,7 @@
  * each side of an "and"; an inverted "Director, Finance" as "Director of Finance"; then, left to right, the
  * longest lexicon phrase at each word, which does not count after "assistant", "deputy", "associate",
  * "former", "to (the)" or before "assistant", "intern", "trainee", or (for "<level> of <function>") before a
- * sub-function word ("VP of Sales Operations").
+ * sub-function word ("VP of Sales Operations"); a phrase that does not count hides nothing shorter inside it.
  *
  * Roles asked for expand by the documented equivalence table (shared/search/title-equivalence.ts, the
  * README's table): same line and level, plus the line's higher levels up to VP.
@@ -153,7 +153,8 @@ export function rolesNamed(title: string): Set<string> {
       while (b >= 0 && (ws[b] === 'the' || ws[b] === 'a')) b--;
       const after = ws[i + n];
       const blocked = (b >= 0 && BEFORE.has(ws[b]!)) || (after !== undefined && (AFTER.has(after) || (phrase.includes('of') && SUB_FUNCTION.has(after))));
-      if (!blocked) for (const r of LEXICON[phrase.join(' ')]!) found.add(r);
+      if (blocked) continue; // the words inside may still name a shorter role
+      for (const r of LEXICON[phrase.join(' ')]!) found.add(r);
       i += n - 1;
     }
   }
