@@ -700,6 +700,8 @@ const SUB_FUNCTION = new Set(['operation', 'ops', 'analytic', 'enablement', 'sys
 const INVERTIBLE_LEVEL = new Set(['manager', 'director', 'head', 'vp', 'lead']);
 /** Words that only qualify the level word of an inverted title ("Senior Manager, HR", "Global Head, Sales"). */
 const LEVEL_QUALIFIERS = new Set(['senior', 'sr', 'lead', 'principal', 'staff', 'global', 'regional', 'group', 'interim', 'acting', 'country', 'area', 'national', 'general']);
+/** Scope words between a level and its function ("Head of EMEA Sales", "VP of International Sales"). */
+const SCOPE_WORDS = new Set(['emea', 'apac', 'amer', 'america', 'latam', 'dach', 'nordic', 'international', 'worldwide', 'north', 'south', 'eu', 'uk', 'us']);
 /** VP spellings that are VPs: senior and executive vice presidents. */
 const VP_KEYS = new Map([['svp', 'vp'], ['evp', 'vp']]);
 
@@ -743,7 +745,7 @@ function titleReadings(toks: Tok[]): Tok[][] {
       let f = l + 1;
       if (r[f]?.low === ',' || r[f]?.key === 'of') f++;
       if (f === l + 1 && r[f]?.boundary) continue;
-      while (word(r[f]) && LEVEL_QUALIFIERS.has(r[f]!.key) && word(r[f + 1])) f++; // "Vice President, Global Sales"
+      while (word(r[f]) && (LEVEL_QUALIFIERS.has(r[f]!.key) || SCOPE_WORDS.has(r[f]!.key)) && word(r[f + 1])) f++; // "Vice President, Global Sales", "Head of EMEA Sales"
       // The function phrase runs to the end of the title, a boundary or an "and".
       let e = f;
       while (word(r[e]) && r[e]!.key !== 'and') e++;

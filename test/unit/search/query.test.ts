@@ -188,6 +188,9 @@ describe('titleKeys', () => {
       ['Senior Manager, Human Resources', ['HR Manager']],
       ['Vice President, Sales', ['VP of Sales']],
       ['Senior Vice President, Global Sales', ['VP of Sales']],
+      ['Vice President of International Sales', ['VP of Sales']],
+      ['Head of EMEA Sales', ['Head of Sales']],
+      ['Director of North America Marketing', ['Director of Marketing']],
       ['SVP Sales', ['VP of Sales']],
       ['EVP, Marketing', ['VP of Marketing']],
     ];
