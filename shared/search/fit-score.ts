@@ -4,17 +4,22 @@
  * no place says nothing about location), plus recency in role, which every query has; the score is the
  * weighted mean of those parts, so it is explainable line by line and never falls when any part rises.
  *
- * The weights put what the query names most precisely first: a role outweighs a place, and a place
- * outweighs a size bracket. A candidate who meets every stated constraint loses at most the recency
- * weight, while a relaxation (an adjacent seniority, a nearby city, a related title) costs more than that
- * on its own, so exact matches rank above the wider recall that fills the list after them.
+ * The place asked for weighs most: a territory is a fact of the caller's plan, while a title is matched with
+ * relaxation, so a leader of the function in the city asked for (a Director of Sales in San Francisco for "VP
+ * of Sales in San Francisco": adjacent title 0.4, adjacent seniority 0.5, location 1) outranks the exact title
+ * a region away (location 0.5) whatever their recency, and the exact title a region away still outranks
+ * someone of the function two levels off in the city (title 0.2, seniority 0). Those two bounds are
+ * location > 1.2·title + seniority + 2·0.6·recency and location < 1.6·title + 2·seniority − 2·0.6·recency.
+ * A candidate who meets every stated constraint loses at most 0.6 of the recency weight (3 points), while any
+ * relaxation (an adjacent seniority, a nearby city, a related title, one keyword of three) costs more than
+ * that on its own, so exact matches rank above the wider recall that fills the list after them.
  */
 export const FIT_WEIGHTS = {
-  title: 30,
-  seniority: 15,
-  function: 10,
-  location: 15,
-  industry: 10,
+  title: 18,
+  seniority: 10,
+  function: 7,
+  location: 40,
+  industry: 5,
   size: 5,
   keywords: 10,
   recency: 5,

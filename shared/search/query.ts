@@ -11,6 +11,7 @@
 import { allCities, allCountries, allRegions, CITY_RENAMES, type City } from '../directory/geo.js';
 import { INDUSTRIES, TITLE_ROLES, type JobFunction, type Seniority } from '../directory/taxonomy.js';
 import { normalizeCompanyName } from '../directory/urls.js';
+import { TITLE_LINES, titleVariants } from './title-equivalence.js';
 
 export interface CompanySize {
   min?: number;
@@ -34,6 +35,8 @@ export interface TermUse {
   use: TermRole;
   /** What it was read as (a canonical title, a place, a size range...). */
   value?: string;
+  /** For a title: every canonical title it stands for, `value` first (the documented equivalences, title-equivalence.ts). */
+  variants?: string[];
   /** The term excludes what it names ("not at Acme", "no recruiters"). */
   excluded?: true;
   /** Why an ignored term was ignored. */
@@ -41,7 +44,10 @@ export interface TermUse {
 }
 
 export interface ParsedQuery {
-  /** Canonical title phrases (TITLE_ROLES titles); a person matches if their title maps to any. */
+  /**
+   * Canonical title phrases (TITLE_ROLES titles); a person matches if their title maps to any. A title in the
+   * query adds itself and its documented equivalents (title-equivalence.ts).
+   */
   titles: string[];
   functions: string[];
   seniorities: string[];
@@ -509,10 +515,12 @@ export function parseQuery(text: string): ParsedQuery {
       return end;
     }
     switch (eff.t) {
-      case 'title':
-        pushUnique(polarity === null ? q.titles : q.exclusions.titles, eff.v);
-        mark(i, end, { use: 'title', value: eff.v, ...excluded });
+      case 'title': {
+        const variants = titleVariants(eff.v);
+        pushUnique(polarity === null ? q.titles : q.exclusions.titles, ...variants);
+        mark(i, end, { use: 'title', value: eff.v, variants, ...excluded });
         break;
+      }
       case 'function':
         pushUnique(polarity === null ? q.functions : q.exclusions.functions, eff.v);
         mark(i, end, { use: 'function', value: eff.v, ...excluded });
@@ -675,16 +683,83 @@ const PARENTS = new Map(TITLE_ROLES.map((r) => [r.title, r.parents ?? []]));
 const titleCache = new Map<string, string[]>();
 
 /**
- * Canonical titles a job title counts as: "Senior Frontend Engineer" -> ["Frontend Engineer",
- * "Software Engineer"]; "Co-Founder & CTO" -> ["Chief Technology Officer"]. Same phrase
- * dictionary as parseQuery, so parsed titles and indexed titles always agree.
+ * Words right before a role that make the title another role: an assistant or deputy to it, an associate or
+ * assistant level below it, someone who no longer holds it ("Executive Assistant to the CEO", "Deputy Head of
+ * Sales", "Associate Director of Finance", "Assistant Vice President"). A longer canonical title that starts
+ * with the word is matched first and is not affected ("Associate Product Manager", "Assistant Professor").
  */
-export function titleKeys(title: string): string[] {
-  const hit = titleCache.get(title);
-  if (hit) return hit;
-  const toks = tokenize(prepare(title));
-  const dict = getDictionary();
-  const out: string[] = [];
+const NOT_THE_ROLE_BEFORE = new Set(['assistant', 'deputy', 'associate', 'former', 'ex', 'aspiring', 'future', 'to', 'avp']);
+/** Words right after a role that make the title another role ("Sales Manager Assistant", "Software Engineer Intern"). */
+const NOT_THE_ROLE_AFTER = new Set(['assistant', 'intern', 'internship', 'trainee', 'apprentice', 'apprenticeship']);
+/**
+ * A word after "<level> of <function>" that names a sub-function: "VP of Sales Operations", "Head of People
+ * Analytics", "Director of Engineering Enablement" lead that specialty, not the function.
+ */
+const SUB_FUNCTION = new Set(['operation', 'ops', 'analytic', 'enablement', 'system', 'engineering']);
+/** Level words of an inverted title: "Manager, Human Resources", "Director, Finance", "Vice President Sales". */
+const INVERTIBLE_LEVEL = new Set(['manager', 'director', 'head', 'vp', 'lead']);
+/** Words that only qualify the level word of an inverted title ("Senior Manager, HR", "Global Head, Sales"). */
+const LEVEL_QUALIFIERS = new Set(['senior', 'sr', 'lead', 'principal', 'staff', 'global', 'regional', 'group', 'interim', 'acting', 'country', 'area', 'national', 'general']);
+/** Scope words between a level and its function ("Head of EMEA Sales", "VP of International Sales"). */
+const SCOPE_WORDS = new Set(['emea', 'apac', 'amer', 'america', 'latam', 'dach', 'nordic', 'international', 'worldwide', 'north', 'south', 'eu', 'uk', 'us']);
+/** VP spellings that are VPs: senior and executive vice presidents. */
+const VP_KEYS = new Map([['svp', 'vp'], ['evp', 'vp']]);
+
+let functionPhrases: Set<string> | null = null;
+/** Function names as key strings ("human resource", "people operation", "sale"), for inverted titles. */
+function isFunctionPhrase(keys: string[]): boolean {
+  if (!functionPhrases) {
+    functionPhrases = new Set<string>();
+    for (const [phrases] of FUNCTION_WORDS) for (const p of phrases) functionPhrases.add(phraseKeys(p).join(' '));
+    for (const l of TITLE_LINES) for (const n of l.names) functionPhrases.add(phraseKeys(n).join(' '));
+  }
+  return functionPhrases.has(keys.join(' '));
+}
+
+/**
+ * The readings of a title the role scan runs over: the title itself; each side of an "and" ("VP of Sales &
+ * Marketing" reads as "VP of Sales" and "VP of Marketing", "HR & Payroll Manager" as "HR Manager" and "Payroll
+ * Manager"); and an inverted title in its usual order ("Senior Manager, HR" as "Senior HR Manager" and "Senior
+ * Manager of HR").
+ */
+function titleReadings(toks: Tok[]): Tok[][] {
+  const out: Tok[][] = [toks];
+  const seen = new Set<string>([toks.map((t) => t.key).join(' ')]);
+  const push = (r: Tok[]) => {
+    const id = r.map((t) => t.key).join(' ');
+    if (!seen.has(id) && out.length < 16) {
+      seen.add(id);
+      out.push(r);
+    }
+  };
+  const word = (t: Tok | undefined) => t !== undefined && !t.boundary;
+  for (let n = 0; n < out.length; n++) {
+    const r = out[n]!;
+    for (let a = 1; a < r.length - 1; a++) {
+      if (r[a]!.key !== 'and' || !word(r[a - 1]) || !word(r[a + 1])) continue;
+      push([...r.slice(0, a), ...r.slice(a + 2)]); // "VP of Sales [and Marketing]"
+      push([...r.slice(0, a - 1), ...r.slice(a + 1)]); // "VP of [Sales and] Marketing"
+    }
+    for (let l = 0; l < r.length; l++) {
+      if (!INVERTIBLE_LEVEL.has(r[l]!.key) || !r.slice(0, l).every((t) => LEVEL_QUALIFIERS.has(t.key))) continue;
+      let f = l + 1;
+      if (r[f]?.low === ',' || r[f]?.key === 'of') f++;
+      if (f === l + 1 && r[f]?.boundary) continue;
+      while (word(r[f]) && (LEVEL_QUALIFIERS.has(r[f]!.key) || SCOPE_WORDS.has(r[f]!.key)) && word(r[f + 1])) f++; // "Vice President, Global Sales", "Head of EMEA Sales"
+      // The function phrase runs to the end of the title, a boundary or an "and".
+      let e = f;
+      while (word(r[e]) && r[e]!.key !== 'and') e++;
+      if (e === f || !isFunctionPhrase(r.slice(f, e).map((t) => t.key))) continue;
+      const of: Tok = { raw: 'of', low: 'of', key: 'of', boundary: false, at: r[l]!.at };
+      push([...r.slice(0, l), ...r.slice(f, e), r[l]!, ...r.slice(e)]); // "Senior HR Manager"
+      if (r[l]!.key !== 'manager') push([...r.slice(0, l + 1), of, ...r.slice(f, e), ...r.slice(e)]); // "Director of Finance"
+    }
+  }
+  return out;
+}
+
+/** Canonical titles named in one reading of a title, scanning longest phrase first, left to right. */
+function scanTitle(toks: Tok[], dict: Dictionary, out: string[]) {
   for (let i = 0; i < toks.length; i++) {
     if (toks[i]!.boundary) continue;
     let best: Entry | null = null;
@@ -697,7 +772,11 @@ export function titleKeys(title: string): string[] {
       }
     }
     if (!best) continue;
+    const end = i + best.keys.length;
     if (best.effect.t === 'title') {
+      // A phrase that is another role around its words hides nothing shorter inside it: "Associate General
+      // Counsel" is not a General Counsel but still counsel.
+      if (notTheRole(toks, i, end, best)) continue;
       const stack = [best.effect.v];
       while (stack.length) {
         const t = stack.pop()!;
@@ -705,8 +784,42 @@ export function titleKeys(title: string): string[] {
         stack.push(...(PARENTS.get(t) ?? []));
       }
     }
-    i += best.keys.length - 1;
+    i = end - 1;
   }
+}
+
+/** Whether the words around a role phrase make the title another role (see NOT_THE_ROLE_BEFORE). */
+function notTheRole(toks: Tok[], from: number, to: number, e: Entry): boolean {
+  let b = from - 1;
+  while (b >= 0 && (toks[b]!.key === 'the' || toks[b]!.key === 'a')) b--;
+  if (b >= 0 && !toks[b]!.boundary && NOT_THE_ROLE_BEFORE.has(toks[b]!.key)) return true;
+  const next = toks[to];
+  if (!next || next.boundary) return false;
+  if (NOT_THE_ROLE_AFTER.has(next.key)) return true;
+  return e.keys.includes('of') && SUB_FUNCTION.has(next.key);
+}
+
+/**
+ * Canonical titles a job title counts as: "Senior Frontend Engineer" -> ["Frontend Engineer",
+ * "Software Engineer"]; "Co-Founder & CTO" -> ["Chief Technology Officer"]. Same phrase
+ * dictionary as parseQuery, so parsed titles and indexed titles always agree. A role counts
+ * wherever it stands in the title, with seniority and scope qualifiers around it ("Senior HR
+ * Manager", "HR Manager, EMEA", "Head of Sales (DACH)"), on either side of an "and", and in
+ * inverted order ("Director, Finance"); not when the title is someone else's role around it
+ * (NOT_THE_ROLE_BEFORE/AFTER, SUB_FUNCTION).
+ */
+export function titleKeys(title: string): string[] {
+  const hit = titleCache.get(title);
+  if (hit) return hit;
+  const toks: Tok[] = [];
+  for (const t of tokenize(prepare(title))) {
+    const prev = toks.at(-1);
+    if (t.key === 'president' && prev?.key === 'vice') toks[toks.length - 1] = { ...prev, key: 'vp' }; // "Vice President" is "VP"
+    else toks.push(VP_KEYS.has(t.key) ? { ...t, key: VP_KEYS.get(t.key)! } : t);
+  }
+  const dict = getDictionary();
+  const out: string[] = [];
+  for (const reading of titleReadings(toks)) scanTitle(reading, dict, out);
   titleCache.set(title, out);
   return out;
 }

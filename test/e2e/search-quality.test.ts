@@ -12,6 +12,7 @@ import { readDirectoryFile } from '../../shared/directory/file.js';
 import type { Person } from '../../shared/directory/types.js';
 import { Client, ROOT, newTenant, reply, startTestStack } from '../support/local.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { rolesAskedFor, titleNames } from '../unit/search/title-oracle.js';
 
 let stack: LocalStack;
 let receiver: WebhookReceiver;
@@ -88,6 +89,23 @@ describe('people search you can trust', () => {
     expect(expectedLeads.length).toBeGreaterThan(0);
     expect(job.result.total_returned).toBe(Math.min(25, job.result.results.length));
     expect(job.result.results.length).toBeGreaterThan(0);
+    const urls = new Set(expectedLeads.map((p) => p.professional_url));
+    for (const lead of job.result.results) expect(urls.has(lead.professional_url)).toBe(true);
+    expect(spent).toBe(job.result.results.length);
+  });
+
+  test('a role finds its documented equivalents, and parsed_query.terms lists the variants searched', async () => {
+    const { job, spent } = await searchFor('HR managers in the United States');
+    expect(job.status).toBe('completed');
+    const variants = ['HR Manager', 'People Operations Manager', 'HR Business Partner', 'HR Director', 'Director of People', 'Head of People', 'VP of Human Resources', 'VP of People'];
+    expect(rolesAskedFor('HR Manager')).toEqual(variants);
+    expect(job.parsed_query.titles).toEqual(variants);
+    expect(job.parsed_query.terms).toContainEqual({ text: 'HR managers', use: 'title', value: 'HR Manager', variants });
+    // Labels from the oracle over the raw records, never from the engine.
+    const isHrManager = titleNames('HR Manager');
+    const expectedLeads = people.filter((p) => p.location.country_code === 'US' && isHrManager(p.current_job_title));
+    expect(new Set(expectedLeads.map((p) => p.current_job_title)).size).toBeGreaterThan(1); // more than the one title asked for
+    expect(job.result.results.length).toBe(Math.min(25, expectedLeads.length));
     const urls = new Set(expectedLeads.map((p) => p.professional_url));
     for (const lead of job.result.results) expect(urls.has(lead.professional_url)).toBe(true);
     expect(spent).toBe(job.result.results.length);

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { generateDirectory } from '../../../shared/directory/generate.js';
-import type { DirectoryRecord } from '../../../shared/directory/types.js';
+import type { DirectoryRecord, Person } from '../../../shared/directory/types.js';
 import { PeopleIndex } from '../../../shared/search/search-engine.js';
 import { parseQuery } from '../../../shared/search/query.js';
 import { deepShortlist, adjacentSeniorities, type ShortlistEntry } from '../../../shared/search/deep-search-shortlist.js';
@@ -34,7 +34,7 @@ describe('fit score', () => {
     );
     expect(fitScore({ title: 1, recency: 1 })).toBe(100);
     expect(fitScore({ title: 0, recency: 1 })).toBe(Math.round((100 * FIT_WEIGHTS.recency) / (FIT_WEIGHTS.title + FIT_WEIGHTS.recency)));
-    expect(fitScore({ title: 0.5, location: 1, recency: 1 })).toBe(Math.round((100 * (15 + 15 + 5)) / 50));
+    expect(fitScore({ title: 0.5, location: 1, recency: 1 })).toBe(Math.round((100 * (FIT_WEIGHTS.title / 2 + FIT_WEIGHTS.location + FIT_WEIGHTS.recency)) / (FIT_WEIGHTS.title + FIT_WEIGHTS.location + FIT_WEIGHTS.recency)));
   });
 
   it('is monotone in every part: raising one part never lowers the score', () => {
@@ -123,5 +123,33 @@ describe('deep-search shortlist over the labelled evaluation set', () => {
     const worstExact = Math.min(...exact.map((h) => h.score), 100);
     for (const h of [...adjacent, ...nearby]) expect(h.score).toBeLessThan(worstExact);
     for (const h of deep) expect(Object.keys(h.parts).sort()).toEqual(['function', 'location', 'recency', 'seniority', 'title']);
+  });
+
+  it('the place asked for weighs more than an exact title elsewhere: a sales leader in San Francisco outranks a VP of Sales in Modesto', async () => {
+    const persons = records.filter((r): r is Person => r.type === 'person');
+    const fintech = new Set(records.filter((r) => r.type === 'company' && r.industry === 'Financial Services').map((c) => c.id));
+    const sf = persons.find((p) => p.location.city === 'San Francisco' && p.location.region === 'California')!.location;
+    const modesto = { ...sf, city: 'Modesto' };
+    const [vpModesto, directorSf, headSf, sdrSf, vpOutsideFintech] = persons.filter((p) => fintech.has(p.company_id) && p.function === 'sales').slice(0, 5).map((p) => p.id);
+    // Recency against the place: the exact title far away is new in the role, the leaders in the city ten years in it.
+    const as = (title: string, seniority: string, location: Person['location'], start: string) => (p: Person): Person => ({
+      ...p, current_job_title: title, seniority, location, experience: [{ company_name: 'x', company_id: p.company_id, title, start, end: null }],
+    });
+    const rewrite: Record<string, (p: Person) => Person> = {
+      [vpModesto!]: as('VP of Sales', 'vp', modesto, '2026-01'),
+      [directorSf!]: as('Director of Sales', 'director', sf, '2014-01'),
+      [headSf!]: as('Head of Sales', 'director', sf, '2014-01'),
+      [sdrSf!]: as('Sales Development Representative', 'entry', sf, '2026-01'),
+    };
+    const placed = records.map((r) => (r.type === 'person' && rewrite[r.id] ? rewrite[r.id]!(r) : r));
+    expect(vpOutsideFintech).toBeDefined();
+    const deep = await deepShortlist(PeopleIndex.build(placed), parseQuery('VP of Sales at fintech companies in San Francisco'), { size: 100, asOf });
+    const rank = (id: string) => deep.findIndex((h) => h.person.id === id);
+    for (const id of [vpModesto!, directorSf!, headSf!, sdrSf!]) expect(rank(id)).toBeGreaterThanOrEqual(0);
+    expect(rank(directorSf!)).toBeLessThan(rank(vpModesto!));
+    expect(rank(headSf!)).toBeLessThan(rank(vpModesto!));
+    expect(rank(vpModesto!)).toBeLessThan(rank(sdrSf!));
+    // Everyone above the VP in Modesto is in San Francisco.
+    expect(deep.slice(0, rank(vpModesto!)).every((h) => h.person.location.city === 'San Francisco')).toBe(true);
   });
 });

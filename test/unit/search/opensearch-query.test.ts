@@ -21,7 +21,7 @@ import {
   versionIndexName,
   type PeopleDocument,
 } from '../../../shared/search/opensearch-query.js';
-import { evaluationSet } from './evaluation-set.js';
+import { evaluationSet, retitle } from './evaluation-set.js';
 import { expected } from './expected.js';
 
 type Json = Record<string, any>;
@@ -92,9 +92,9 @@ function exactNames(body: Json): Set<string> {
 }
 
 /** One `_search` over the documents: filter, score, sort by (_score desc, person_id asc), search_after, size. */
-function run(body: Json): { person_id: string; raw: number }[] {
+function run(body: Json, over: PeopleDocument[] = docs): { person_id: string; raw: number }[] {
   const hits: { person_id: string; raw: number }[] = [];
-  for (const d of docs) {
+  for (const d of over) {
     const raw = evaluate(body.query, d);
     if (raw !== null) hits.push({ person_id: d.person_id, raw });
   }
@@ -104,10 +104,10 @@ function run(body: Json): { person_id: string; raw: number }[] {
   return rest.slice(0, body.size);
 }
 
-function searchAsOpenSearch(parsed: ParsedQuery, opts: Parameters<typeof searchBody>[1] extends infer O ? Omit<O & object, 'exactCompanies'> : never) {
+function searchAsOpenSearch(parsed: ParsedQuery, opts: Parameters<typeof searchBody>[1] extends infer O ? Omit<O & object, 'exactCompanies'> : never, over: PeopleDocument[] = docs) {
   const names = [...new Set([...parsed.companies, ...parsed.exclusions.companies])];
   const body: Json = searchBody(parsed, { ...opts, exactCompanies: names.length ? exactNames(companyNamesBody(names)) : new Set() });
-  return run(body).map((h) => ({ id: h.person_id, score: scoreOf(h.raw, parsed) }));
+  return run(body, over).map((h) => ({ id: h.person_id, score: scoreOf(h.raw, parsed) }));
 }
 
 describe('OpenSearch request bodies', () => {
@@ -211,5 +211,23 @@ describe('the translation answers as the in-memory engine does', () => {
       compared += memory.length;
     }
     expect(compared).toBeGreaterThan(3_000);
+  });
+
+  it('titles with qualifiers, inversions, "&" and traps: the same people as the in-memory engine, every variant a title query stands for in one terms filter', async () => {
+    const retitled = retitle(records);
+    const retitledIndex = PeopleIndex.build(retitled);
+    const retitledDocs = retitled.filter((r): r is Person => r.type === 'person').map((p) => peopleDocument({ person: p, company: companies.get(p.company_id)! }));
+    expect(peopleDocument({ person: { ...(records.find((r) => r.type === 'person') as Person), current_job_title: 'Senior HR Manager, EMEA' }, company: companies.values().next().value! }).title_keys).toEqual(['HR Manager']);
+    expect((searchBody(parseQuery('HR managers'), { limit: 25, exactCompanies: new Set() }) as Json).query.bool.filter).toEqual([
+      { terms: { title_keys: ['HR Manager', 'People Operations Manager', 'HR Business Partner', 'HR Director', 'Director of People', 'Head of People', 'VP of Human Resources', 'VP of People'] } },
+    ]);
+    let compared = 0;
+    for (const e of set.filter((x) => x.category === 'title')) {
+      const parsed = parseQuery(e.query);
+      const memory = await retitledIndex.search(parsed, { limit: 60 });
+      expect([e.query, searchAsOpenSearch(parsed, { limit: 60 }, retitledDocs)]).toEqual([e.query, memory.map((h) => ({ id: h.person.id, score: h.score }))]);
+      compared += memory.length;
+    }
+    expect(compared).toBeGreaterThan(1_000);
   });
 });

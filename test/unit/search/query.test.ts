@@ -9,7 +9,7 @@ describe('parseQuery', () => {
     ['CTOs', { titles: ['Chief Technology Officer'] }],
     ['VP of Sales', { titles: ['VP of Sales'] }],
     ['vice presidents of sales', { titles: ['VP of Sales'] }],
-    ['heads of marketing', { titles: ['Head of Marketing'] }],
+    ['heads of marketing', { titles: ['Head of Marketing', 'Director of Marketing', 'VP of Marketing'] }],
     ['software engineers', { titles: ['Software Engineer'] }],
     ['Data Scientists!!', { titles: ['Data Scientist'] }],
     ['VPs of sales and marketing', { titles: ['VP of Sales', 'VP of Marketing'] }],
@@ -170,10 +170,97 @@ describe('titleKeys', () => {
     }
   });
 
+  it('finds a role inside a longer title, with seniority and scope qualifiers, either side of "and", inverted', () => {
+    const cases: [string, string[]][] = [
+      ['Senior HR Manager', ['HR Manager']],
+      ['HR Manager, EMEA', ['HR Manager']],
+      ['HR Manager (EMEA)', ['HR Manager']],
+      ['Lead HR Business Partner', ['HR Business Partner']],
+      ['Principal Product Manager', ['Product Manager']],
+      ['Head of Sales, DACH', ['Head of Sales']],
+      ['Head of People Operations', ['Head of People']],
+      ['Interim CFO', ['Chief Financial Officer']],
+      ['VP Sales & Marketing', ['VP of Sales', 'VP of Marketing']],
+      ['Director of Sales and Marketing', ['Director of Sales', 'Director of Marketing']],
+      ['Sales & Marketing Director', ['Director of Marketing', 'Director of Sales']],
+      ['HR & Payroll Manager', ['HR Manager']],
+      ['Director, Finance', ['Director of Finance']],
+      ['Senior Manager, Human Resources', ['HR Manager']],
+      ['Vice President, Sales', ['VP of Sales']],
+      ['Senior Vice President, Global Sales', ['VP of Sales']],
+      ['Vice President of International Sales', ['VP of Sales']],
+      ['Head of EMEA Sales', ['Head of Sales']],
+      ['Director of North America Marketing', ['Director of Marketing']],
+      ['SVP Sales', ['VP of Sales']],
+      ['EVP, Marketing', ['VP of Marketing']],
+    ];
+    for (const [title, keys] of cases) expect([title, titleKeys(title)]).toEqual([title, keys]);
+  });
+
+  it('does not count a role that the title only names around another role', () => {
+    const cases: [string, string[]][] = [
+      ['HR Assistant', []],
+      ['Assistant HR Manager', []],
+      ['Executive Assistant to the CEO', []],
+      ['Chief of Staff to the CEO', ['Chief of Staff']],
+      ['Associate Director of Finance', []],
+      ['Deputy Head of Sales', []],
+      ['Assistant Vice President, Marketing', []],
+      ['Former VP of Sales', []],
+      ['Software Engineer Intern', []],
+      ['VP of Sales Operations', []],
+      ['Director of Sales Engineering', []],
+      ['Head of People Analytics', []],
+      // What does not count hides nothing shorter inside it.
+      ['Associate General Counsel', ['Legal Counsel', 'Attorney']],
+      // Traps: a shared word is not a shared role.
+      ['Sales Engineer', ['Sales Engineer']],
+      ['Account Executive', ['Account Executive']],
+      ['Account Manager, Sales', ['Account Manager']],
+      ['Key Account Manager', ['Account Manager']],
+      // A longer canonical title that starts with a qualifier word is that title.
+      ['Associate Product Manager', ['Associate Product Manager', 'Product Manager']],
+      ['Assistant Professor', ['Assistant Professor', 'Professor']],
+      ['Deputy General Counsel', ['Deputy General Counsel']],
+    ];
+    for (const [title, keys] of cases) expect([title, titleKeys(title)]).toEqual([title, keys]);
+  });
+
   it('singularizes consistently', () => {
     expect(['companies', 'businesses', 'ctos', 'vps', 'sales', 'analytics', 'us', 'boss'].map(singular)).toEqual([
       'company', 'business', 'cto', 'vp', 'sale', 'analytic', 'us', 'boss',
     ]);
+  });
+});
+
+describe('title equivalences', () => {
+  it.each<[string, string[]]>([
+    ['HR managers', ['HR Manager', 'People Operations Manager', 'HR Business Partner', 'HR Director', 'Director of People', 'Head of People', 'VP of Human Resources', 'VP of People']],
+    ['people ops managers', ['People Operations Manager', 'HR Manager', 'HR Business Partner', 'HR Director', 'Director of People', 'Head of People', 'VP of Human Resources', 'VP of People']],
+    ['heads of people', ['Head of People', 'HR Director', 'Director of People', 'VP of Human Resources', 'VP of People']],
+    ['VPs of HR', ['VP of Human Resources', 'VP of People']],
+    ['finance directors', ['Director of Finance', 'Head of Finance', 'VP of Finance']],
+    ['directors of finance', ['Director of Finance', 'Head of Finance', 'VP of Finance']],
+    ['marketing directors', ['Director of Marketing', 'Head of Marketing', 'VP of Marketing']],
+    ['VP of Sales', ['VP of Sales']],
+    ['heads of sales', ['Head of Sales', 'Director of Sales', 'VP of Sales']],
+    ['sales managers', ['Sales Manager', 'Director of Sales', 'Head of Sales', 'VP of Sales']],
+    ['CTOs', ['Chief Technology Officer']],
+    ['chief technology officers', ['Chief Technology Officer']],
+    // Individual roles stand for themselves: a product manager, an account manager and a CSM manage no function.
+    ['product managers', ['Product Manager']],
+    ['account managers', ['Account Manager']],
+    ['customer success managers', ['Customer Success Manager']],
+    ['sales engineers', ['Sales Engineer']],
+  ])('%s', (text, titles) => {
+    const q = parseQuery(text);
+    expect(q.titles).toEqual(titles);
+    expect(q.terms.filter((t) => t.use === 'title').map((t) => t.variants)).toEqual([titles]);
+  });
+
+  it('a function asked for finds its leaders at every level; an exclusion removes every variant', () => {
+    expect(constraints(parseQuery('sales leaders'))).toEqual(expected({ functions: ['sales'], seniorities: ['director', 'vp', 'c_level'] }));
+    expect(parseQuery('HR people excluding HR managers').exclusions.titles).toEqual(parseQuery('HR managers').titles);
   });
 });
 
