@@ -4,6 +4,7 @@ import { consoleSendingAccountView, getSendingAccount, ownerOfSendingAccount, ty
 import { patchSmtpSettings } from '../../shared/accounts/smtp-settings.js';
 import { secretBox } from '../../shared/adapters/secret-box.js';
 import { changeSendingAccount } from '../../shared/outreach/awaiting-capacity.js';
+import { withCapacity } from '../../shared/outreach/sending-capacity.js';
 import { NotFoundError, ValidationError } from '../../shared/core/errors.js';
 
 export const handler = consoleRoute({ body: UpdateSendingAccountSchema }, async ({ params, body: parsed }) => {
@@ -25,6 +26,6 @@ export const handler = consoleRoute({ body: UpdateSendingAccountSchema }, async 
       change.smtp = next;
     }
   }
-  const account = await changeSendingAccount(params.ea_id!, change);
+  const account = await withCapacity(await changeSendingAccount(params.ea_id!, change));
   return { status: 200, body: { ...consoleSendingAccountView(account), signature_html: account.signature_html } };
 });
