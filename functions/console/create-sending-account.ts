@@ -3,6 +3,8 @@ import { CreateSendingAccountSchema } from '../../shared/accounts/account-schema
 import { consoleSendingAccountView, createSendingAccount } from '../../shared/accounts/sending-accounts.repository.js';
 import { sealSmtpSettings } from '../../shared/accounts/smtp-settings.js';
 import { secretBox } from '../../shared/adapters/secret-box.js';
+import { serviceClock } from '../../shared/core/clock.js';
+import { ValidationError } from '../../shared/core/errors.js';
 import { withCapacity } from '../../shared/outreach/sending-capacity.js';
 import { ConsentRequiredError, connectThroughEmulatedConsent, hasEmulatedConsent } from '../../shared/mailboxes/connect-mailbox.js';
 
@@ -15,6 +17,9 @@ import { ConsentRequiredError, connectThroughEmulatedConsent, hasEmulatedConsent
  */
 export const handler = consoleRoute({ body: CreateSendingAccountSchema }, async ({ params, body }) => {
   const { smtp, ...settings } = body;
+  if (settings.warmup_started_at && Date.parse(settings.warmup_started_at) > serviceClock.now().getTime()) {
+    throw new ValidationError('warmup_started_at must not be in the future.', [{ path: 'warmup_started_at', message: 'must not be in the future' }]);
+  }
   if (settings.type === 'google' || settings.type === 'microsoft') {
     const type = settings.type;
     if (!(await hasEmulatedConsent(type))) throw new ConsentRequiredError(type);

@@ -80,7 +80,7 @@ const approveNow = async (t: Tenant, ids: string[]) => {
 };
 const getEmail = async (t: Tenant, id: string) => (await t.client.api('GET', `emails/${id}/`)).body;
 const sendOf = (emailId: string) => stack.sentMail.find((s) => s.raw?.toString('utf8').includes(`<${emailId}.`))!;
-const deliverability = async (t: Tenant, query = '') => t.app.route('GET', `sending-accounts/${t.eaId}/deliverability/${query}`);
+const deliverability = async (t: Tenant & { eaId: string }, query = '') => t.app.route('GET', `sending-accounts/${t.eaId}/deliverability/${query}`);
 const inject = async (event: Record<string, unknown>) => expect((await admin.console('POST', 'dev/ses-events/', event)).status).toBe(202);
 const messageIdOf = async (id: string) => ((await admin.console('GET', 'dev/mailbox/')).body.messages as { message_id: string }[]).find((m) => m.message_id.startsWith(`<${id}.`))!.message_id;
 const daysAgo = async (n: number) => new Date((await clockNow()).getTime() - n * DAY_S * 1000).toISOString();
@@ -158,6 +158,9 @@ test("the operator's warm-up start lifts the ramp; an invalid one is refused", a
   const t = await tenant({ daily_limit: 200 });
   expect(await account(t)).toMatchObject({ daily_limit: 20, health: 'warming_up' });
   expect((await admin.console('PATCH', `sending-accounts/${t.eaId}/`, { warmup_started_at: 'last month' })).status).toBe(400);
+  const future = await admin.console('PATCH', `sending-accounts/${t.eaId}/`, { warmup_started_at: new Date((await clockNow()).getTime() + DAY_S * 1000).toISOString() });
+  expect(future.status).toBe(400);
+  expect(future.body.error.details).toEqual([{ path: 'warmup_started_at', message: 'must not be in the future' }]);
   const patched = await admin.console('PATCH', `sending-accounts/${t.eaId}/`, { warmup_started_at: await daysAgo(14) });
   expect(patched.status).toBe(200);
   // 14 healthy days: the ramp's 15th step.
