@@ -12,29 +12,38 @@ import { addDays, DELIVERABILITY_COUNTERS, emptyCounts, utcDay, type DayCounts, 
  * holding the eight counters. Every increment is written in one transaction with a marker item keyed by the
  * email and the counter (DELIVEVT#<em_id> / <counter>, created only if absent), so an event that reaches
  * the service twice (a redelivered queue message, a second bounce notice, a pixel fetched again, a reply
- * after a reply) counts once per email. A send's own count rides in the transaction that records the send.
+ * after a reply) counts once per email. A send's own count (the increment alone) rides in the transaction that
+ * records the send.
  */
 export function countWrites(eaId: string, emailId: string, counter: DeliverabilityCounter, at: Date): TransactItem[] {
-  const table = tableName('outreach');
+  return [markerWrite(eaId, emailId, counter, at), counterWrite(eaId, counter, at)];
+}
+
+function markerWrite(eaId: string, emailId: string, counter: DeliverabilityCounter, at: Date): TransactItem {
+  return {
+    Put: {
+      TableName: tableName('outreach'),
+      Item: { ...K.deliverabilityEvent(emailId, counter), ea_id: eaId, day: utcDay(at), counted_at: at.toISOString(), expires_at: expiresAt('deliverability_event', at) },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+/**
+ * The increment alone, for a write whose own condition already makes it happen once (the transition that
+ * records an email `sent` succeeds once per email).
+ */
+export function counterWrite(eaId: string, counter: DeliverabilityCounter, at: Date): TransactItem {
   const day = utcDay(at);
-  return [
-    {
-      Put: {
-        TableName: table,
-        Item: { ...K.deliverabilityEvent(emailId, counter), ea_id: eaId, day, counted_at: at.toISOString(), expires_at: expiresAt('deliverability_event', at) },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
+  return {
+    Update: {
+      TableName: tableName('outreach'),
+      Key: K.deliverability(eaId, day),
+      UpdateExpression: 'ADD #c :one SET expires_at = if_not_exists(expires_at, :exp)',
+      ExpressionAttributeNames: { '#c': counter },
+      ExpressionAttributeValues: { ':one': 1, ':exp': expiresAt('deliverability_day', new Date(`${day}T00:00:00Z`)) },
     },
-    {
-      Update: {
-        TableName: table,
-        Key: K.deliverability(eaId, day),
-        UpdateExpression: 'ADD #c :one SET expires_at = if_not_exists(expires_at, :exp)',
-        ExpressionAttributeNames: { '#c': counter },
-        ExpressionAttributeValues: { ':one': 1, ':exp': expiresAt('deliverability_day', new Date(`${day}T00:00:00Z`)) },
-      },
-    },
-  ];
+  };
 }
 
 /** Count one event of an email against its sending account's day; true when counted now, false when it already was. */

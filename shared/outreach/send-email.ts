@@ -11,7 +11,7 @@ import { onStepSent, stepEndedUnsent, stepSentWrites } from '../sequences/cadenc
 import type { Scheduler } from '../adapters/scheduler.js';
 import { appendUnsubscribeFooter, buildMime, envelopeFor, unsubscribeHeaders } from './mime.js';
 import { releaseSlot } from './send-slots.repository.js';
-import { countWrites } from './deliverability.repository.js';
+import { counterWrite } from './deliverability.repository.js';
 import { capacityOf } from './sending-capacity.js';
 import { scheduleSend } from './schedule-send.js';
 import { logger } from '../core/logger.js';
@@ -179,7 +179,7 @@ export async function sendEmail(accountId: string, emailId: string, deps: { cloc
     },
     // The lead's last send (sequence eligibility) and a sequence's next step, threaded on the Message-ID the
     // recipient saw, are recorded with the send itself.
-    [...sentPointerWrites(claimed, messageIds, sentAt), leadSentWrite(accountId, claimed.to.email, sentAt), ...countWrites(claimed.from_account, emailId, 'sent', sentAt), ...(claimed.sequence_id ? await stepSentWrites(claimed, seen[0] ?? messageId, sentAt, out.threadId ?? claimed.thread_id) : [])],
+    [...sentPointerWrites(claimed, messageIds, sentAt), leadSentWrite(accountId, claimed.to.email, sentAt), counterWrite(claimed.from_account, 'sent', sentAt), ...(claimed.sequence_id ? await stepSentWrites(claimed, seen[0] ?? messageId, sentAt, out.threadId ?? claimed.thread_id) : [])],
   );
   if (!sent) {
     // The claim was taken from this attempt (judged dead after its lease): its outcome is not ours to write.

@@ -239,7 +239,7 @@ describe('in Chromium', () => {
       await page.getByRole('status').filter({ hasText: 'Connected user@google.emulator.test.' }).waitFor();
       const card = page.locator('article[data-sending-account]');
       await expect(card.count()).resolves.toBe(1);
-      await expect(card.first().textContent()).resolves.toMatch(/user@google\.emulator\.test\s*google.*Health: healthy · Connected/s);
+      await expect(card.first().textContent()).resolves.toMatch(/user@google\.emulator\.test\s*google.*Health: warming_up · Connected.*sent today 0 of 20/s);
       // The outcome left the address bar: a reload shows no message again.
       expect(page.url()).toBe(`${stack.appUrl}#/sending-accounts`);
       await expect(own.cookies()).resolves.toEqual([]);
