@@ -3,6 +3,9 @@ import { CreateSendingAccountSchema } from '../../shared/accounts/account-schema
 import { consoleSendingAccountView, createSendingAccount } from '../../shared/accounts/sending-accounts.repository.js';
 import { sealSmtpSettings } from '../../shared/accounts/smtp-settings.js';
 import { secretBox } from '../../shared/adapters/secret-box.js';
+import { serviceClock } from '../../shared/core/clock.js';
+import { ValidationError } from '../../shared/core/errors.js';
+import { withCapacity } from '../../shared/outreach/sending-capacity.js';
 import { ConsentRequiredError, connectThroughEmulatedConsent, hasEmulatedConsent } from '../../shared/mailboxes/connect-mailbox.js';
 
 /**
@@ -14,14 +17,17 @@ import { ConsentRequiredError, connectThroughEmulatedConsent, hasEmulatedConsent
  */
 export const handler = consoleRoute({ body: CreateSendingAccountSchema }, async ({ params, body }) => {
   const { smtp, ...settings } = body;
+  if (settings.warmup_started_at && Date.parse(settings.warmup_started_at) > serviceClock.now().getTime()) {
+    throw new ValidationError('warmup_started_at must not be in the future.', [{ path: 'warmup_started_at', message: 'must not be in the future' }]);
+  }
   if (settings.type === 'google' || settings.type === 'microsoft') {
     const type = settings.type;
     if (!(await hasEmulatedConsent(type))) throw new ConsentRequiredError(type);
-    if (!settings.connected) return { status: 201, body: consoleSendingAccountView(await createSendingAccount(params.id!, { ...settings, type })) };
+    if (!settings.connected) return { status: 201, body: consoleSendingAccountView(await withCapacity(await createSendingAccount(params.id!, { ...settings, type }))) };
     const created = await createSendingAccount(params.id!, { ...settings, type, connected: false, health: 'connecting' });
-    return { status: 201, body: consoleSendingAccountView(await connectThroughEmulatedConsent(params.id!, { ...created, type })) };
+    return { status: 201, body: consoleSendingAccountView(await withCapacity(await connectThroughEmulatedConsent(params.id!, { ...created, type }))) };
   }
   const sealed = smtp ? await sealSmtpSettings(smtp, await secretBox()) : undefined;
   const account = await createSendingAccount(params.id!, { ...settings, ...(sealed ? { smtp: sealed } : {}) });
-  return { status: 201, body: consoleSendingAccountView(account) };
+  return { status: 201, body: consoleSendingAccountView(await withCapacity(account)) };
 });

@@ -4,10 +4,15 @@ import { consoleSendingAccountView, getSendingAccount, ownerOfSendingAccount, ty
 import { patchSmtpSettings } from '../../shared/accounts/smtp-settings.js';
 import { secretBox } from '../../shared/adapters/secret-box.js';
 import { changeSendingAccount } from '../../shared/outreach/awaiting-capacity.js';
+import { serviceClock } from '../../shared/core/clock.js';
+import { withCapacity } from '../../shared/outreach/sending-capacity.js';
 import { NotFoundError, ValidationError } from '../../shared/core/errors.js';
 
 export const handler = consoleRoute({ body: UpdateSendingAccountSchema }, async ({ params, body: parsed }) => {
   const body = await withSanitisedSignature(parsed);
+  if (body.warmup_started_at && Date.parse(body.warmup_started_at) > serviceClock.now().getTime()) {
+    throw new ValidationError('warmup_started_at must not be in the future.', [{ path: 'warmup_started_at', message: 'must not be in the future' }]);
+  }
   const { smtp, ...rest } = body;
   const change: SendingAccountChange = rest;
   if (smtp !== undefined || body.transport !== undefined) {
@@ -25,6 +30,6 @@ export const handler = consoleRoute({ body: UpdateSendingAccountSchema }, async 
       change.smtp = next;
     }
   }
-  const account = await changeSendingAccount(params.ea_id!, change);
+  const account = await withCapacity(await changeSendingAccount(params.ea_id!, change));
   return { status: 200, body: { ...consoleSendingAccountView(account), signature_html: account.signature_html } };
 });

@@ -4,12 +4,12 @@ import { SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import { ConfigurationSet, EmailSendingEvent, EventDestination } from 'aws-cdk-lib/aws-ses';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { SES_BOUNCE_DETAIL_TYPE, SES_COMPLAINT_DETAIL_TYPE } from '../../shared/outreach/ses-event-schema.js';
+import { SES_BOUNCE_DETAIL_TYPE, SES_COMPLAINT_DETAIL_TYPE, SES_DELIVERY_DETAIL_TYPE } from '../../shared/outreach/ses-event-schema.js';
 
 /**
  * SES bounce and complaint events: every SES send names this configuration set (`SES_CONFIGURATION_SET`),
  * whose event destination publishes bounces and complaints to the default EventBridge bus; a rule takes the
- * set's events ("Email Bounced", "Email Complaint Received") to the mail-events queue, wrapped as the queue
+ * set's events ("Email Bounced", "Email Complaint Received", "Email Delivered" for the deliverability record) to the mail-events queue, wrapped as the queue
  * message `{"kind":"ses_event","event":<the event>}`, and its worker applies them (shared/outreach/ses-events.ts).
  * The queue's policy lets EventBridge send only on behalf of this rule.
  */
@@ -33,13 +33,13 @@ export class MailEvents extends Construct {
     // SES publishes to the account's default bus only.
     this.configurationSet.addEventDestination('ToEventBridge', {
       destination: EventDestination.eventBus(EventBus.fromEventBusName(this, 'DefaultBus', 'default')),
-      events: [EmailSendingEvent.BOUNCE, EmailSendingEvent.COMPLAINT],
+      events: [EmailSendingEvent.BOUNCE, EmailSendingEvent.COMPLAINT, EmailSendingEvent.DELIVERY],
     });
     this.rule = new Rule(this, 'Rule', {
       description: `SES bounces and complaints of the ${name} configuration set → the mail-events queue`,
       eventPattern: {
         source: ['aws.ses'],
-        detailType: [SES_BOUNCE_DETAIL_TYPE, SES_COMPLAINT_DETAIL_TYPE],
+        detailType: [SES_BOUNCE_DETAIL_TYPE, SES_COMPLAINT_DETAIL_TYPE, SES_DELIVERY_DETAIL_TYPE],
         account: [Stack.of(this).account],
         // SES tags every event with the configuration set the send named.
         detail: { mail: { tags: { 'ses:configuration-set': [name] } } },

@@ -64,6 +64,8 @@ export const CreateSendingAccountSchema = z
     timezone: z._default(timeZone, 'UTC'),
     smtp: z.optional(SmtpSettingsInputSchema),
     transport: z.optional(z.enum(SMTP_ACCOUNT_TRANSPORTS)),
+    // When the warm-up ramp starts (default: now, the connection); an earlier time for a mailbox with history.
+    warmup_started_at: z.optional(z.pipe(z.iso.datetime({ offset: true }), z.transform((v: string) => new Date(v).toISOString()))),
   })
   .check(
     z.refine((v) => v.type === 'smtp' || (v.smtp === undefined && v.transport === undefined), {

@@ -33,6 +33,15 @@ export interface SendingAccount {
   smtp?: StoredSmtpSettings;
   /** `smtp` accounts: `ses` sends through SES v2 (the domain is a verified identity) instead of SMTP. */
   transport?: SmtpAccountTransport;
+  /** When the warm-up ramp starts: the connection (creation) time unless an operator set it (the mailbox brings history). */
+  warmup_started_at?: string;
+  /**
+   * Set once the effective limit has been assessed (shared/outreach/sending-capacity.ts): `daily_limit` and
+   * `health` are then the effective ones, and these say why.
+   */
+  configured_daily_limit?: number;
+  warmup?: { started_at: string; day: number; ramp_limit: number | null; complete: boolean };
+  engagement?: { window_days: number; sent: number; bounced_hard: number; complained: number; bounce_rate: number; complaint_rate: number };
 }
 
 /** `lost_released`: a reservation whose call died before settling it, released by the sweeper (SPEC.md: `lost_` states are operational anomalies). */

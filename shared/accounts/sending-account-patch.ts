@@ -20,6 +20,8 @@ export const SENDING_ACCOUNT_PATCH_FIELDS = {
   signature_html: z.string().check(z.maxLength(10_000)),
   smtp: SmtpSettingsPatchSchema,
   transport: z.enum(SMTP_ACCOUNT_TRANSPORTS),
+  /** The warm-up ramp's start: an operator moves it earlier when the mailbox brings sending history. */
+  warmup_started_at: z.pipe(z.iso.datetime({ offset: true }), z.transform((v: string) => new Date(v).toISOString())),
 };
 
 export const UpdateSendingAccountSchema = z

@@ -17,6 +17,7 @@ import { smtpSettingsView } from './smtp-settings.js';
  */
 interface StoredSendingAccount extends Omit<SendingAccount, 'sent_today'> {
   account_id: string;
+  created_at?: string;
   sent_day?: string;
   sent_count?: number;
 }
@@ -41,6 +42,7 @@ export function toSendingAccount(item: Record<string, unknown>, clock: Clock = s
     signature_html: s.signature_html ?? '',
     ...(s.smtp ? { smtp: s.smtp } : {}),
     ...(s.transport ? { transport: s.transport } : {}),
+    warmup_started_at: s.warmup_started_at ?? s.created_at ?? clock.now().toISOString(),
   };
 }
 
@@ -53,6 +55,7 @@ export function consoleSendingAccountView(a: SendingAccount) {
     ...sendingAccountView(a),
     timezone: a.timezone,
     ...(a.type === 'smtp' ? { smtp: smtpSettingsView(a.smtp), transport: a.transport ?? 'smtp' } : {}),
+    ...(a.engagement ? { engagement: a.engagement } : {}),
   };
 }
 
@@ -67,6 +70,9 @@ export function sendingAccountView(a: SendingAccount) {
     daily_limit: a.daily_limit,
     sent_today: a.sent_today,
     health: a.health,
+    // Beyond SPEC (additive): why `daily_limit` is what it is, once assessed (shared/outreach/sending-capacity.ts).
+    ...(a.configured_daily_limit !== undefined ? { configured_daily_limit: a.configured_daily_limit } : {}),
+    ...(a.warmup ? { warmup: a.warmup } : {}),
   };
 }
 
@@ -77,7 +83,7 @@ export async function createSendingAccount(
 ): Promise<SendingAccount> {
   const id = newId('ea', clock.now().getTime());
   const table = tableName('accounts');
-  const item: StoredSendingAccount & Record<string, unknown> = { ...input, signature_html: '', id, account_id: accountId, created_at: clock.now().toISOString() };
+  const item: StoredSendingAccount & Record<string, unknown> = { ...input, signature_html: '', id, account_id: accountId, created_at: clock.now().toISOString(), warmup_started_at: input.warmup_started_at ?? clock.now().toISOString() };
   await documentClient().send(
     new TransactWriteCommand({
       TransactItems: [
@@ -118,7 +124,7 @@ export async function ownerOfSendingAccount(eaId: string): Promise<string | null
   return (out.Item?.account_id as string | undefined) ?? null;
 }
 
-export type SendingAccountChange = Partial<Pick<SendingAccount, 'connected' | 'sending_enabled' | 'daily_limit' | 'health' | 'timezone' | 'signature_html' | 'smtp' | 'transport'>>;
+export type SendingAccountChange = Partial<Pick<SendingAccount, 'connected' | 'sending_enabled' | 'daily_limit' | 'health' | 'timezone' | 'signature_html' | 'smtp' | 'transport' | 'warmup_started_at'>>;
 
 export async function updateSendingAccount(
   eaId: string,

@@ -168,7 +168,8 @@ const sequencesAcceptThrottle = { perMinute: 10, burst: 5 } satisfies Throttle;
 
 export const ROUTES: RouteDef[] = [
   // Public API: sending accounts (SPEC.md "Sending accounts").
-  { method: 'GET', path: pub('email/accounts/'), module: 'functions/email-accounts/list.ts', auth: 'api_key', throttle: T.read, bindings: accountsRead },
+  // The effective daily limit reads the accounts' deliverability record (outreach table).
+  { method: 'GET', path: pub('email/accounts/'), module: 'functions/email-accounts/list.ts', auth: 'api_key', throttle: T.read, bindings: emailsRead },
 
   // Search and enrichment (SPEC.md "Search and enrichment"; throttles from "Limits").
   { method: 'POST', path: pub('search/'), module: 'functions/search/create.ts', auth: 'api_key', throttle: { perMinute: 6, burst: 2 }, bindings: acceptJob },
@@ -232,7 +233,7 @@ export const ROUTES: RouteDef[] = [
   { method: 'GET', path: con('accounts/{id}/charges/'), module: 'functions/console/list-charges.ts', auth: 'admin', bindings: accountsRead },
   // The providers' settings: on the twin a google or microsoft account created here connects through the
   // emulated consent (in AWS those types are refused before any read, but the twin grants what AWS would).
-  { method: 'POST', path: con('accounts/{id}/sending-accounts/'), module: 'functions/console/create-sending-account.ts', auth: 'admin', bindings: { ...accountsWrite, secrets: true, mailboxProviders: true } },
+  { method: 'POST', path: con('accounts/{id}/sending-accounts/'), module: 'functions/console/create-sending-account.ts', auth: 'admin', bindings: { tables: { accounts: 'readwrite', outreach: 'read' }, secrets: true, mailboxProviders: true } },
   { method: 'GET', path: con('accounts/{id}/jobs/{job_id}/webhook-deliveries/'), module: 'functions/console/webhook-deliveries.ts', auth: 'admin', bindings: { tables: { jobs: 'read' } } },
   // An operator starts connecting a Google or Microsoft mailbox (OAuth 2.0 + PKCE); it ends at the public callback.
   { method: 'POST', path: con('accounts/{id}/sending-accounts/connect/'), module: 'functions/console/connect-sending-account.ts', auth: 'admin', bindings: { ...accountsWrite, secrets: true, mailboxProviders: true } },
@@ -251,7 +252,9 @@ export const ROUTES: RouteDef[] = [
   { method: 'POST', path: app('webhook-secrets/'), module: 'functions/app/create-webhook-secret.ts', auth: 'user', throttle: T.appWrite, bindings: { ...accountsWrite, secrets: true } },
   { method: 'DELETE', path: app('webhook-secrets/{secret_id}/'), module: 'functions/app/revoke-webhook-secret.ts', auth: 'user', throttle: T.appWrite, bindings: accountsWrite },
   { method: 'GET', path: app('charges/'), module: 'functions/app/list-charges.ts', auth: 'user', throttle: T.appRead, bindings: accountsRead },
-  { method: 'GET', path: app('sending-accounts/'), module: 'functions/app/list-sending-accounts.ts', auth: 'user', throttle: T.appRead, bindings: accountsRead },
+  { method: 'GET', path: app('sending-accounts/'), module: 'functions/app/list-sending-accounts.ts', auth: 'user', throttle: T.appRead, bindings: emailsRead },
+  // A mailbox's per-day deliverability record, newest day first, paged (the web app's deliverability page).
+  { method: 'GET', path: app('sending-accounts/{ea_id}/deliverability/'), module: 'functions/app/sending-account-deliverability.ts', auth: 'user', throttle: T.appRead, bindings: emailsRead },
   // Connecting a Google or Microsoft mailbox: the start; the provider's consent ends at the public callback.
   { method: 'POST', path: app('sending-accounts/connect/'), module: 'functions/app/connect-sending-account.ts', auth: 'user', throttle: T.appWrite, bindings: { ...accountsWrite, secrets: true, mailboxProviders: true } },
   { method: 'PATCH', path: app('sending-accounts/{ea_id}/'), module: 'functions/app/update-sending-account.ts', auth: 'user', throttle: T.appWrite, bindings: emailsChange },

@@ -132,6 +132,8 @@ export const RETENTION = {
   send_slot_counter: { table: 'outreach', seconds: 2 * DAY, from: 'creation', why: 'A daily counter only matters on its day, in any time zone.' },
   key_throttle: { table: 'accounts', seconds: HOUR, from: 'the moment the bucket is full again', why: 'A full bucket and a missing item mean the same; the item only has to outlive its effect.' },
   test_email: { table: 'outreach', seconds: 30 * DAY, from: 'creation', why: 'Idempotency and status of a pilot test send.' },
+  deliverability_day: { table: 'outreach', seconds: 400 * DAY, from: 'the UTC day it counts', why: 'A year of per-day deliverability history for the web app; the throttle and warm-up read at most 120 days.' },
+  deliverability_event: { table: 'outreach', seconds: 180 * DAY, from: 'the event', why: 'An email counts each kind of event once; its marker lives as long as the email and its tracking links.' },
   mail_event: { table: 'outreach', seconds: 30 * DAY, from: 'receipt', why: 'EventBridge may deliver an SES event more than once; its id is remembered well past any redelivery.' },
 } as const satisfies Record<string, RetentionDef>;
 

@@ -1359,9 +1359,20 @@ export interface components {
             type: "google" | "microsoft" | "smtp";
             connected: boolean;
             sending_enabled: boolean;
+            /** @description Effective sends allowed today: the smaller of the configured limit, the warm-up ramp and the engagement throttle. */
             daily_limit: number;
             sent_today: number;
+            /** @description `healthy`, `warming_up`, `throttled_bounces`, `paused_complaints`, or a state naming what to fix (e.g. `reauth_required`). */
             health: string;
+            /** @description Beyond SPEC: the limit set in the web app; `daily_limit` never exceeds it. */
+            configured_daily_limit?: number;
+            /** @description Beyond SPEC: the warm-up ramp (day 1 = the start; a step a healthy day). */
+            warmup?: {
+                started_at: string;
+                day: number;
+                ramp_limit: number | null;
+                complete: boolean;
+            };
         };
         SendingAccountList: {
             accounts: components["schemas"]["SendingAccount"][];

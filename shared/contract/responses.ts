@@ -98,9 +98,20 @@ export const SendingAccount = z
     type: z.enum(['google', 'microsoft', 'smtp']),
     connected: z.boolean(),
     sending_enabled: z.boolean(),
-    daily_limit: z.number().int(),
+    daily_limit: z.number().int().meta({ description: 'Effective sends allowed today: the smaller of the configured limit, the warm-up ramp and the engagement throttle.' }),
     sent_today: z.number().int(),
-    health: z.string(),
+    health: z.string().meta({ description: '`healthy`, `warming_up`, `throttled_bounces`, `paused_complaints`, or a state naming what to fix (e.g. `reauth_required`).' }),
+    configured_daily_limit: z.optional(z.number().int().meta({ description: 'Beyond SPEC: the limit set in the web app; `daily_limit` never exceeds it.' })),
+    warmup: z.optional(
+      z
+        .object({
+          started_at: z.string(),
+          day: z.number().int(),
+          ramp_limit: z.nullable(z.number().int()),
+          complete: z.boolean(),
+        })
+        .meta({ description: 'Beyond SPEC: the warm-up ramp (day 1 = the start; a step a healthy day).' }),
+    ),
   })
   .meta({ id: 'SendingAccount' });
 export const SendingAccountList = z.object({ accounts: z.array(SendingAccount) }).meta({ id: 'SendingAccountList' });

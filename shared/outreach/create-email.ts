@@ -4,6 +4,7 @@ import { DEADLINES, after } from '../catalog/deadlines.js';
 import { PRICES } from '../accounts/prices.js';
 import { listSendingAccounts } from '../accounts/sending-accounts.repository.js';
 import type { SendingAccount } from '../accounts/model.js';
+import { allWithCapacity } from './sending-capacity.js';
 import { sendMessage } from '../adapters/queue.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
@@ -69,7 +70,9 @@ export async function chooseSender(accountId: string, fromAccount: string | unde
     if (!sender) throw new ValidationError('from_account is not one of your sending accounts.', [{ path: 'from_account', message: 'not found among your sending accounts' }]);
     if (!usable(sender)) throw new ConflictError('from_account is not connected or not enabled for sending.');
   } else {
-    sender = leastLoaded(accounts);
+    // Loaded against each account's effective limit today (warm-up, engagement throttle).
+    const chosen = leastLoaded(await allWithCapacity(accounts.filter(usable), clock));
+    sender = chosen ? accounts.find((a) => a.id === chosen.id)! : null;
     if (!sender) throw new ConflictError('No connected, sending-enabled account is available; connect one in the web application.');
   }
   if (replyTo && !accounts.some((a) => a.connected && a.email.toLowerCase() === replyTo.toLowerCase())) {

@@ -272,9 +272,9 @@ async function getPointer(key: { pk: string; sk: string }): Promise<Record<strin
 }
 
 /** The email behind a tracking token (open pixel, unsubscribe link), with its recipient. */
-export async function findByTrackToken(token: string): Promise<(EmailRef & { recipient: string }) | null> {
+export async function findByTrackToken(token: string): Promise<(EmailRef & { recipient: string; ea_id?: string }) | null> {
   const p = await getPointer(K.trackPointer(token));
-  return p ? { account_id: p.account_id as string, email_id: p.email_id as string, recipient: p.recipient as string } : null;
+  return p ? { account_id: p.account_id as string, email_id: p.email_id as string, recipient: p.recipient as string, ...(p.ea_id ? { ea_id: p.ea_id as string } : {}) } : null;
 }
 
 /** The email a Message-ID (ours, or the provider's) was sent as. */
@@ -296,13 +296,14 @@ export function sentPointerWrites(email: EmailRecord, messageIds: string[], sent
   return [
     // One Put per distinct pointer key: a transaction may not name an item twice.
     ...[...new Map(messageIds.map((m) => [JSON.stringify(K.messageIdPointer(m)), m])).values()].map((m) => ({ Put: { TableName: table, Item: { ...K.messageIdPointer(m), ...ref, expires_at } } })),
-    { Put: { TableName: table, Item: { ...K.trackPointer(email.track_token), ...ref, recipient: email.to.email.toLowerCase(), expires_at } } },
+    { Put: { TableName: table, Item: { ...K.trackPointer(email.track_token), ...ref, recipient: email.to.email.toLowerCase(), ea_id: email.from_account, expires_at } } },
   ];
 }
 
 /** An open of a sent email: the first open's time is kept, every open counted. Not sent (yet): nothing. */
-export async function recordOpen(ref: EmailRef, now: string): Promise<void> {
-  await documentClient()
+/** True when the open was recorded (the email was sent); false for a pixel of an email that was not. */
+export async function recordOpen(ref: EmailRef, now: string): Promise<boolean> {
+  return documentClient()
     .send(
       new UpdateCommand({
         TableName: tableName('outreach'),
@@ -314,8 +315,10 @@ export async function recordOpen(ref: EmailRef, now: string): Promise<void> {
         ExpressionAttributeValues: { ':now': now, ':one': 1, ':sent': 'sent', ':replied': 'replied' },
       }),
     )
+    .then(() => true)
     .catch((e: unknown) => {
       if (!isConditionFailed(e)) throw e;
+      return false;
     });
 }
 

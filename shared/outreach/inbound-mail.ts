@@ -7,6 +7,7 @@ import { findByMessageId, getEmail, recordReply, transition, type EmailRef } fro
 import { markLead } from './leads.repository.js';
 import { recordBounce } from './bounces.js';
 import { stopEnrollment } from '../sequences/cadence.js';
+import { countOnce } from './deliverability.repository.js';
 
 /**
  * Inbound mail (the Inbox port): a received message is matched to the email it answers through
@@ -15,6 +16,7 @@ import { stopEnrollment } from '../sequences/cadence.js';
  *   them stop; a reply from a cc address does not count as the lead replying;
  * - bounce: the lead is marked bounced (later sends to them fail) and the email's `error` says so;
  * - auto_reply: recorded only.
+ * A lead's reply and a bounce also count on the sending account's deliverability record, once per email.
  * In AWS, SES receiving (to S3) feeds this; locally `POST /api/console/v1/dev/inbound/`.
  */
 export const InboundSchema = z.strictObject({
@@ -77,10 +79,13 @@ export async function receiveInbound(msg: z.output<typeof InboundSchema>, clock:
       await markLead(accountId, email.to.email, 'replied_at', now);
       await transition(accountId, emailId, ['sent'], { status: 'replied', replied_at: now, updated_at: now });
       if (email.sequence_id) await stopEnrollment(accountId, email.to.email, email.sequence_id, 'replied', 'recipient_replied', { clock });
+      await countOnce(email.from_account, emailId, 'replied', clock.now());
     }
   } else if (classification === 'bounce') {
     await recordBounce(email, now);
     if (email.sequence_id) await stopEnrollment(accountId, email.to.email, email.sequence_id, 'bounced', 'recipient_bounced', { clock });
+    // A delivery-status message is a permanent failure (a delay-only notice is an auto-reply).
+    await countOnce(email.from_account, emailId, 'bounced_hard', clock.now());
   }
   return { matched: true, classification, email_id: emailId, counted_as_lead_reply: counted };
 }

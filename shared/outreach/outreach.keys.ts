@@ -13,6 +13,8 @@
  *   MSGID#<message-id> / PTR           Message-ID → email (reply matching)
  *   MAILEVENT#<event-id> / PTR         an SES bounce or complaint event already applied
  *   SLOTS#<ea_id> / <YYYY-MM-DD>       send slots booked on a sending account's local day
+ *   DELIV#<ea_id> / <YYYY-MM-DD>       a sending account's deliverability counters of one UTC day
+ *   DELIVEVT#<em_id> / <counter>       an email's event already counted there (each counts once per email)
  *   ACCOUNT#<id> / TEST#<uuid>         a pilot test email (apart from outreach history)
  *   ACCOUNT#<id> / TESTKEY#<key>       a test email's Idempotency-Key (account-wide)
  *   ACCOUNT#<id> / TESTPART#<uuid>#<i>#<n>  chunk n of attachment i of a test email (bytes)
@@ -45,6 +47,9 @@ export const outreachKeys = {
   mailEvent: (eventId: string) => ({ pk: `MAILEVENT#${eventId}`, sk: POINTER }),
   slotsPk: (eaId: string) => `SLOTS#${eaId}`,
   slots: (eaId: string, day: string) => ({ pk: `SLOTS#${eaId}`, sk: day }),
+  deliverabilityPk: (eaId: string) => `DELIV#${eaId}`,
+  deliverability: (eaId: string, day: string) => ({ pk: `DELIV#${eaId}`, sk: day }),
+  deliverabilityEvent: (emailId: string, counter: string) => ({ pk: `DELIVEVT#${emailId}`, sk: counter }),
   testEmail: (accountId: string, id: string) => ({ pk: accountPk(accountId), sk: `TEST#${id}` }),
   /** The account and id of a test email item's key, or null for any other item. */
   testEmailOf: (key: { pk: string; sk: string }) =>

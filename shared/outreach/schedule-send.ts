@@ -5,6 +5,7 @@ import { sendMessage } from '../adapters/queue.js';
 import { awsScheduler, scheduleName, type Scheduler } from '../adapters/scheduler.js';
 import { bestSendTime, nextSlotNow } from './send-time.js';
 import { bookSlot } from './send-slots.repository.js';
+import { capacityOf } from './sending-capacity.js';
 import { transition } from './emails.repository.js';
 import type { EmailRecord, SendMode } from './model.js';
 import { messages } from '../catalog/messages.js';
@@ -12,9 +13,9 @@ import { DEADLINES } from '../catalog/deadlines.js';
 
 /**
  * Give a queued email its send slot: the desired time (best time, now, or a fixed `send_at`), moved to
- * the first local day on which the sending account still has capacity; then a one-time schedule puts
+ * the first local day on which the sending account still has capacity under that day's effective limit; then a one-time schedule puts
  * it on the sending queue at that slot (a slot due now goes on the queue directly). An account with a
- * daily limit of 0 has no slot to give: the email stays `queued` with the request kept until it has.
+ * configured daily limit of 0 has no slot to give: the email stays `queued` with the request kept until it has.
  */
 export const sendScheduleName = (emailId: string) => scheduleName('send', emailId);
 /** The schedule that ends an email's review window (set when drafted, moved by an edit, cancelled by approval). */
@@ -40,12 +41,14 @@ export async function scheduleSend(email: EmailRecord, mode: SendMode, sendAt: s
     if (desired < now) desired = now;
   } else desired = bestSendTime({ now, timeZone: tz, seed: email.id });
 
+  // The days' effective limits: warm-up ramp and engagement throttle, projected ahead from the record.
+  const { limitOn } = await capacityOf(account, clock);
   // Capacity counts in the account's days. A best-time send or a sequence's follow-up was timed in the
   // recipient's hours, so its weekday rule and the morning a spill lands on are the recipient's; a send
   // asked for now or at a fixed time spills to the account's next morning, any day.
   const followUp = Boolean(email.sequence_id) && (email.step ?? 0) > 0 && mode === 'at';
   const inRecipientHours = mode === 'best_time' || followUp;
-  const slot = await bookSlot({ eaId: account.id, timeZone: account.timezone, dailyLimit: account.daily_limit, desired, seed: email.id, weekdaysOnly: inRecipientHours, windowZone: inRecipientHours ? tz : account.timezone });
+  const slot = await bookSlot({ eaId: account.id, timeZone: account.timezone, dailyLimit: account.daily_limit, limitForDay: limitOn, desired, seed: email.id, weekdaysOnly: inRecipientHours, windowZone: inRecipientHours ? tz : account.timezone });
   // Due a grace after the slot: if its schedule or message is lost, the sweeper puts it on the sending queue.
   const updated = await transition(
     email.account_id,

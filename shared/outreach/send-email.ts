@@ -11,6 +11,9 @@ import { onStepSent, stepEndedUnsent, stepSentWrites } from '../sequences/cadenc
 import type { Scheduler } from '../adapters/scheduler.js';
 import { appendUnsubscribeFooter, buildMime, envelopeFor, unsubscribeHeaders } from './mime.js';
 import { releaseSlot } from './send-slots.repository.js';
+import { counterWrite } from './deliverability.repository.js';
+import { capacityOf } from './sending-capacity.js';
+import { scheduleSend } from './schedule-send.js';
 import { logger } from '../core/logger.js';
 import { QUEUES } from '../catalog/queues.js';
 import { randomUUID } from 'node:crypto';
@@ -94,6 +97,15 @@ export async function sendEmail(accountId: string, emailId: string, deps: { cloc
   if (!account || !account.connected || !account.sending_enabled) {
     return fail('sender_unavailable', 'The sending account is not connected or not enabled for sending.');
   }
+  // Never past today's effective limit: a throttle or pause that came after the booking moves the email to the
+  // first later day with room (booked before its old day's slot is given back, so today stays full).
+  const { account: effective } = await capacityOf(account, clock);
+  if (account.sent_today >= effective.daily_limit) {
+    logger.info('daily limit reached at send time; booking a later day', { emailId, limit: effective.daily_limit, health: effective.health });
+    await scheduleSend(email, 'now', undefined, { clock, scheduler: deps.scheduler });
+    if (email.slot_day) await releaseSlot(email.from_account, email.slot_day);
+    return;
+  }
 
   // The claim returns the record as claimed: what is sent is what was queued at the claim, never an older
   // read (a PATCH that landed before the claim is in it; none can land after, edits need `queued`).
@@ -167,7 +179,7 @@ export async function sendEmail(accountId: string, emailId: string, deps: { cloc
     },
     // The lead's last send (sequence eligibility) and a sequence's next step, threaded on the Message-ID the
     // recipient saw, are recorded with the send itself.
-    [...sentPointerWrites(claimed, messageIds, sentAt), leadSentWrite(accountId, claimed.to.email, sentAt), ...(claimed.sequence_id ? await stepSentWrites(claimed, seen[0] ?? messageId, sentAt, out.threadId ?? claimed.thread_id) : [])],
+    [...sentPointerWrites(claimed, messageIds, sentAt), leadSentWrite(accountId, claimed.to.email, sentAt), counterWrite(claimed.from_account, 'sent', sentAt), ...(claimed.sequence_id ? await stepSentWrites(claimed, seen[0] ?? messageId, sentAt, out.threadId ?? claimed.thread_id) : [])],
   );
   if (!sent) {
     // The claim was taken from this attempt (judged dead after its lease): its outcome is not ours to write.

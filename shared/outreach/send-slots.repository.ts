@@ -7,7 +7,8 @@ import { expiresAt } from '../catalog/tables.js';
 import { isConditionFailed } from '../adapters/dynamodb-errors.js';
 
 /**
- * Daily send capacity per sending account: one counter per local day (SLOTS#<ea_id> / <YYYY-MM-DD>).
+ * Daily send capacity per sending account: one counter per local day (SLOTS#<ea_id> / <YYYY-MM-DD>), under that
+ * day's effective limit (the configured one, the warm-up ramp, the engagement throttle: `limitForDay`).
  * Approving more than a day allows books the rest onto following days; the booking is a conditional
  * increment, so two approvals racing for the last slot of a day cannot both win it.
  */
@@ -23,11 +24,12 @@ async function bookedCounts(eaId: string, fromDay: string): Promise<Map<string, 
   return new Map((out.Items ?? []).map((i) => [i.sk as string, i.booked as number]));
 }
 
-export async function bookSlot(opts: { eaId: string; timeZone: string; dailyLimit: number; desired: Date; seed: string; weekdaysOnly: boolean; windowZone: string }): Promise<{ at: Date; day: string }> {
+export async function bookSlot(opts: { eaId: string; timeZone: string; dailyLimit: number; limitForDay?: (day: string) => number; desired: Date; seed: string; weekdaysOnly: boolean; windowZone: string }): Promise<{ at: Date; day: string }> {
   for (let attempt = 0; attempt < 20; attempt++) {
     const counts = await bookedCounts(opts.eaId, localDay(opts.desired, opts.timeZone));
-    const at = allocateSlot({ desired: opts.desired, timeZone: opts.timeZone, dailyLimit: opts.dailyLimit, countForDay: (d) => counts.get(d) ?? 0, seed: opts.seed, weekdaysOnly: opts.weekdaysOnly, windowZone: opts.windowZone });
+    const at = allocateSlot({ desired: opts.desired, timeZone: opts.timeZone, dailyLimit: opts.dailyLimit, limitForDay: opts.limitForDay, countForDay: (d) => counts.get(d) ?? 0, seed: opts.seed, weekdaysOnly: opts.weekdaysOnly, windowZone: opts.windowZone });
     const day = localDay(at, opts.timeZone);
+    const limit = Math.min(opts.dailyLimit, opts.limitForDay?.(day) ?? opts.dailyLimit);
     try {
       await documentClient().send(
         new UpdateCommand({
@@ -36,7 +38,7 @@ export async function bookSlot(opts: { eaId: string; timeZone: string; dailyLimi
           // The counter matters only around its day: it expires its retention after the slot (in any zone).
           UpdateExpression: 'ADD booked :one SET expires_at = if_not_exists(expires_at, :exp)',
           ConditionExpression: 'attribute_not_exists(booked) OR booked < :limit',
-          ExpressionAttributeValues: { ':one': 1, ':limit': opts.dailyLimit, ':exp': expiresAt('send_slot_counter', at) },
+          ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':exp': expiresAt('send_slot_counter', at) },
         }),
       );
       return { at, day };

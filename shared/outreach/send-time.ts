@@ -263,6 +263,8 @@ export function allocateSlot(opts: {
   timeZone: string;
   dailyLimit: number;
   countForDay: (day: string) => number;
+  /** The limit of each account day when it varies (warm-up, engagement throttle); `dailyLimit` is then the most any day allows. */
+  limitForDay?: (day: string) => number;
   seed?: string;
   weekdaysOnly?: boolean;
   windowZone?: string;
@@ -274,7 +276,10 @@ export function allocateSlot(opts: {
   const windowZone = opts.windowZone ?? opts.timeZone;
   const spread =
     opts.seed !== undefined ? spreadMinutes(opts.seed) : zonedParts(opts.desired, opts.timeZone).minute;
-  const hasRoom = (slot: Date) => opts.countForDay(localDay(slot, opts.timeZone)) < opts.dailyLimit;
+  const hasRoom = (slot: Date) => {
+    const day = localDay(slot, opts.timeZone);
+    return opts.countForDay(day) < Math.min(opts.dailyLimit, opts.limitForDay?.(day) ?? opts.dailyLimit);
+  };
   const there = zonedParts(opts.desired, windowZone);
   if ((!opts.weekdaysOnly || isWeekday(there.weekday)) && hasRoom(opts.desired)) return opts.desired;
   // Candidates are windowZone's days after desired's, each at its 09:00 + spread: only days that are

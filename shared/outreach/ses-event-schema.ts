@@ -38,12 +38,13 @@ export type SesEvent = z.output<typeof SesEventSchema>;
 
 export const SES_BOUNCE_DETAIL_TYPE = 'Email Bounced';
 export const SES_COMPLAINT_DETAIL_TYPE = 'Email Complaint Received';
+export const SES_DELIVERY_DETAIL_TYPE = 'Email Delivered';
 
 /** What one event asks of the service. */
 export type SesFeedback =
   | { kind: 'bounce'; eventId: string; sesMessageId: string; recipients: string[]; bounceType: string }
   | { kind: 'complaint'; eventId: string; sesMessageId: string; recipients: string[] }
-  | { kind: 'ignored'; eventId: string; sesMessageId: string; reason: string };
+  | { kind: 'ignored'; eventId: string; sesMessageId: string; reason: string; counts?: 'bounced_soft' | 'delivered' };
 
 const lower = (list: { emailAddress: string }[]) => [...new Set(list.map((r) => r.emailAddress.toLowerCase()))];
 
@@ -57,11 +58,13 @@ export function interpretSesEvent(event: SesEvent): SesFeedback {
   const type = event['detail-type'];
   if (type === SES_BOUNCE_DETAIL_TYPE && event.detail.bounce) {
     const { bounceType, bouncedRecipients } = event.detail.bounce;
-    if (bounceType !== 'Permanent') return { ...base, kind: 'ignored', reason: `${bounceType.toLowerCase()} bounce` };
+    // Counted in the account's deliverability record all the same (a soft bounce), but it acts on nothing.
+    if (bounceType !== 'Permanent') return { ...base, kind: 'ignored', reason: `${bounceType.toLowerCase()} bounce`, counts: 'bounced_soft' };
     return { ...base, kind: 'bounce', recipients: lower(bouncedRecipients), bounceType };
   }
   if (type === SES_COMPLAINT_DETAIL_TYPE && event.detail.complaint) {
     return { ...base, kind: 'complaint', recipients: lower(event.detail.complaint.complainedRecipients) };
   }
+  if (type === SES_DELIVERY_DETAIL_TYPE) return { ...base, kind: 'ignored', reason: `not a bounce or complaint (${type})`, counts: 'delivered' };
   return { ...base, kind: 'ignored', reason: `not a bounce or complaint (${type})` };
 }

@@ -6,6 +6,7 @@ import { recordBounce } from './bounces.js';
 import { stopEnrollment } from '../sequences/cadence.js';
 import { mailEventApplied, recordMailEvent } from './mail-events.repository.js';
 import { interpretSesEvent, type SesEvent, type SesFeedback } from './ses-event-schema.js';
+import { countOnce } from './deliverability.repository.js';
 
 /**
  * SES bounce and complaint events (configuration set → EventBridge → the mail-events queue → this use case).
@@ -16,6 +17,8 @@ import { interpretSesEvent, type SesEvent, type SesFeedback } from './ses-event-
  * - complaint: every complaining address is suppressed, so a later email to it is refused as for an
  *   unsubscribed address;
  * - anything else (transient bounces included): logged only.
+ * - every bounce (hard or soft), complaint and delivery is counted on the sending account's deliverability
+ *   record, once per email and kind (shared/outreach/deliverability.repository.ts).
  * Every effect is idempotent, and an event id seen before is skipped outright: the same event twice has one
  * effect, and a late redelivery cannot act again on an email that has moved on.
  */
@@ -27,6 +30,11 @@ export interface SesEventOutcome {
 export async function applySesEvent(event: SesEvent, clock: Clock = serviceClock): Promise<SesEventOutcome> {
   const feedback = interpretSesEvent(event);
   if (feedback.kind === 'ignored') {
+    if (feedback.counts) {
+      const pointer = await findByMessageId(`<${feedback.sesMessageId}>`);
+      const email = pointer ? await getEmail(pointer.account_id, pointer.email_id) : null;
+      if (email) await countOnce(email.from_account, email.id, feedback.counts, clock.now());
+    }
     logger.info('SES event ignored', { eventId: feedback.eventId, sesMessageId: feedback.sesMessageId, reason: feedback.reason });
     return { kind: 'ignored', email_id: null };
   }
@@ -47,8 +55,10 @@ export async function applySesEvent(event: SesEvent, clock: Clock = serviceClock
       if (email.sequence_id) await stopEnrollment(email.account_id, email.to.email, email.sequence_id, 'bounced', 'recipient_bounced', { clock });
     }
     for (const address of feedback.recipients) await suppress(email.account_id, address, 'bounced', iso);
+    await countOnce(email.from_account, email.id, 'bounced_hard', now);
   } else {
     for (const address of feedback.recipients) await suppress(email.account_id, address, 'complained', iso);
+    await countOnce(email.from_account, email.id, 'complained', now);
   }
   await recordMailEvent(feedback.eventId, { kind: feedback.kind, email_id: email.id }, now);
   return { kind: feedback.kind, email_id: email.id };

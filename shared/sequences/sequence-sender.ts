@@ -1,5 +1,6 @@
 import { listSendingAccounts } from '../accounts/sending-accounts.repository.js';
 import type { SendingAccount } from '../accounts/model.js';
+import { allWithCapacity } from '../outreach/sending-capacity.js';
 import type { Clock } from '../core/clock.js';
 import { ConflictError, ValidationError } from '../core/errors.js';
 import { leastLoaded, usable } from '../outreach/create-email.js';
@@ -22,7 +23,9 @@ export async function chooseSequenceSender(accountId: string, fromAccount: strin
     if (!detectsReplies(sender)) throw new ConflictError('Sequences need a google or microsoft sending account: replies to an smtp account cannot be detected.');
     if (!usable(sender)) throw new ConflictError('from_account is not connected or not enabled for sending.');
   } else {
-    sender = leastLoaded(accounts.filter(detectsReplies));
+    // Loaded against each account's effective limit today (warm-up, engagement throttle).
+    const chosen = leastLoaded(await allWithCapacity(accounts.filter((a) => detectsReplies(a) && usable(a)), clock));
+    sender = chosen ? accounts.find((a) => a.id === chosen.id)! : null;
     if (!sender) throw new ConflictError('Sequences need a connected google or microsoft sending account; connect one in the web application.');
   }
   if (replyTo && !accounts.some((a) => a.connected && a.email.toLowerCase() === replyTo.toLowerCase())) {

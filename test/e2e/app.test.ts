@@ -118,11 +118,11 @@ test('sending accounts: listed for their owner, paused and limited with the cons
   const owner = await newAppTenant(stack, 'sender.owner@tenant.test', {}, { sender });
   const other = await newAppTenant(stack, 'sender.other@tenant.test');
   const [ea] = (await owner.app.route('GET', 'sending-accounts/')).body.results;
-  expect(ea).toMatchObject({ email: 'rep@owner.test', sending_enabled: true, daily_limit: 50, health: 'healthy', signature_html: '' });
+  expect(ea).toMatchObject({ email: 'rep@owner.test', sending_enabled: true, daily_limit: 20, configured_daily_limit: 50, health: 'warming_up', signature_html: '' });
   expect((await other.app.route('GET', 'sending-accounts/')).body.results).toEqual([]);
   expect((await other.app.route('PATCH', `sending-accounts/${ea.id}/`, { sending_enabled: false })).status).toBe(404);
   const patched = await owner.app.route('PATCH', `sending-accounts/${ea.id}/`, { sending_enabled: false, daily_limit: 20, signature_html: '<p>Rep<script>x()</script></p>' });
-  expect(patched.body).toMatchObject({ sending_enabled: false, daily_limit: 20, signature_html: '<p>Rep</p>' });
+  expect(patched.body).toMatchObject({ sending_enabled: false, daily_limit: 20, configured_daily_limit: 20, health: 'healthy', signature_html: '<p>Rep</p>' });
   expect((await owner.app.route('PATCH', `sending-accounts/${ea.id}/`, { daily_limit: -1 })).status).toBe(400);
   expect((await owner.app.route('PATCH', `sending-accounts/${ea.id}/`, { health: 'healthy' })).status).toBe(400);
 }, 60_000);
@@ -239,7 +239,7 @@ describe('in Chromium', () => {
       await page.getByRole('status').filter({ hasText: 'Connected user@google.emulator.test.' }).waitFor();
       const card = page.locator('article[data-sending-account]');
       await expect(card.count()).resolves.toBe(1);
-      await expect(card.first().textContent()).resolves.toMatch(/user@google\.emulator\.test\s*google.*Health: healthy · Connected/s);
+      await expect(card.first().textContent()).resolves.toMatch(/user@google\.emulator\.test\s*google.*Health: warming_up · Connected.*sent today 0 of 20/s);
       // The outcome left the address bar: a reload shows no message again.
       expect(page.url()).toBe(`${stack.appUrl}#/sending-accounts`);
       await expect(own.cookies()).resolves.toEqual([]);

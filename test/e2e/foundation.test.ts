@@ -205,9 +205,13 @@ describe('console API', () => {
       type: 'microsoft',
       connected: true,
       sending_enabled: true,
-      daily_limit: 50,
+      // A new mailbox warms up (DESIGN.md §3): the effective limit is the ramp's first step, the configured one beside it.
+      daily_limit: 20,
+      configured_daily_limit: 50,
       sent_today: 0,
-      health: 'healthy',
+      health: 'warming_up',
+      warmup: { started_at: expect.any(String), day: 1, ramp_limit: 20, complete: false },
+      engagement: { window_days: 7, sent: 0, bounced_hard: 0, complained: 0, bounce_rate: 0, complaint_rate: 0 },
       timezone: 'UTC',
     });
     expect((await admin.console('POST', `accounts/${a.accountId}/sending-accounts/`, { email: 'x@acme.test', type: 'pigeon' })).status).toBe(400);
@@ -219,7 +223,20 @@ describe('console API', () => {
     const listA = await reply(a.client.typed.GET('/api/public/v1/email/accounts/'));
     expect(listA.status).toBe(200);
     expect(listA.body).toEqual({
-      accounts: [{ id: created.body.id, email: 'rep@acme.test', type: 'microsoft', connected: false, sending_enabled: true, daily_limit: 20, sent_today: 0, health: 'reauth_required' }],
+      accounts: [
+        {
+          id: created.body.id,
+          email: 'rep@acme.test',
+          type: 'microsoft',
+          connected: false,
+          sending_enabled: true,
+          daily_limit: 20,
+          sent_today: 0,
+          health: 'reauth_required',
+          configured_daily_limit: 20,
+          warmup: { started_at: created.body.warmup.started_at, day: 1, ramp_limit: null, complete: true },
+        },
+      ],
     });
     const listB = await reply(b.client.typed.GET('/api/public/v1/email/accounts/'));
     expect(listB.body).toEqual({ accounts: [] });

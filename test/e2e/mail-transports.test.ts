@@ -61,7 +61,7 @@ describe('smtp accounts with their own server', () => {
     expect(t.ea.transport).toBe('smtp');
     const list = await reply(t.client.typed.GET('/api/public/v1/email/accounts/'));
     expect(list.status).toBe(200);
-    expect(Object.keys(list.body.accounts[0]).sort()).toEqual(['connected', 'daily_limit', 'email', 'health', 'id', 'sending_enabled', 'sent_today', 'type']);
+    expect(Object.keys(list.body.accounts[0]).sort()).toEqual(['configured_daily_limit', 'connected', 'daily_limit', 'email', 'health', 'id', 'sending_enabled', 'sent_today', 'type', 'warmup']);
     expect(JSON.stringify(t.ea) + JSON.stringify(list.body)).not.toContain(password);
   });
 

@@ -70,7 +70,7 @@ describe.each(['google', 'microsoft'] as const)('%s from the web app', (type) =>
     const landing = await arrive(callback, started.cookie);
     expect(outcome(landing)).toEqual({ status: 302, page: appPage(), sending_account: expect.stringMatching(/^ea_/), error: null });
     expect(landing.setCookies.map(setCookieParts)).toEqual([['oauth_binding=', 'HttpOnly', 'Max-Age=0', 'Path=/oauth/callback/', 'SameSite=Lax']]);
-    expect(await mailboxesOf(t.app)).toEqual([expect.objectContaining({ id: landing.location!.searchParams.get('sending_account'), type, email: `user@${type}.emulator.test`, connected: true, health: 'healthy' })]);
+    expect(await mailboxesOf(t.app)).toEqual([expect.objectContaining({ id: landing.location!.searchParams.get('sending_account'), type, email: `user@${type}.emulator.test`, connected: true, health: 'warming_up', daily_limit: 20 })]);
     expect(await mailboxesOf(other.app)).toEqual([]);
     // The public API sees the same account: sending from it is possible.
     expect((await reply(t.client.typed.GET('/api/public/v1/email/accounts/'))).body.accounts).toEqual([expect.objectContaining({ type, connected: true, sending_enabled: true })]);
@@ -129,7 +129,7 @@ test('npm start\'s demo account connects its Google sender through the public ca
   const services = await startServices({ root: ROOT, stack, dataDir: null, directory: { file: join(dir, 'd.jsonl'), people: 50, seed: 3 } });
   const demo = await services.createDemoAccount();
   const accounts = (await reply(new Client(stack, demo.api_key).typed.GET('/api/public/v1/email/accounts/'))).body.accounts;
-  expect(accounts).toEqual([expect.objectContaining({ email: 'demo.sender@demo-workspace.test', type: 'google', connected: true, health: 'healthy' })]);
+  expect(accounts).toEqual([expect.objectContaining({ email: 'demo.sender@demo-workspace.test', type: 'google', connected: true, health: 'warming_up' })]);
 }, 60_000);
 
 // Last: it moves the service clock, which every later test would share.

@@ -1197,15 +1197,15 @@ describe('SES bounce and complaint events', () => {
     const destination = destinations[0]![1].Properties;
     expect(destination.ConfigurationSetName).toEqual({ Ref: stateful.getLogicalId(stateful.mailEvents.configurationSet.node.defaultChild as CfnConfigurationSet) });
     expect(destination.EventDestination.Enabled).toBe(true);
-    expect(destination.EventDestination.MatchingEventTypes.sort()).toEqual(['bounce', 'complaint']);
+    expect(destination.EventDestination.MatchingEventTypes.sort()).toEqual(['bounce', 'complaint', 'delivery']);
     expect(JSON.stringify(destination.EventDestination.EventBridgeDestination.EventBusArn)).toContain(':event-bus/default');
   });
 
-  test('a rule takes that set’s SES bounce and complaint events to the mail-events queue as ses_event messages', () => {
+  test('a rule takes that set’s SES bounce, complaint and delivery events to the mail-events queue as ses_event messages', () => {
     const rule = statefulResources[ruleId()]!.Properties;
     expect(rule.EventPattern).toEqual({
       source: ['aws.ses'],
-      'detail-type': ['Email Bounced', 'Email Complaint Received'],
+      'detail-type': ['Email Bounced', 'Email Complaint Received', 'Email Delivered'],
       account: [{ Ref: 'AWS::AccountId' }],
       detail: { mail: { tags: { 'ses:configuration-set': [setName] } } },
     });

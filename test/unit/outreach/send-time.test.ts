@@ -431,3 +431,18 @@ describe('timeZoneForLocation', () => {
     expect(timeZoneForLocation(code)).toBeNull();
   });
 });
+
+describe('allocateSlot: a limit of its own for each day (warm-up ramp, engagement pause)', () => {
+  test('each day fills to its own limit; a day whose limit is 0 is passed over', () => {
+    const limits: Record<string, number> = { '2026-11-23': 1, '2026-11-24': 2, '2026-11-25': 0, '2026-11-26': 3 };
+    const counts = new Map<string, number>();
+    const days: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const slot = allocateSlot({ desired: new Date('2026-11-23T10:00:00Z'), timeZone: 'UTC', dailyLimit: 10, limitForDay: (d) => limits[d] ?? 10, countForDay: (d) => counts.get(d) ?? 0, seed: `em_${i}` });
+      const day = slot.toISOString().slice(0, 10);
+      counts.set(day, (counts.get(day) ?? 0) + 1);
+      days.push(day);
+    }
+    expect(days).toEqual(['2026-11-23', '2026-11-24', '2026-11-24', '2026-11-26', '2026-11-26', '2026-11-26']);
+  });
+});
