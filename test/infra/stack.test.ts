@@ -1633,6 +1633,38 @@ describe('Bedrock drafting (-c bedrockModelId)', () => {
   });
 });
 
+describe('Language model for query understanding and evidence judgement (-c languageModelId)', () => {
+  const bedrockPolicies = (stacks: Json[]) => stacks.filter((r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r).includes('bedrock:'));
+  const arnText = (value: unknown) => JSON.stringify(value).replace(/\{"Ref":"AWS::(\w+)"\}/g, '<$1>').replace(/"/g, '').replace(/\{Fn::Join:\[,\[|\]\]\}/g, '').replace(/,/g, '');
+
+  test('off by default: no function has the switch, the model id or any Bedrock permission', () => {
+    const env = JSON.stringify(allApiTemplatesOf(api).filter((r) => r.Type === 'AWS::Lambda::Function').map((r) => r.Properties.Environment));
+    expect(env).not.toMatch(/LANGUAGE_MODEL/);
+    expect(bedrockPolicies(allApiTemplatesOf(api))).toEqual([]);
+  });
+
+  test('an inference profile: the search worker alone gets the switch, the id and InvokeModel on that profile and, through it only, its model', () => {
+    const profileId = 'us.anthropic.claude-3-5-haiku-20241022-v1:0';
+    const { app: lmApp, api: withModel } = buildVariant({ languageModelId: profileId });
+    const search = withModel.workerFunctions.search;
+    templateOf(search).hasResourceProperties('AWS::Lambda::Function', Match.objectLike({ Environment: { Variables: Match.objectLike({ LANGUAGE_MODEL: 'bedrock', LANGUAGE_MODEL_ID: profileId }) } }));
+    const statements = ofType(templateOf(search).toJSON().Resources, 'AWS::IAM::Policy')
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Json[])
+      .filter((st) => asArray<string>(st.Action).some((a) => a.startsWith('bedrock:')));
+    expect(statements.flatMap((st) => asArray<string>(st.Action))).toEqual(['bedrock:InvokeModel', 'bedrock:InvokeModel']);
+    const profileArn = `arn:<Partition>:bedrock:<Region>:<AccountId>:inference-profile/${profileId}`;
+    expect(statements.filter((st) => !st.Condition).flatMap((st) => asArray(st.Resource).map(arnText))).toEqual([profileArn]);
+    const conditioned = statements.filter((st) => st.Condition);
+    expect(asArray(conditioned[0]!.Resource).map(arnText)).toEqual([`arn:<Partition>:bedrock:*::foundation-model/anthropic.claude-3-5-haiku-20241022-v1:0`]);
+    expect(arnText(conditioned[0]!.Condition.StringEquals['bedrock:InferenceProfileArn'])).toBe(profileArn);
+    const others = bedrockPolicies(allApiTemplatesOf(withModel)).filter((r) => !JSON.stringify(r.Properties.Roles).includes('SearchWorkerFn'));
+    expect(others).toEqual([]);
+    const otherEnv = allApiTemplatesOf(withModel).filter((r) => r.Type === 'AWS::Lambda::Function' && JSON.stringify(r).includes('LANGUAGE_MODEL'));
+    expect(otherEnv).toHaveLength(1);
+    expect(nagFindings(lmApp)).toEqual([]);
+  });
+});
+
 describe('SMTP relay credentials (-c smtpRelay)', () => {
   const relay = buildVariant({ smtpRelay: 'smtp.relay.example:587' });
   const sending = relay.api.workerFunctions.sending;
