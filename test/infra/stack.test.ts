@@ -13,7 +13,7 @@ import { createServiceStacks, type ServiceOptions } from '../../lib/service.js';
 import { DEFAULT_MAX_LAMBDA_MEMORY_MB, REPO_ROOT, TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS, type ServiceFunction } from '../../lib/constructs/service-function.js';
 import { DEAD_LETTER_QUEUE_VISIBILITY_SECONDS, SQS_VISIBILITY_PER_FUNCTION_TIMEOUT, pascal } from '../../lib/stateful-stack.js';
 import type { IConstruct } from 'constructs';
-import { grantedEnvironment, type Bindings } from '../../shared/catalog/bindings.js';
+import { LANGUAGE_MODEL_ENVIRONMENT, grantedEnvironment, type Bindings } from '../../shared/catalog/bindings.js';
 import { DEAD_LETTERS, MAILBOX_POLL, QUEUES, QUEUE_LIST, SWEEPER, queueName } from '../../shared/catalog/queues.js';
 import { ROUTES, ratePerSecond, type RouteDef } from '../../shared/catalog/routes.js';
 import { API_KEY_AUTHORIZER } from '../../shared/catalog/authorizer.js';
@@ -211,7 +211,8 @@ describe('functions', () => {
       const localOnly = new Set(['SECRET_BOX_KEY', 'MAILBOX_PROVIDERS']);
       const oauthRoutes = new Set(ROUTES.filter((r) => MAILBOX_CONNECT_MODULES.includes(r.module)).map((r) => `${r.method} ${r.path}`));
       const expected = [
-        ...grantedEnvironment(bindings, TABLES, QUEUES).filter((v) => !localOnly.has(v)),
+        // The language model's variables come only with -c languageModelId (its own tests below); this stack has none.
+        ...grantedEnvironment(bindings, TABLES, QUEUES).filter((v) => !localOnly.has(v) && !(LANGUAGE_MODEL_ENVIRONMENT as readonly string[]).includes(v)),
         ...(oauthRoutes.has(name) ? ['OAUTH_REDIRECT_URI', 'WEB_APP_URL'] : []),
         ...(name === 'worker sending' ? ['PUBLIC_BASE_URL'] : []),
       ];
