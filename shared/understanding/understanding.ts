@@ -1,4 +1,4 @@
-import { optionalEnv } from '../core/env.js';
+import { isLocalMode, optionalEnv } from '../core/env.js';
 import { logger } from '../core/logger.js';
 import { deterministicUnderstanding } from './deterministic.js';
 import { ModelUnderstanding } from './model-understanding.js';
@@ -10,7 +10,8 @@ let chosen: Understanding | undefined;
  * The process's understanding engine: the deterministic one by default; a language model (Amazon Bedrock,
  * Converse API) behind its guards with `LANGUAGE_MODEL=bedrock` and `LANGUAGE_MODEL_ID` (a foundation model or
  * inference profile id), `LANGUAGE_MODEL_TIMEOUT_MS` per call (default 5000). The Bedrock client is imported
- * at the first call, so a process with the switch off never loads it.
+ * at the first call, so a process with the switch off never loads it. On the twin the model is used only through
+ * a loopback endpoint (`AWS_ENDPOINT_URL_BEDROCK_RUNTIME`, e.g. shared/local/bedrock-emulator.ts).
  */
 export function understanding(): Understanding {
   if (chosen) return chosen;
@@ -18,6 +19,11 @@ export function understanding(): Understanding {
   const modelId = optionalEnv('LANGUAGE_MODEL_ID');
   if (!modelId) {
     logger.warn('LANGUAGE_MODEL=bedrock without LANGUAGE_MODEL_ID: the deterministic engine answers');
+    return (chosen = deterministicUnderstanding);
+  }
+  if (isLocalMode() && !isLoopback(optionalEnv('AWS_ENDPOINT_URL_BEDROCK_RUNTIME'))) {
+    // The twin talks to nothing outside 127.0.0.0/8: a model is reachable only through a loopback stand-in.
+    logger.warn('LANGUAGE_MODEL=bedrock on the twin needs AWS_ENDPOINT_URL_BEDROCK_RUNTIME on loopback: the deterministic engine answers');
     return (chosen = deterministicUnderstanding);
   }
   const timeout = Number(optionalEnv('LANGUAGE_MODEL_TIMEOUT_MS') ?? '');
@@ -35,4 +41,14 @@ export function understanding(): Understanding {
 /** Forget the choice (tests that change the environment). */
 export function resetUnderstanding(): void {
   chosen = undefined;
+}
+
+function isLoopback(url: string | undefined): boolean {
+  if (!url) return false;
+  try {
+    const host = new URL(url).hostname;
+    return host === 'localhost' || /^127(?:\.\d{1,3}){3}$/.test(host);
+  } catch {
+    return false;
+  }
 }

@@ -135,6 +135,22 @@ describe('a normal answer', () => {
   });
 });
 
+test('on the twin the model is reached only through a loopback endpoint', () => {
+  Object.assign(process.env, { SERVICE_MODE: 'local', LANGUAGE_MODEL: 'bedrock', LANGUAGE_MODEL_ID: MODEL });
+  try {
+    for (const [endpoint, deterministic] of [[undefined, true], ['https://bedrock-runtime.us-east-1.amazonaws.com', true], [emulator.url, false]] as const) {
+      resetUnderstanding();
+      if (endpoint) process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME = endpoint;
+      else delete process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME;
+      expect([endpoint, understanding() === deterministicUnderstanding]).toEqual([endpoint, deterministic]);
+    }
+  } finally {
+    for (const k of ['SERVICE_MODE', 'LANGUAGE_MODEL', 'LANGUAGE_MODEL_ID']) delete process.env[k];
+    process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME = emulator.url;
+    resetUnderstanding();
+  }
+});
+
 describe('malformed output, errors and timeouts fall back to the deterministic engine', () => {
   test.each([
     ['text instead of the tool', { text: '{"titles": ["HR Manager"]}' }, /did not call record_query/],
