@@ -1,7 +1,6 @@
 import { isLocalMode, optionalEnv } from '../core/env.js';
 import { logger } from '../core/logger.js';
 import { deterministicUnderstanding } from './deterministic.js';
-import { ModelUnderstanding } from './model-understanding.js';
 import type { Understanding } from './port.js';
 
 let chosen: Understanding | undefined;
@@ -9,8 +8,8 @@ let chosen: Understanding | undefined;
 /**
  * The process's understanding engine: the deterministic one by default; a language model (Amazon Bedrock,
  * Converse API) behind its guards with `LANGUAGE_MODEL=bedrock` and `LANGUAGE_MODEL_ID` (a foundation model or
- * inference profile id), `LANGUAGE_MODEL_TIMEOUT_MS` per call (default 5000). The Bedrock client is imported
- * at the first call, so a process with the switch off never loads it. On the twin the model is used only through
+ * inference profile id), `LANGUAGE_MODEL_TIMEOUT_MS` per call (default 5000). The guarded engine (its schemas)
+ * and the Bedrock client are imported only when the switch is on, so a process with it off never loads them. On the twin the model is used only through
  * a loopback endpoint (`AWS_ENDPOINT_URL_BEDROCK_RUNTIME`, e.g. shared/local/bedrock-emulator.ts).
  */
 export function understanding(): Understanding {
@@ -27,14 +26,28 @@ export function understanding(): Understanding {
     return (chosen = deterministicUnderstanding);
   }
   const timeout = Number(optionalEnv('LANGUAGE_MODEL_TIMEOUT_MS') ?? '');
-  const adapter = import('../adapters/bedrock-language-model.js').then(({ bedrockLanguageModel }) => bedrockLanguageModel(modelId));
-  // An import that fails is a call that fails: it falls back like any other.
-  adapter.catch(() => undefined);
-  chosen = new ModelUnderstanding({
-    model: { callTool: async (request, options) => (await adapter).callTool(request, options) },
-    fallback: deterministicUnderstanding,
-    ...(Number.isInteger(timeout) && timeout > 0 ? { timeoutMs: timeout } : {}),
-  });
+  // The guarded engine (its schemas) and the Bedrock client are loaded on this path only.
+  const engine = Promise.all([import('./model-understanding.js'), import('../adapters/bedrock-language-model.js')]).then(
+    ([{ ModelUnderstanding }, { bedrockLanguageModel }]) =>
+      new ModelUnderstanding({ model: bedrockLanguageModel(modelId), fallback: deterministicUnderstanding, ...(Number.isInteger(timeout) && timeout > 0 ? { timeoutMs: timeout } : {}) }),
+  );
+  engine.catch(() => undefined);
+  const use = async <T>(ask: (u: Understanding) => Promise<T>, fallback: () => Promise<T>): Promise<T> => {
+    let u: Understanding;
+    try {
+      u = await engine;
+    } catch (error) {
+      logger.warn('language model not loaded; the deterministic engine answered', { error: error as Error });
+      return fallback();
+    }
+    return ask(u);
+  };
+  const d = deterministicUnderstanding;
+  chosen = {
+    parseQuery: (text) => use((u) => u.parseQuery(text), () => d.parseQuery(text)),
+    parseCriteria: (query) => use((u) => u.parseCriteria(query), () => d.parseCriteria(query)),
+    judgeEvidence: (check, blocks, today) => use((u) => u.judgeEvidence(check, blocks, today), () => d.judgeEvidence(check, blocks, today)),
+  };
   return chosen;
 }
 
