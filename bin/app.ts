@@ -7,7 +7,9 @@ import { createServiceStacks } from '../lib/service.js';
  * `bedrockModelId`, `smtpRelay` (host:port), `inboundRecipients` and `sesIdentities` (comma-separated),
  * `testInboxAddress` and `testEmailBanner` (test emails), `logLevel`, `searchEngine` (`memory` or `opensearch`).
  * `bedrockModelId` may be a foundation model id (`anthropic.claude-…`) or a cross-Region inference profile id
- * (`us.…`, `eu.…`, `apac.…`, `global.…`); the drafting worker is granted what each needs.
+ * (`us.…`, `eu.…`, `apac.…`, `global.…`); the drafting worker is granted what each needs. `languageModelId`, the
+ * same kinds of id: query understanding and evidence judgement by that model (the functions bound to
+ * `languageModel`, the search worker, get LANGUAGE_MODEL=bedrock, LANGUAGE_MODEL_ID and the grant; off without it).
  * `smtpRelaySecret` (name or ARN of a Secrets Manager secret `{"username","password"}`): the relay's credentials;
  * without it, `smtpRelay` creates that secret in the stateful stack for the operator to fill in.
  * `maxLambdaMemoryMb` (default 3008): every function's memory is capped at it, because new accounts may not
@@ -28,6 +30,7 @@ createServiceStacks(app, {
   stage: String(context('stage') ?? 'dev'),
   logLevel: context('logLevel'),
   bedrockModelId: context('bedrockModelId'),
+  languageModelId: context('languageModelId'),
   smtpRelay: context('smtpRelay'),
   smtpRelaySecret: context('smtpRelaySecret'),
   inboundRecipients: context('inboundRecipients')?.split(',').filter(Boolean),

@@ -40,7 +40,7 @@ import { mailConfigurationSetName } from './constructs/mail-events.js';
 import { MailboxPoll } from './constructs/mailbox-poll.js';
 import { WebHosting } from './constructs/web-hosting.js';
 import { SourceRateLimits } from './constructs/source-rate-limits.js';
-import { ServiceFunction, directoryBucketArnExport, nagFinding, type BindingResources } from './constructs/service-function.js';
+import { ServiceFunction, directoryBucketArnExport, grantBedrockInvoke, nagFinding, type BindingResources } from './constructs/service-function.js';
 import type { SearchCollection } from './constructs/search-collection.js';
 import { DIRECTORY_OBJECT_KEY, pascal } from './stateful-stack.js';
 
@@ -65,6 +65,11 @@ export interface ApiStackProps extends StackProps {
   readonly searchCollection?: SearchCollection;
   /** Draft with Amazon Bedrock (Converse API) using this model id instead of the built-in composer. */
   readonly bedrockModelId?: string;
+  /**
+   * Query understanding and evidence judgement by this Amazon Bedrock model (foundation model or inference
+   * profile id) behind the deterministic engine's guards, for the functions bound to `languageModel`.
+   */
+  readonly languageModelId?: string;
   /** `host:port` of the SMTP relay that `smtp` sending accounts go out through. */
   readonly smtpRelay?: string;
   /** The relay's credentials, JSON `{"username","password"}` (StatefulStack.smtpRelaySecret); read by the sending worker only. */
@@ -244,6 +249,7 @@ export class ApiStack extends Stack {
       mailIdentities: props.sesIdentities ?? [],
       mailConfigurationSet: mailConfigurationSetName(prefix),
       userPool: props.userPool,
+      ...(props.languageModelId ? { languageModelId: props.languageModelId } : {}),
     };
     const fnProps = { stage, serviceName: props.serviceName, ...(props.logLevel ? { logLevel: props.logLevel } : {}) };
 
@@ -555,51 +561,6 @@ export class ApiStack extends Stack {
   }
 }
 
-/**
- * Prefixes of Amazon Bedrock's system-defined cross-Region inference profile ids (`us.anthropic.claude-…`): the
- * geographies and `global`. A model id without one of them is a foundation model, invoked in this region.
- */
-export const INFERENCE_PROFILE_PREFIXES: readonly string[] = ['us', 'us-gov', 'eu', 'apac', 'jp', 'au', 'ca', 'global'];
-
-/** `us.anthropic.claude-x` → `{prefix: 'us', model: 'anthropic.claude-x'}`; a foundation model id → undefined. */
-export function inferenceProfileOf(modelId: string): { prefix: string; model: string } | undefined {
-  const dot = modelId.indexOf('.');
-  const prefix = modelId.slice(0, Math.max(dot, 0));
-  return dot > 0 && INFERENCE_PROFILE_PREFIXES.includes(prefix) ? { prefix, model: modelId.slice(dot + 1) } : undefined;
-}
-
-/**
- * `bedrock:InvokeModel` (which the Converse API is authorised by) for `bedrockModelId`. A foundation model id: that
- * model in this region. An inference profile id, as Bedrock's "Prerequisites for inference profiles" and its
- * cross-Region IAM examples set out: the profile in this region, and the profile's model in every region the
- * profile may route to, only when the request comes through this profile (`bedrock:InferenceProfileArn`). The
- * destination regions of a profile change as AWS adds them, so the model is named in any region (`*`), bounded
- * by that condition; a `global.` profile also routes to the region-less model ARN.
- */
-function grantBedrockInvoke(fn: ServiceFunction, modelId: string): void {
-  const stack = Stack.of(fn);
-  const foundationModel = (region: string, model: string) => stack.formatArn({ service: 'bedrock', region, account: '', resource: 'foundation-model', resourceName: model });
-  const profile = inferenceProfileOf(modelId);
-  if (!profile) {
-    fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['bedrock:InvokeModel'], resources: [foundationModel(stack.region, modelId)] }));
-    return;
-  }
-  const profileArn = stack.formatArn({ service: 'bedrock', resource: 'inference-profile', resourceName: modelId });
-  const anyRegionModel = foundationModel('*', profile.model);
-  fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['bedrock:InvokeModel'], resources: [profileArn] }));
-  fn.addToRolePolicy(
-    new PolicyStatement({
-      effect: Effect.ALLOW,
-      actions: ['bedrock:InvokeModel'],
-      resources: [anyRegionModel, ...(profile.prefix === 'global' ? [foundationModel('', profile.model)] : [])],
-      conditions: { StringEquals: { 'bedrock:InferenceProfileArn': profileArn } },
-    }),
-  );
-  Validations.of(fn).acknowledge({
-    id: nagFinding(fn, 'AwsSolutions-IAM5', 'Resource', anyRegionModel),
-    reason: 'A cross-Region inference profile routes to the model in regions AWS may add; the grant names one model and holds only for requests made through this profile.',
-  });
-}
 
 /**
  * The route's own bindings, plus, for routes whose handler resolves an API key, accounts-table read and,

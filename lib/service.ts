@@ -13,6 +13,8 @@ export interface ServiceOptions {
   stage: string;
   logLevel?: string;
   bedrockModelId?: string;
+  /** Query understanding and evidence judgement by this Bedrock model (README "Language-model port"). */
+  languageModelId?: string;
   smtpRelay?: string;
   /**
    * Name or complete ARN of an existing Secrets Manager secret `{"username","password"}` for the relay; without
@@ -60,6 +62,7 @@ export function createServiceStacks(app: App, opts: ServiceOptions): { stateful:
     scheduleGroup: stateful.scheduleGroup,
     schedulerRole: stateful.schedulerRole,
     bedrockModelId: opts.bedrockModelId,
+    languageModelId: opts.languageModelId,
     smtpRelay: opts.smtpRelay,
     smtpRelaySecret: stateful.smtpRelaySecret,
     testInboxAddress: opts.testInboxAddress,

@@ -104,6 +104,8 @@ export interface BindingResources {
   readonly mailConfigurationSet: string;
   /** The web app's user pool (users of accounts). */
   readonly userPool: IUserPool;
+  /** The Bedrock model or inference profile id of `languageModel` bindings; none leaves the binding without effect. */
+  readonly languageModelId?: string;
 }
 
 export interface DirectorySourceBinding {
@@ -509,6 +511,16 @@ export class ServiceFunction extends NodejsFunction {
     secret.grantRead(this);
   }
 
+  /**
+   * Query understanding and evidence judgement by a Bedrock model (shared/understanding/understanding.ts): the
+   * switch and the model id, and `bedrock:InvokeModel` on that model or inference profile only.
+   */
+  bindLanguageModel(modelId: string): void {
+    this.addEnvironment('LANGUAGE_MODEL', 'bedrock');
+    this.addEnvironment('LANGUAGE_MODEL_ID', modelId);
+    grantBedrockInvoke(this, modelId);
+  }
+
   /** Read the directory JSONL and the search index artifacts of its versions (`index/…`). */
   bindDirectorySource({ bucket, key }: DirectorySourceBinding): void {
     this.addEnvironment('DIRECTORY_BUCKET', bucket.bucketName);
@@ -605,6 +617,7 @@ export class ServiceFunction extends NodejsFunction {
     if (bindings.directorySource) fn.bindDirectorySource(resources.directory);
     if (bindings.userPool) fn.bindUserPool(resources.userPool);
     if (bindings.directoryImport) fn.bindDirectoryImport(resources.directory, bindings.directoryImport);
+    if (bindings.languageModel && resources.languageModelId) fn.bindLanguageModel(resources.languageModelId);
   }
 
   /** `arn:…:scheduler:<region>:<account>:schedule/<group>/*`, also used to word the cdk-nag acknowledgement. */
@@ -630,6 +643,52 @@ export class ServiceFunction extends NodejsFunction {
     const { partition, region } = Stack.of(scope);
     return `arn:${partition}:apigateway:${region}::${path}`;
   }
+}
+
+/**
+ * Prefixes of Amazon Bedrock's system-defined cross-Region inference profile ids (`us.anthropic.claude-…`): the
+ * geographies and `global`. A model id without one of them is a foundation model, invoked in this region.
+ */
+export const INFERENCE_PROFILE_PREFIXES: readonly string[] = ['us', 'us-gov', 'eu', 'apac', 'jp', 'au', 'ca', 'global'];
+
+/** `us.anthropic.claude-x` → `{prefix: 'us', model: 'anthropic.claude-x'}`; a foundation model id → undefined. */
+export function inferenceProfileOf(modelId: string): { prefix: string; model: string } | undefined {
+  const dot = modelId.indexOf('.');
+  const prefix = modelId.slice(0, Math.max(dot, 0));
+  return dot > 0 && INFERENCE_PROFILE_PREFIXES.includes(prefix) ? { prefix, model: modelId.slice(dot + 1) } : undefined;
+}
+
+/**
+ * `bedrock:InvokeModel` (which the Converse API is authorised by) for `bedrockModelId`. A foundation model id: that
+ * model in this region. An inference profile id, as Bedrock's "Prerequisites for inference profiles" and its
+ * cross-Region IAM examples set out: the profile in this region, and the profile's model in every region the
+ * profile may route to, only when the request comes through this profile (`bedrock:InferenceProfileArn`). The
+ * destination regions of a profile change as AWS adds them, so the model is named in any region (`*`), bounded
+ * by that condition; a `global.` profile also routes to the region-less model ARN.
+ */
+export function grantBedrockInvoke(fn: ServiceFunction, modelId: string): void {
+  const stack = Stack.of(fn);
+  const foundationModel = (region: string, model: string) => stack.formatArn({ service: 'bedrock', region, account: '', resource: 'foundation-model', resourceName: model });
+  const profile = inferenceProfileOf(modelId);
+  if (!profile) {
+    fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['bedrock:InvokeModel'], resources: [foundationModel(stack.region, modelId)] }));
+    return;
+  }
+  const profileArn = stack.formatArn({ service: 'bedrock', resource: 'inference-profile', resourceName: modelId });
+  const anyRegionModel = foundationModel('*', profile.model);
+  fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['bedrock:InvokeModel'], resources: [profileArn] }));
+  fn.addToRolePolicy(
+    new PolicyStatement({
+      effect: Effect.ALLOW,
+      actions: ['bedrock:InvokeModel'],
+      resources: [anyRegionModel, ...(profile.prefix === 'global' ? [foundationModel('', profile.model)] : [])],
+      conditions: { StringEquals: { 'bedrock:InferenceProfileArn': profileArn } },
+    }),
+  );
+  Validations.of(fn).acknowledge({
+    id: nagFinding(fn, 'AwsSolutions-IAM5', 'Resource', anyRegionModel),
+    reason: 'A cross-Region inference profile routes to the model in regions AWS may add; the grant names one model and holds only for requests made through this profile.',
+  });
 }
 
 /**

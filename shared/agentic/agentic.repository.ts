@@ -9,6 +9,7 @@ import { jobsKeys as K } from '../jobs/jobs.keys.js';
 import type { JobError } from '../jobs/model.js';
 import type { AgenticSearchItem } from '../webhooks/events.js';
 import type { AgenticJob, Checkpoint } from './model.js';
+import type { Criteria } from './criteria.js';
 
 /**
  * The agentic job's writes. Each is one conditional write (or transaction) whose condition is the state
@@ -65,12 +66,16 @@ function dueValues(jobId: string, now: Date) {
 }
 
 /** The job item's part of saveStep's transaction (exported so the size of what it writes can be measured). */
-export function saveStepUpdate(job: AgenticJob, step: number, next: Checkpoint, leads: AgenticSearchItem[], now: Date, shortlist?: string[]) {
+export function saveStepUpdate(job: AgenticJob, step: number, next: Checkpoint, leads: AgenticSearchItem[], now: Date, shortlist?: string[], criteria?: Criteria) {
   const values: Record<string, unknown> = { ':prev': step, ':running': 'running', ':cp': next, ':new': leads, ':empty': [], ':n': next.leads, ':now': now.toISOString(), ...dueValues(job.id, now) };
   const sets = ['checkpoint = :cp', 'agentic_results = list_append(if_not_exists(agentic_results, :empty), :new)', 'leads_returned = :n', 'updated_at = :now', 'due_pk = :dpk', 'due_at = :dat'];
   if (shortlist) {
     sets.push('shortlist = :sl');
     values[':sl'] = shortlist;
+  }
+  if (criteria) {
+    sets.push('criteria = :cr');
+    values[':cr'] = criteria;
   }
   return {
     Update: {
@@ -85,16 +90,16 @@ export function saveStepUpdate(job: AgenticJob, step: number, next: Checkpoint, 
 }
 
 /**
- * Save one step: its leads appended, the next checkpoint, the shortlist (first step) and the credits used
+ * Save one step: its leads appended, the next checkpoint, the shortlist and criteria (first step) and the credits used
  * so far on the pending charge, in one transaction conditioned on the checkpoint still being at `step`
  * and the job running. A redelivered or duplicate step loses the condition and saves nothing, so no lead
  * is delivered, and no credit charged, twice.
  */
-export async function saveStep(job: AgenticJob, step: number, next: Checkpoint, leads: AgenticSearchItem[], now: Date, shortlist?: string[]): Promise<boolean> {
+export async function saveStep(job: AgenticJob, step: number, next: Checkpoint, leads: AgenticSearchItem[], now: Date, shortlist?: string[], criteria?: Criteria): Promise<boolean> {
   try {
     await documentClient().send(
       new TransactWriteCommand({
-        TransactItems: [saveStepUpdate(job, step, next, leads, now, shortlist), chargeProgressWrite(job.account_id, job.charge_id, next.charged)],
+        TransactItems: [saveStepUpdate(job, step, next, leads, now, shortlist, criteria), chargeProgressWrite(job.account_id, job.charge_id, next.charged)],
       }),
     );
     return true;
@@ -127,7 +132,7 @@ export async function endAgenticJob(job: AgenticJob, ending: AgenticEnding, expe
     ':exp': expiresAt('finished_job', now),
   };
   const sets = ['#s = :st', 'updated_at = :now', 'completed_at = :now', '#r = :r', '#e = :e', 'leads_returned = :n', 'expires_at = :exp'];
-  const removes = ['agentic_results', 'shortlist'];
+  const removes = ['agentic_results', 'shortlist', 'criteria'];
   if (ending.status === 'cancelled') {
     removes.push(...DUE_ATTRIBUTES);
   } else {

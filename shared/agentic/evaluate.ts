@@ -85,7 +85,8 @@ export function employeeCountRange(n: number): string {
 const words = (s: string) => s.toLowerCase().split(/[^a-z0-9+#]+/).filter(Boolean).map((w) => (/(ss|us)$/.test(w) ? w : w.replace(/ies$/, 'y').replace(/s$/, '')));
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-function withinDays(block: Block, days: number | null, today: Date): boolean {
+/** Whether the block's own date is within `days` of today (any block when there is no window). */
+export function withinDays(block: Block, days: number | null, today: Date): boolean {
   if (days === null) return true;
   if (!block.date) return false;
   const age = (today.getTime() - new Date(`${block.date}T00:00:00Z`).getTime()) / 86_400_000;
@@ -198,11 +199,15 @@ export interface Verdict {
 
 export type ReadPage = (url: string) => Promise<PageResult>;
 
+/** Which block of a page proves a check (the understanding port's judgement; the built-in patterns by default). */
+export type JudgeEvidence = (check: EvidenceCheck, blocks: Block[], today: Date) => Promise<Block | null>;
+const builtInJudge: JudgeEvidence = async (check, blocks, today) => findProof(check, blocks, today);
+
 /**
  * Evaluate one candidate: required checks in order (stopping at the first unmet one, so a candidate that
  * fails early costs no further page), then every priority; the tier follows from the priorities met.
  */
-export async function evaluateCandidate(person: Person, company: Company, criteria: Criteria, read: ReadPage, today: Date): Promise<Verdict> {
+export async function evaluateCandidate(person: Person, company: Company, criteria: Criteria, read: ReadPage, today: Date, judge: JudgeEvidence = builtInJudge): Promise<Verdict> {
   const proofs: string[] = [];
   const evidence: Evidence[] = [];
   const profile = `${person.current_job_title} at ${company.name} (${company.industry}, ${employeeCountRange(company.employee_count)} employees), ${locationText(person.location)}`;
@@ -213,7 +218,7 @@ export async function evaluateCandidate(person: Person, company: Company, criter
     const url = pageFor(c, company, person);
     const got = await read(url);
     if (!got.ok) return null;
-    const block = findProof(c, blocksOf(got.page.body), today);
+    const block = await judge(c, blocksOf(got.page.body), today);
     if (!block) return null;
     const dated = block.date ? ` (${block.date})` : '';
     const found = evidenceOf(block.headline || describeCheck(c), block.text, got.page.url);

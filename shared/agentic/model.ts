@@ -1,6 +1,7 @@
 import * as z from '../core/zod.js';
 import type { Job } from '../jobs/model.js';
 import type { AgenticSearchItem, CompletionReason } from '../webhooks/events.js';
+import type { Criteria } from './criteria.js';
 
 /** POST /agentic-search/ (SPEC.md): bounds and defaults as written there. */
 export const AgenticSearchSchema = z.lazy(() =>
@@ -35,6 +36,8 @@ export interface AgenticJob extends Job {
   deadline_at: string;
   /** The person ids to evaluate, in order, fixed by the first step. */
   shortlist?: string[];
+  /** What the query was read as, fixed by the first step with the shortlist, so every step judges by the same criteria. */
+  criteria?: Criteria;
   /** Leads saved so far; moved into `result.results` when the run completes. */
   agentic_results?: AgenticSearchItem[];
 }

@@ -10,8 +10,9 @@ import { searchEngine } from '../search/engine-source.js';
 import { sendFirstDelivery } from '../webhooks/queue-delivery.js';
 import type { AgenticSearchItem, CompletionReason } from '../webhooks/events.js';
 import { markAgenticRunning, saveStep } from './agentic.repository.js';
-import { parseCriteria } from './criteria.js';
 import { evaluateCandidate } from './evaluate.js';
+import { understanding } from '../understanding/understanding.js';
+import type { Understanding } from '../understanding/port.js';
 import { isAgenticJob, type AgenticJob, type Checkpoint } from './model.js';
 import { completeRun } from './run-end.js';
 import type { PageReader, PageResult } from './page-reader.js';
@@ -50,7 +51,7 @@ function stopBeforeStep(job: AgenticJob, now: Date): CompletionReason | null {
   return null;
 }
 
-export async function runAgenticStep(jobId: string, step: number, deps: { clock?: Clock; reader?: PageReader; stepBudgetMs?: number } = {}): Promise<void> {
+export async function runAgenticStep(jobId: string, step: number, deps: { clock?: Clock; reader?: PageReader; stepBudgetMs?: number; understanding?: Understanding } = {}): Promise<void> {
   const clock = deps.clock ?? serviceClock;
   const loaded = await getJob(jobId);
   if (!isAgenticJob(loaded)) return;
@@ -68,7 +69,9 @@ export async function runAgenticStep(jobId: string, step: number, deps: { clock?
   }
 
   const request = job.request;
-  const criteria = parseCriteria(request.query);
+  const understand = deps.understanding ?? understanding();
+  // Read once, by the first step, and saved with the shortlist: a model may read a query differently twice.
+  const criteria = job.criteria ?? (await understand.parseCriteria(request.query));
   const engine = await searchEngine();
   const shortlist = job.shortlist ?? (await engine.search(criteria.persona, { limit: AGENTIC_LIMITS.SHORTLIST_MAX })).map((h) => h.person.id);
   const cp = job.checkpoint;
@@ -111,7 +114,7 @@ export async function runAgenticStep(jobId: string, step: number, deps: { clock?
     // Paid work starts with the first candidate evaluated.
     charged = Math.max(charged, price.base);
     if (candidate) {
-      const verdict = await evaluateCandidate(candidate.person, candidate.company, criteria, read, today);
+      const verdict = await evaluateCandidate(candidate.person, candidate.company, criteria, read, today, (c, blocks, d) => understand.judgeEvidence(c, blocks, d));
       if (outOfBudget) break;
       if (verdict.qualifies && verdict.item) {
         if (charged + price.per_lead > request.max_credits) {
@@ -128,7 +131,7 @@ export async function runAgenticStep(jobId: string, step: number, deps: { clock?
   const delivered = cp.leads + leads.length;
   if (stopNext === null && (delivered >= request.target_results || cursor >= shortlist.length)) stopNext = '';
   const next: Checkpoint = { step: step + 1, cursor, leads: delivered, charged, stop: stopNext };
-  const saved = await saveStep(job, step, next, leads, clock.now(), job.shortlist ? undefined : shortlist);
+  const saved = await saveStep(job, step, next, leads, clock.now(), job.shortlist ? undefined : shortlist, job.criteria ? undefined : criteria);
   if (!saved) {
     logger.info('agentic step already saved or job ended meanwhile; nothing to do', { jobId, step });
     return;

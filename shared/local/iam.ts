@@ -25,6 +25,8 @@ export interface BoundResources {
   schedulerGroup(): string | undefined;
   /** Secret ids (ARNs) the function may read. */
   secretIds(): string[];
+  /** The model or inference profile the function may invoke. */
+  languageModelId(): string | undefined;
 }
 
 export interface Denial {
@@ -166,6 +168,14 @@ const secretsManager: Check = (_grants, call, bound) => {
   return call.command === 'GetSecretValue' && bound.secretIds().includes(id) ? null : { action: `secretsmanager:${call.command}`, resource: id };
 };
 
+/** Converse is authorised by `bedrock:InvokeModel`, on the one model (or inference profile) the binding names. */
+const bedrockRuntime: Check = ({ bindings }, call, bound) => {
+  const modelId = String(call.input.modelId);
+  const resource = modelId.startsWith('arn:') ? modelId : `arn:aws:bedrock:${REGION}:${ACCOUNT}:inference-profile/${modelId}`;
+  const action = call.command === 'Converse' ? 'bedrock:InvokeModel' : `bedrock:${call.command}`;
+  return bindings.languageModel && call.command === 'Converse' && modelId === bound.languageModelId() ? null : { action, resource };
+};
+
 const CHECKS: Record<string, Check> = {
   DynamoDBClient: dynamodb,
   SQSClient: sqs,
@@ -185,6 +195,7 @@ const CHECKS: Record<string, Check> = {
     () => `arn:aws:apigateway:${REGION}::/apikeys`,
   ),
   SecretsManagerClient: secretsManager,
+  BedrockRuntimeClient: bedrockRuntime,
   S3Client: serviceGrant('s3', (b) => !!(b.directorySource || b.directoryImport), { GetObject: 's3:GetObject', ListObjectsV2: 's3:ListBucket', PutObject: 's3:PutObject', DeleteObject: 's3:DeleteObject' }, (input) => `arn:aws:s3:::${String(input.Bucket)}/${String(input.Key ?? '')}`),
 };
 
@@ -205,6 +216,7 @@ export function boundResources(env: NodeJS.ProcessEnv, bindings: Bindings): Boun
     tableName: (k) => (bindings.tables?.[k] ? env[TABLES[k].env] : undefined),
     queueUrl: (k) => (bindings.queues?.[k] ? env[QUEUES[k].urlEnv] : undefined),
     schedulerGroup: () => (bindings.scheduler ? env.SCHEDULER_GROUP_NAME : undefined),
+    languageModelId: () => (bindings.languageModel ? env.LANGUAGE_MODEL_ID : undefined),
     secretIds: () => [bindings.secrets ? env.SECRET_BOX_SECRET_ARN : undefined, bindings.mailboxProviders ? env.MAILBOX_PROVIDERS_SECRET_ARN : undefined].filter((s): s is string => !!s),
   };
 }

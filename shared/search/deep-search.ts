@@ -7,7 +7,7 @@ import type { Job } from '../jobs/model.js';
 import { toDeepSearchItem } from '../directory/shape.js';
 import type { Company, Person } from '../directory/types.js';
 import { findContact } from '../enrichment/identity.js';
-import { parseQuery } from './query.js';
+import { understanding } from '../understanding/understanding.js';
 import { withSearchEngine } from './engine-source.js';
 import type { SearchEngine } from './search-port.js';
 import { isEmptyQuery } from './people-search.js';
@@ -59,7 +59,7 @@ async function mapBounded<T, R>(items: T[], limit: number, fn: (item: T) => Prom
  */
 export async function deepSearchOutcome(job: Job, engine: SearchEngine, research: DeepSearchResearch): Promise<JobOutcome> {
   const request = job.request as DeepSearchRequest;
-  const parsed = parseQuery(request.query);
+  const parsed = await understanding().parseQuery(request.query);
   if (isEmptyQuery(parsed)) return { status: 'failed', event_type: 'deep_search.failed', code: 'invalid_input', message: FAILURE_MESSAGES.deep_search.invalid_input };
   const shortlist = await deepShortlist(engine, parsed, { size: DEEP_SEARCH_SIZE[request.mode], asOf: new Date(job.created_at) });
   const emails = await mapBounded(shortlist, RESEARCH_CONCURRENCY, (e) => research.workEmail(e.person, e.company));

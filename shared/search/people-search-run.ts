@@ -5,7 +5,8 @@ import { PRICES } from '../accounts/prices.js';
 import { getJob } from '../jobs/jobs.repository.js';
 import { runJob } from '../jobs/run-job.js';
 import { toLead } from '../directory/shape.js';
-import { parseQuery } from './query.js';
+import { understanding } from '../understanding/understanding.js';
+import type { ParsedQuery } from './query.js';
 import { withSearchEngine } from './engine-source.js';
 import { cursorAfter } from './search-port.js';
 import { isEmptyQuery } from './people-search.js';
@@ -17,9 +18,10 @@ export function runPeopleSearchJob(jobId: string, record: SQSRecord | null): Pro
     record,
     async (job) => {
       const j = job as typeof job & { search_query: string; parent_id?: string };
-      const parsed = parseQuery(j.search_query);
-      if (isEmptyQuery(parsed)) return { status: 'failed', event_type: 'search.failed', code: 'invalid_input', message: FAILURE_MESSAGES.search.invalid_input };
       const parent = j.parent_id ? await getJob(j.parent_id) : null;
+      // A next page reads the query as its first page did (a language model may read it differently twice).
+      const parsed = (parent?.parsed_query as ParsedQuery | undefined) ?? (await understanding().parseQuery(j.search_query));
+      if (isEmptyQuery(parsed)) return { status: 'failed', event_type: 'search.failed', code: 'invalid_input', message: FAILURE_MESSAGES.search.invalid_input };
       const earlier = parent?.returned_ids ?? [];
       return withSearchEngine({ event_type: 'search.failed', message: FAILURE_MESSAGES.search.error }, async (engine) => {
         // The cursor lets an engine seek to the next page; the ids keep a page clear of earlier ones even when

@@ -24,6 +24,12 @@ test('the check reads real uses: the sending worker reaches its tables, queue, S
   expect(ungranted(sending, without)).toEqual(['mailboxProviders']);
 });
 
+test('the language model is reached by the search worker alone, and its binding is what grants it', () => {
+  expect(FUNCTIONS.filter((f) => uses.get(f.module)!.languageModel).map((f) => f.name)).toEqual(['search-worker']);
+  const { languageModel: _, ...without } = FUNCTIONS.find((f) => f.name === 'search-worker')!.bindings;
+  expect(ungranted(uses.get('functions/workers/search.worker.ts')!, without)).toEqual(['languageModel']);
+});
+
 test('names a table through a variable only where the twin checks the callers at run time', () => {
   const dynamic = new Set([...uses.values()].flatMap((u) => u.dynamicTables));
   expect([...dynamic].sort()).toEqual(['shared/accounts/caller.repository.ts', 'shared/workers/due.repository.ts']);

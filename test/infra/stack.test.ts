@@ -13,7 +13,7 @@ import { createServiceStacks, type ServiceOptions } from '../../lib/service.js';
 import { DEFAULT_MAX_LAMBDA_MEMORY_MB, REPO_ROOT, TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS, type ServiceFunction } from '../../lib/constructs/service-function.js';
 import { DEAD_LETTER_QUEUE_VISIBILITY_SECONDS, SQS_VISIBILITY_PER_FUNCTION_TIMEOUT, pascal } from '../../lib/stateful-stack.js';
 import type { IConstruct } from 'constructs';
-import { grantedEnvironment, type Bindings } from '../../shared/catalog/bindings.js';
+import { LANGUAGE_MODEL_ENVIRONMENT, grantedEnvironment, type Bindings } from '../../shared/catalog/bindings.js';
 import { DEAD_LETTERS, MAILBOX_POLL, QUEUES, QUEUE_LIST, SWEEPER, queueName } from '../../shared/catalog/queues.js';
 import { ROUTES, SOURCE_RATE_LIMITS, SOURCE_RATE_LIMIT_LIST, ratePerSecond, type RouteDef } from '../../shared/catalog/routes.js';
 import { API_KEY_AUTHORIZER } from '../../shared/catalog/authorizer.js';
@@ -211,7 +211,8 @@ describe('functions', () => {
       const localOnly = new Set(['SECRET_BOX_KEY', 'MAILBOX_PROVIDERS']);
       const oauthRoutes = new Set(ROUTES.filter((r) => MAILBOX_CONNECT_MODULES.includes(r.module)).map((r) => `${r.method} ${r.path}`));
       const expected = [
-        ...grantedEnvironment(bindings, TABLES, QUEUES).filter((v) => !localOnly.has(v)),
+        // The language model's variables come only with -c languageModelId (its own tests below); this stack has none.
+        ...grantedEnvironment(bindings, TABLES, QUEUES).filter((v) => !localOnly.has(v) && !(LANGUAGE_MODEL_ENVIRONMENT as readonly string[]).includes(v)),
         ...(oauthRoutes.has(name) ? ['OAUTH_REDIRECT_URI', 'WEB_APP_URL'] : []),
         ...(name === 'worker sending' ? ['PUBLIC_BASE_URL'] : []),
       ];
@@ -1712,6 +1713,38 @@ describe('Bedrock drafting (-c bedrockModelId)', () => {
     const others = allApiTemplatesOf(withProfile).filter((r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r).includes('bedrock:') && !JSON.stringify(r.Properties.Roles).includes('DraftingWorkerFn'));
     expect(others).toEqual([]);
     expect(nagFindings(profileApp)).toEqual([]);
+  });
+});
+
+describe('Language model for query understanding and evidence judgement (-c languageModelId)', () => {
+  const bedrockPolicies = (stacks: Json[]) => stacks.filter((r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r).includes('bedrock:'));
+  const arnText = (value: unknown) => JSON.stringify(value).replace(/\{"Ref":"AWS::(\w+)"\}/g, '<$1>').replace(/"/g, '').replace(/\{Fn::Join:\[,\[|\]\]\}/g, '').replace(/,/g, '');
+
+  test('off by default: no function has the switch, the model id or any Bedrock permission', () => {
+    const env = JSON.stringify(allApiTemplatesOf(api).filter((r) => r.Type === 'AWS::Lambda::Function').map((r) => r.Properties.Environment));
+    expect(env).not.toMatch(/LANGUAGE_MODEL/);
+    expect(bedrockPolicies(allApiTemplatesOf(api))).toEqual([]);
+  });
+
+  test('an inference profile: the search worker alone gets the switch, the id and InvokeModel on that profile and, through it only, its model', () => {
+    const profileId = 'us.anthropic.claude-3-5-haiku-20241022-v1:0';
+    const { app: lmApp, api: withModel } = buildVariant({ languageModelId: profileId });
+    const search = withModel.workerFunctions.search;
+    templateOf(search).hasResourceProperties('AWS::Lambda::Function', Match.objectLike({ Environment: { Variables: Match.objectLike({ LANGUAGE_MODEL: 'bedrock', LANGUAGE_MODEL_ID: profileId }) } }));
+    const statements = ofType(templateOf(search).toJSON().Resources, 'AWS::IAM::Policy')
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Json[])
+      .filter((st) => asArray<string>(st.Action).some((a) => a.startsWith('bedrock:')));
+    expect(statements.flatMap((st) => asArray<string>(st.Action))).toEqual(['bedrock:InvokeModel', 'bedrock:InvokeModel']);
+    const profileArn = `arn:<Partition>:bedrock:<Region>:<AccountId>:inference-profile/${profileId}`;
+    expect(statements.filter((st) => !st.Condition).flatMap((st) => asArray(st.Resource).map(arnText))).toEqual([profileArn]);
+    const conditioned = statements.filter((st) => st.Condition);
+    expect(asArray(conditioned[0]!.Resource).map(arnText)).toEqual([`arn:<Partition>:bedrock:*::foundation-model/anthropic.claude-3-5-haiku-20241022-v1:0`]);
+    expect(arnText(conditioned[0]!.Condition.StringEquals['bedrock:InferenceProfileArn'])).toBe(profileArn);
+    const others = bedrockPolicies(allApiTemplatesOf(withModel)).filter((r) => !JSON.stringify(r.Properties.Roles).includes('SearchWorkerFn'));
+    expect(others).toEqual([]);
+    const otherEnv = allApiTemplatesOf(withModel).filter((r) => r.Type === 'AWS::Lambda::Function' && JSON.stringify(r).includes('LANGUAGE_MODEL'));
+    expect(otherEnv).toHaveLength(1);
+    expect(nagFindings(lmApp)).toEqual([]);
   });
 });
 

@@ -13,6 +13,9 @@ import { acceptAgenticSearch, AdmissionFailedError } from '../../shared/agentic/
 import { AgenticSearchSchema, type AgenticJob } from '../../shared/agentic/model.js';
 import { serviceClock } from '../../shared/core/clock.js';
 import type { PageReader } from '../../shared/agentic/page-reader.js';
+import { parseCriteria } from '../../shared/agentic/criteria.js';
+import { deterministicUnderstanding } from '../../shared/understanding/deterministic.js';
+import type { Understanding } from '../../shared/understanding/port.js';
 import { Client, ROOT, newTenant, startTestStack } from '../support/local.js';
 import { drainQueue } from '../support/probes.js';
 
@@ -258,6 +261,42 @@ describe('agentic search, step by step', () => {
     // Candidate 0 qualified; candidate 1's read was cut by the budget, so the cursor stays on it.
     expect(saved.checkpoint).toMatchObject({ step: 1, cursor: 1, leads: 1 });
     expect(saved.agentic_results).toHaveLength(1);
+  }, 120_000);
+
+  test('the first step reads the query once and saves the criteria with the shortlist; later steps judge by them, however a model would read it now', async () => {
+    const t = await tenant();
+    const r = await accept(t.client, { query: BROAD, target_results: 50, max_credits: 2000 });
+    // An engine that reads the query differently the second time (as a model may): a required check nobody meets.
+    let reads = 0;
+    const judged: string[] = [];
+    const fickle: Understanding = {
+      ...deterministicUnderstanding,
+      parseCriteria: async (q) => {
+        const criteria = parseCriteria(q);
+        return ++reads === 1 ? criteria : { ...criteria, required: [{ text: 'uses Cobol', check: { kind: 'tech', tool: 'Cobol' } }] };
+      },
+      judgeEvidence: async (c, blocks, today) => {
+        judged.push(c.kind);
+        return deterministicUnderstanding.judgeEvidence(c, blocks, today);
+      },
+    };
+    const ours = async () => (await steps()).find((m) => m.job_id === r.body.id);
+    const first = await ours();
+    await runAgenticStep(first!.job_id, first!.step, { understanding: fickle });
+    const afterFirst = await job(r.body.id);
+    expect(afterFirst.criteria).toEqual(parseCriteria(BROAD));
+    expect(afterFirst.checkpoint).toMatchObject({ step: 1, leads: 25 });
+    const second = await ours();
+    expect(second?.step).toBe(1);
+    await runAgenticStep(second!.job_id, second!.step, { understanding: fickle });
+    const done = await job(r.body.id);
+    expect(reads).toBe(1);
+    expect(judged).toEqual([]);
+    expect(done.status).toBe('completed');
+    expect(done.leads_returned).toBe(50);
+    // Working state goes with the run: the finished item keeps neither the shortlist nor the criteria.
+    expect(done.criteria).toBeUndefined();
+    expect(done.shortlist).toBeUndefined();
   }, 120_000);
 
   test('a dispatch failure answers 500 and undoes the admission: reservation released, slot and key free again', async () => {

@@ -23,6 +23,7 @@ export interface BundleUses {
   userPool: boolean;
   apiKeys: boolean;
   directory: boolean;
+  languageModel: boolean;
   /** Modules that name a table through a variable: their tables are those of the callers, checked by the twin. */
   dynamicTables: string[];
 }
@@ -65,6 +66,7 @@ export function usesOf(code: string): BundleUses {
     userPool: false,
     apiKeys: false,
     directory: false,
+    languageModel: false,
     dynamicTables: [],
   };
   for (const [path, chunk] of ownModules(code)) {
@@ -83,6 +85,7 @@ export function usesOf(code: string): BundleUses {
   uses.userPool = code.includes('"USER_POOL_ID"');
   uses.apiKeys = code.includes('"USAGE_PLAN_NAME"');
   uses.directory = code.includes('"DIRECTORY_BUCKET"');
+  uses.languageModel = code.includes('"LANGUAGE_MODEL_ID"');
   return uses;
 }
 
@@ -99,7 +102,7 @@ export function ungranted(uses: BundleUses, b: Bindings): string[] {
   for (const q of uses.queues) if (!b.queues?.[q]) missing.push(`queue ${q}`);
   // keyThrottle and keyUse are not read from the bundle: shared/http/handler.ts holds the key handling of every
   // route kind, and which one runs is the route's `auth`; the twin checks those writes at run time.
-  const flags = ['scheduler', 'mail', 'secrets', 'mailboxProviders', 'userPool', 'apiKeys'] as const;
+  const flags = ['scheduler', 'mail', 'secrets', 'mailboxProviders', 'userPool', 'apiKeys', 'languageModel'] as const;
   for (const f of flags) if (uses[f] && !b[f]) missing.push(f);
   if (uses.directory && !b.directorySource && !b.directoryImport) missing.push('directory bucket');
   return missing;

@@ -9,6 +9,7 @@ const env = {
   SEARCH_QUEUE_URL: 'http://127.0.0.1:1/000000000000/local-search',
   SCHEDULER_GROUP_NAME: 'local-timers',
   SECRET_BOX_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:box',
+  LANGUAGE_MODEL_ID: 'us.anthropic.claude-3-5-haiku-20241022-v1:0',
 };
 const decide = (bindings: Bindings, call: SdkCall, tableActions?: string[]) => deniedRequest({ bindings, tableActions }, call, boundResources(env, bindings));
 const ddb = (command: string, input: Record<string, unknown>): SdkCall => ({ client: 'DynamoDBClient', command, input });
@@ -75,4 +76,12 @@ test('the refusal reads as AWS words it, with the role named after the function'
   expect(e.message).toBe(
     'User: arn:aws:sts::000000000000:assumed-role/local-GET-api-public-v1-emails/local-GET-api-public-v1-emails is not authorized to perform: dynamodb:PutItem on resource: arn:aws:dynamodb:us-east-1:000000000000:table/t because no identity-based policy allows the dynamodb:PutItem action',
   );
+});
+
+test('Bedrock Runtime: Converse on the bound language model only, for a function bound to it', () => {
+  const converse = (modelId: string, command = 'Converse'): SdkCall => ({ client: 'BedrockRuntimeClient', command, input: { modelId } });
+  expect(decide({ languageModel: true }, converse(env.LANGUAGE_MODEL_ID))).toBeNull();
+  expect(decide({}, converse(env.LANGUAGE_MODEL_ID))).toEqual({ action: 'bedrock:InvokeModel', resource: `arn:aws:bedrock:us-east-1:000000000000:inference-profile/${env.LANGUAGE_MODEL_ID}` });
+  expect(decide({ languageModel: true }, converse('anthropic.claude-3-opus-20240229-v1:0'))).toMatchObject({ action: 'bedrock:InvokeModel' });
+  expect(decide({ languageModel: true }, converse(env.LANGUAGE_MODEL_ID, 'ConverseStream'))).toMatchObject({ action: 'bedrock:ConverseStream' });
 });
