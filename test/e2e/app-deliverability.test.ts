@@ -183,6 +183,18 @@ test('the deliverability page: warm-up stage, effective limit and each day’s n
   await page.screenshot({ path: join(SHOTS, 'deliverability-older.png'), fullPage: true });
   await page.getByRole('button', { name: 'Newer' }).click();
   await page.locator(`tr[data-day="${today}"]`).waitFor();
+  // A window from one day to the day before: refused with the route's reason, said on the page.
+  await page.getByLabel('From (UTC day)').fill(today);
+  await page.getByLabel('To (UTC day)').fill(first);
+  await page.getByRole('button', { name: 'Show' }).click();
+  await page.getByRole('alert').filter({ hasText: 'from must not be after to' }).waitFor();
+  // From the first day to the second: those two days only.
+  await page.getByLabel('From (UTC day)').fill(first);
+  await page.getByLabel('To (UTC day)').fill(later.at(-1)!);
+  await page.getByRole('button', { name: 'Show' }).click();
+  await page.locator(`tr[data-day="${today}"]`).waitFor({ state: 'detached' });
+  expect(await rows(page)).toEqual([dayRow(later.at(-1)!, { Sent: 1 }), dayRow(first, { Sent: 5, Delivered: 2, 'Hard bounces': 1, 'Soft bounces': 1, Complaints: 1, Opens: 1, Replies: 2, Unsubscribes: 1 })]);
+  await expect(page.getByRole('alert').count()).resolves.toBe(0);
 
   // The other account's mailbox, by its id, from the owner's session: not found, no numbers.
   await page.goto(`${stack.appUrl}#/deliverability/${otherEaId}`);

@@ -65,7 +65,7 @@ const percent = (rate: number) => rate.toLocaleString('en', { style: 'percent', 
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 /** Why today's limit is what it is, in words, from the health the route reports and the numbers behind it. */
-export function healthReason(a: Account): string {
+function healthReason(a: Account): string {
   const e = a.engagement;
   switch (a.health) {
     case 'paused_complaints':
