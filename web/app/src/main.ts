@@ -7,6 +7,7 @@ import { ApiKeysPage } from './pages/api-keys.js';
 import { WebhookSecretsPage } from './pages/webhook-secrets.js';
 import { CreditsPage } from './pages/credits.js';
 import { SendingAccountsPage } from './pages/sending-accounts.js';
+import { DeliverabilityPage } from './pages/deliverability.js';
 import { SequencesPage } from './pages/sequences.js';
 import { JobsPage } from './pages/jobs.js';
 import { OutreachPage } from './pages/outreach.js';
@@ -21,6 +22,7 @@ const PAGES: { path: string; title: string; page: (props: { rest?: string }) => 
   { path: 'webhook-secrets', title: 'Signing secrets', page: WebhookSecretsPage },
   { path: 'credits', title: 'Credits', page: CreditsPage },
   { path: 'sending-accounts', title: 'Sending accounts', page: SendingAccountsPage },
+  { path: 'deliverability', title: 'Deliverability', page: DeliverabilityPage },
   { path: 'sequences', title: 'Sequences', page: SequencesPage },
   { path: 'jobs', title: 'Search jobs', page: JobsPage },
   { path: 'outreach', title: 'Outreach review', page: OutreachPage },

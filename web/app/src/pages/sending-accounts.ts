@@ -36,7 +36,8 @@ function SendingAccountEditor({ account, onSaved }: { account: SendingAccount; o
     <h3 id=${`${id}-title`}>${account.email} <span class="pill">${account.type}</span></h3>
     <p>
       Health: <strong>${account.health}</strong> · ${account.connected ? 'Connected' : 'Needs reconnecting'} ·
-      ${account.sending_enabled ? 'Sending' : 'Paused'} · sent today ${account.sent_today} of ${account.daily_limit}
+      ${account.sending_enabled ? 'Sending' : 'Paused'} · sent today ${account.sent_today} of ${account.daily_limit} ·
+      <a href=${`#/deliverability/${id}`}>Deliverability</a>
     </p>
     <button type="button" class="secondary" onClick=${() => patch({ sending_enabled: !account.sending_enabled }, `${account.email} ${account.sending_enabled ? 'paused' : 'resumed'}.`)}>
       ${account.sending_enabled ? 'Pause sending' : 'Resume sending'}
