@@ -334,3 +334,46 @@ export interface ReplyRecord {
 export async function recordReply(accountId: string, replyId: string, reply: ReplyRecord): Promise<void> {
   await documentClient().send(new PutCommand({ TableName: tableName('outreach'), Item: { ...K.reply(accountId, replyId), ...reply, expires_at: expiresAt('reply', new Date(reply.received_at)) } }));
 }
+
+/**
+ * Claims one CC/BCC copy of a sent email for this attempt (`due` → `sending`, with the attempt and until when
+ * it counts as live). False when it is not `due` (another attempt has it, or it is done).
+ */
+export async function claimCopy(accountId: string, id: string, key: string, attempt: string, leaseUntilMs: number): Promise<boolean> {
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName('outreach'),
+        Key: K.email(accountId, id),
+        UpdateExpression: 'SET #c.#k = :sending, copy_attempt = :a, copy_lease_until_ms = :l',
+        ConditionExpression: '#c.#k = :due',
+        ExpressionAttributeNames: { '#c': 'copies', '#k': key },
+        ExpressionAttributeValues: { ':sending': 'sending', ':due': 'due', ':a': attempt, ':l': leaseUntilMs },
+      }),
+    );
+    return true;
+  } catch (e) {
+    if (isConditionFailed(e)) return false;
+    throw e;
+  }
+}
+
+/** Ends a claimed copy (`sent`, `failed`, or `interrupted` for a dead attempt's), only while `attempt` holds it. */
+export async function settleCopy(accountId: string, id: string, key: string, attempt: string, state: 'sent' | 'failed' | 'interrupted'): Promise<boolean> {
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName('outreach'),
+        Key: K.email(accountId, id),
+        UpdateExpression: 'SET #c.#k = :state',
+        ConditionExpression: '#c.#k = :sending AND copy_attempt = :a',
+        ExpressionAttributeNames: { '#c': 'copies', '#k': key },
+        ExpressionAttributeValues: { ':state': state, ':sending': 'sending', ':a': attempt },
+      }),
+    );
+    return true;
+  } catch (e) {
+    if (isConditionFailed(e)) return false;
+    throw e;
+  }
+}
