@@ -186,11 +186,14 @@ const SEQUENCE_LIST_PROJECTION = { ProjectionExpression: 'id, account_id, #n, #s
 export async function sequenceListPage(accountId: string, after: string | undefined, want: number): Promise<{ sequences: SequenceRecord[]; last: string | undefined; more: boolean }> {
   const { keys, more } = await walkListIndex(sequenceListRange(accountId), after, want, (sk) => K.sequence(accountId, K.idOfListSk(sk)));
   const found: SequenceRecord[] = [];
-  let pending: Record<string, unknown>[] | undefined = keys.map((sk) => K.sequence(accountId, K.idOfListSk(sk)));
-  while (pending?.length) {
-    const r = await documentClient().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: pending, ConsistentRead: true, ...SEQUENCE_LIST_PROJECTION } } }));
-    found.push(...((r.Responses?.[table()] ?? []) as SequenceRecord[]));
-    pending = r.UnprocessedKeys?.[table()]?.Keys as Record<string, unknown>[] | undefined;
+  // BatchGetItem takes at most 100 keys a request.
+  for (let i = 0; i < keys.length; i += 100) {
+    let pending: Record<string, unknown>[] | undefined = keys.slice(i, i + 100).map((sk) => K.sequence(accountId, K.idOfListSk(sk)));
+    while (pending?.length) {
+      const r = await documentClient().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: pending, ConsistentRead: true, ...SEQUENCE_LIST_PROJECTION } } }));
+      found.push(...((r.Responses?.[table()] ?? []) as SequenceRecord[]));
+      pending = r.UnprocessedKeys?.[table()]?.Keys as Record<string, unknown>[] | undefined;
+    }
   }
   const byId = new Map(found.map((x) => [x.id, x]));
   return { sequences: keys.flatMap((sk) => byId.get(K.idOfListSk(sk)) ?? []), last: keys.at(-1), more };

@@ -175,6 +175,22 @@ describe('GET /emails/', () => {
   });
 });
 
+test('emails and sequences written before the list index get their entries from the backfill, once', async () => {
+  const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { backfillListEntries } = await import('../../shared/outreach/list-entries.repository.js');
+  const t = await newTenant(stack);
+  const old = email(t.accountId, new Date('2025-06-01T00:00:00Z'), 'sent', { api_created: true });
+  const step = email(t.accountId, new Date('2025-06-01T00:00:01Z'), 'sent', { sequence_id: 'sq_00000000000000000000000000', step: 0 });
+  // Written as a create did before the index: the item without list_pk / list_sk.
+  for (const e of [old, step]) await documentClient().send(new PutCommand({ TableName: process.env.OUTREACH_TABLE_NAME, Item: { pk: `ACCOUNT#${t.accountId}`, sk: `EMAIL#${e.id}`, ...e } }));
+  expect((await t.client.api('GET', 'emails/')).body).toMatchObject({ count: 0, results: [] });
+  expect((await backfillListEntries()).emails).toBeGreaterThanOrEqual(1);
+  const listed = await t.client.api('GET', 'emails/');
+  expect(listed.body).toMatchObject({ count: 1, total_pages: 1, next_cursor: null });
+  expect(listed.body.results.map((e: any) => e.id)).toEqual([old.id]);
+  expect(await backfillListEntries()).toEqual({ emails: 0, sequences: 0 });
+});
+
 describe('GET /sequences/', () => {
   test('a cursor walk returns every sequence once, newest first, one page per call; another account’s cursor is 400', async () => {
     const t = await newTenant(stack);
