@@ -253,7 +253,7 @@ const emailListRange = (accountId: string, f: EmailListFilter): ListIndexRange =
  * consistently and without their bodies. An email whose status changed since the index was written (it
  * follows the table within a second) is left out of a status-filtered page rather than shown as it is not.
  */
-export async function emailListPage(accountId: string, f: EmailListFilter, after: string | undefined, want: number): Promise<{ emails: EmailListRecord[]; last: string | undefined; more: boolean }> {
+export async function emailListPage(accountId: string, f: EmailListFilter, after: string | undefined, want: number): Promise<{ emails: EmailListRecord[]; walked: number; last: string | undefined; more: boolean }> {
   const { keys, more } = await walkListIndex(emailListRange(accountId, f), after, want, (sk) => K.email(accountId, K.idOfListSk(sk)));
   const names = Object.fromEntries(EMAIL_LIST_FIELDS.map((field, i) => [`#f${i}`, field]));
   const found = await batchGetEmails<EmailListRecord>(accountId, keys.map(K.idOfListSk), { ProjectionExpression: Object.keys(names).join(', '), ExpressionAttributeNames: names });
@@ -262,7 +262,7 @@ export async function emailListPage(accountId: string, f: EmailListFilter, after
     const e = byId.get(K.idOfListSk(sk));
     return e && (!f.status || e.status === f.status) ? [e] : [];
   });
-  return { emails, last: keys.at(-1), more };
+  return { emails, walked: keys.length, last: keys.at(-1), more };
 }
 
 /**

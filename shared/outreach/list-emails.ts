@@ -9,7 +9,7 @@ import type { ListEmailsQuerySchema } from './schemas.js';
  * GET /emails/ (SPEC.md: `status`, `since`, `page`, `page_size` → `{count, page, page_size, total_pages,
  * results}`): API-created emails, newest first by `created_at` (the id breaks ties), items without their
  * bodies. Read through the list index, never the account's partition: a page's emails are read by key, and
- * `count` is a count of index entries. Each answer also carries `next_cursor` (null on the last page): passed
+ * `count` is a count of index entries (known without one when the page reaches the end of the list). Each answer also carries `next_cursor` (null on the last page): passed
  * back as `cursor`, it continues after this page without walking the pages before it, which asking for
  * `page` N by number does (over the index entries only).
  */
@@ -26,13 +26,15 @@ export async function listEmails(accountId: string, q: z.output<typeof ListEmail
   } else {
     after = await emailListPosition(accountId, filter, page, q.page_size);
   }
-  const [count, read] = await Promise.all([countEmailList(accountId, filter), after === null ? { emails: [], last: undefined, more: false } : emailListPage(accountId, filter, after, q.page_size)]);
+  const read = after === null ? null : await emailListPage(accountId, filter, after, q.page_size);
+  // A page that reaches the end of the list knows the count; only one with more after it counts the entries.
+  const count = read && !read.more ? (page - 1) * q.page_size + read.walked : await countEmailList(accountId, filter);
   return {
     count,
     page,
     page_size: q.page_size,
     total_pages: Math.ceil(count / q.page_size),
-    results: read.emails.map(emailListItem),
-    next_cursor: read.more && read.last ? encodeListCursor(scope, { after: read.last, page }) : null,
+    results: (read?.emails ?? []).map(emailListItem),
+    next_cursor: read?.more && read.last ? encodeListCursor(scope, { after: read.last, page }) : null,
   };
 }

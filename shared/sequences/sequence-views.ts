@@ -103,14 +103,15 @@ export async function listSequences(accountId: string, q: z.output<typeof ListSe
   } else {
     after = await sequenceListPosition(accountId, page, q.page_size);
   }
-  const [count, read] = await Promise.all([countSequenceList(accountId), after === null ? { sequences: [], last: undefined, more: false } : sequenceListPage(accountId, after, q.page_size)]);
+  const read = after === null ? null : await sequenceListPage(accountId, after, q.page_size);
+  const count = read && !read.more ? (page - 1) * q.page_size + read.walked : await countSequenceList(accountId);
   return {
     count,
     page,
     page_size: q.page_size,
     total_pages: Math.ceil(count / q.page_size),
-    results: read.sequences.map(sequenceListItem),
-    next_cursor: read.more && read.last ? encodeListCursor(scope, { after: read.last, page }) : null,
+    results: (read?.sequences ?? []).map(sequenceListItem),
+    next_cursor: read?.more && read.last ? encodeListCursor(scope, { after: read.last, page }) : null,
   };
 }
 

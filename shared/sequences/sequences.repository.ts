@@ -183,7 +183,7 @@ const SEQUENCE_LIST_PROJECTION = { ProjectionExpression: 'id, account_id, #n, #s
  * One page of an account's sequences, newest first, after the list key `after`: the list index names the
  * page, then the sequences are read by key, consistently and without their contacts or pending passes.
  */
-export async function sequenceListPage(accountId: string, after: string | undefined, want: number): Promise<{ sequences: SequenceRecord[]; last: string | undefined; more: boolean }> {
+export async function sequenceListPage(accountId: string, after: string | undefined, want: number): Promise<{ sequences: SequenceRecord[]; walked: number; last: string | undefined; more: boolean }> {
   const { keys, more } = await walkListIndex(sequenceListRange(accountId), after, want, (sk) => K.sequence(accountId, K.idOfListSk(sk)));
   const found: SequenceRecord[] = [];
   // BatchGetItem takes at most 100 keys a request.
@@ -196,7 +196,7 @@ export async function sequenceListPage(accountId: string, after: string | undefi
     }
   }
   const byId = new Map(found.map((x) => [x.id, x]));
-  return { sequences: keys.flatMap((sk) => byId.get(K.idOfListSk(sk)) ?? []), last: keys.at(-1), more };
+  return { sequences: keys.flatMap((sk) => byId.get(K.idOfListSk(sk)) ?? []), walked: keys.length, last: keys.at(-1), more };
 }
 
 /** Where page `page` starts when asked for by number (undefined for the first page, null past the end). */
