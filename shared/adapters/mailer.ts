@@ -45,6 +45,12 @@ export interface SentMail {
 /** `send` throws MailRefusedError (mail-refused.ts) only when nothing was accepted; see there. */
 export interface Mailer {
   send(mail: OutgoingMail): Promise<SentMail>;
+  /**
+   * True when the engine delivers to `to`/`cc`/`bcc` as given, whatever the headers say (SES Destination, the
+   * SMTP envelope). Absent: the engine delivers to the message's own To/Cc/Bcc headers (Gmail API, Microsoft
+   * Graph), so a message can only be shown to whom it is delivered.
+   */
+  readonly envelopeDelivery?: boolean;
 }
 
 /**
@@ -79,6 +85,7 @@ export function sesRecipientMessageIds(sesMessageId: string, region: string): st
 }
 
 export const sesMailer: Mailer = {
+  envelopeDelivery: true,
   async send(mail) {
     // The configuration set publishes bounces and complaints to EventBridge (lib/constructs/mail-events.ts).
     const configurationSet = optionalEnv('SES_CONFIGURATION_SET');
@@ -86,7 +93,7 @@ export const sesMailer: Mailer = {
       .send(
         new SendEmailCommand({
           FromEmailAddress: mail.from,
-          Destination: { ToAddresses: mail.to, CcAddresses: mail.cc.length ? mail.cc : undefined, BccAddresses: mail.bcc.length ? mail.bcc : undefined },
+          Destination: { ToAddresses: mail.to.length ? mail.to : undefined, CcAddresses: mail.cc.length ? mail.cc : undefined, BccAddresses: mail.bcc.length ? mail.bcc : undefined },
           Content: { Raw: { Data: mail.raw } },
           ...(configurationSet ? { ConfigurationSetName: configurationSet } : {}),
         }),
@@ -128,6 +135,7 @@ async function relayTransport(): Promise<Transporter> {
 }
 
 export const relayMailer: Mailer = {
+  envelopeDelivery: true,
   async send(mail) {
     relay ??= relayTransport().catch((e: unknown) => {
       relay = undefined;
@@ -177,7 +185,7 @@ async function accountTransport(account: SendingAccount, settings: StoredSmtpSet
 }
 
 export function accountSmtpMailer(account: SendingAccount & { smtp: StoredSmtpSettings }): Mailer {
-  return { send: async (mail) => sendSmtp(await accountTransport(account, account.smtp), mail) };
+  return { envelopeDelivery: true, send: async (mail) => sendSmtp(await accountTransport(account, account.smtp), mail) };
 }
 
 function resetSmtp(): void {

@@ -26,6 +26,16 @@ export interface GsiDef {
 export const DUE_INDEX: GsiDef = { name: 'due', pk: 'due_pk', sk: 'due_at', keysOnly: true };
 export const DUE_SHARDS = 4;
 
+/**
+ * The list index of the outreach table: what GET /emails/ and GET /sequences/ page through. Sparse: only an
+ * API-created email (`list_pk` EMAILS#<account>) and a sequence (SEQS#<account>) carry it, written once at
+ * create; `list_sk` is `<created_at>#<id>`, so a key range is newest first and `since` is a key condition.
+ * It projects `status` alone (a status filter reads it there), so an entry is ~150 bytes: counting an
+ * account's whole list costs about one read unit per 25 emails, where the items themselves (bodies of up to
+ * 50,000 characters each) cost at least one per email. A page's items are read from the table by key.
+ */
+export const LIST_INDEX: GsiDef = { name: 'list', pk: 'list_pk', sk: 'list_sk', include: ['status'] };
+
 /** The due-index attributes of an item (keyed by its own `pk`/`sk`) whose next step is due at `at`. */
 export function dueFields(key: { pk: string; sk: string }, at: Date): { due_pk: string; due_at: string } {
   let h = 0;
@@ -74,6 +84,7 @@ export const TABLES: Record<TableKey, TableDef> = {
       { name: 'gsi1', pk: 'gsi1pk', sk: 'gsi1sk' },
       { name: 'gsi2', pk: 'gsi2pk', sk: 'gsi2sk' },
       DUE_INDEX,
+      LIST_INDEX,
     ],
     ttlAttribute: 'expires_at',
   },

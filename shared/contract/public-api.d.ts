@@ -1130,6 +1130,8 @@ export interface components {
             page: number;
             page_size: number;
             total_pages: number;
+            /** @description Beyond SPEC.md: pass as `cursor` (with the same filters and `page_size`) for the next page without walking the pages before it; null on the last page. */
+            next_cursor: string | null;
             results: components["schemas"]["EmailListItem"][];
         };
         /** @description The application error envelope; `details` only for validation errors. */
@@ -1422,6 +1424,8 @@ export interface components {
             page: number;
             page_size: number;
             total_pages: number;
+            /** @description Beyond SPEC.md: pass as `cursor` (with the same filters and `page_size`) for the next page without walking the pages before it; null on the last page. */
+            next_cursor: string | null;
             results: components["schemas"]["SequenceSummary"][];
         };
         SequenceSummary: {
@@ -2568,6 +2572,7 @@ export interface operations {
                 since?: string;
                 page?: number;
                 page_size?: number;
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -3055,6 +3060,7 @@ export interface operations {
             query?: {
                 page?: number;
                 page_size?: number;
+                cursor?: string;
             };
             header?: never;
             path?: never;

@@ -140,7 +140,13 @@ export const OutreachEmail = z
 
 export const EmailAcceptance = z.object({ id: z.string().regex(/^em_[0-9a-z]{26}$/), status: z.literal('drafting'), created_at: timestamp }).meta({ id: 'EmailAcceptance' });
 
-const page = { count: z.number().int().nonnegative(), page: z.number().int().min(1), page_size: z.number().int().min(1), total_pages: z.number().int().nonnegative() };
+const page = {
+  count: z.number().int().nonnegative(),
+  page: z.number().int().min(1),
+  page_size: z.number().int().min(1),
+  total_pages: z.number().int().nonnegative(),
+  next_cursor: z.string().nullable().describe('Beyond SPEC.md: pass as `cursor` (with the same filters and `page_size`) for the next page without walking the pages before it; null on the last page.'),
+};
 export const EmailListItem = OutreachEmail.omit({ body_plain: true, body_html: true }).meta({ id: 'EmailListItem', description: 'An outreach email without its bodies (read them with GET /emails/{id}/).' });
 export const EmailPage = z.object({ ...page, results: z.array(EmailListItem) }).meta({ id: 'EmailPage' });
 

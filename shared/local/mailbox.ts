@@ -13,6 +13,8 @@ export interface MailboxMessage {
   to: string[];
   cc: string[];
   bcc: string[];
+  /** Who the message was actually delivered to: the SES destination or SMTP envelope, or a mailbox provider's header recipients. */
+  delivered_to: string[];
   reply_to: string | null;
   subject: string;
   text: string;
@@ -37,12 +39,14 @@ export async function localMailbox(sends: CapturedSend[]): Promise<MailboxMessag
       const to = d.ToAddresses ?? addrs(m.to);
       const cc = d.CcAddresses ?? addrs(m.cc);
       const visible = new Set([...to, ...cc].map((a) => a.toLowerCase()));
+      const delivered = s.envelope_to ?? (s.provider ? [...addrs(m.to), ...addrs(m.cc), ...(d.BccAddresses ?? [])] : [...(d.ToAddresses ?? []), ...(d.CcAddresses ?? []), ...(d.BccAddresses ?? [])]);
       out.push({
         message_id: m.messageId ?? null,
         from: addrs(m.from)[0] ?? s.from,
         to,
         cc,
         bcc: d.BccAddresses ?? (s.envelope_to ?? []).filter((a) => !visible.has(a.toLowerCase())),
+        delivered_to: delivered,
         reply_to: addrs(m.replyTo)[0] ?? null,
         subject: m.subject ?? '',
         text: m.text ?? '',
@@ -58,6 +62,7 @@ export async function localMailbox(sends: CapturedSend[]): Promise<MailboxMessag
         to: d.ToAddresses ?? [],
         cc: d.CcAddresses ?? [],
         bcc: d.BccAddresses ?? [],
+        delivered_to: [...(d.ToAddresses ?? []), ...(d.CcAddresses ?? []), ...(d.BccAddresses ?? [])],
         reply_to: null,
         subject: s.simple?.subject ?? '',
         text: s.simple?.text ?? '',

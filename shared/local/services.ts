@@ -139,6 +139,9 @@ export async function startServices(opts: {
   // Loaded once the service is ready: resuming and sweeping load most of its modules.
   const [{ resumeInFlight }, { sweep }] = await Promise.all([import('./resume.js'), import('../workers/sweep.js')]);
   const resumed = await resumeInFlight();
+  // Emails and sequences from before the list index get their entries (a no-op once they have them).
+  const listed = await (await import('../outreach/list-entries.repository.js')).backfillListEntries();
+  if (listed.emails + listed.sequences > 0) opts.log?.(`list index entries added: ${JSON.stringify(listed)}`);
   if (resumed.jobs + resumed.webhooks + resumed.drafts + resumed.sends > 0) opts.log?.(`resumed in-flight work: ${JSON.stringify(resumed)}`);
   // The sweeper runs at start; the stack runs it on its schedule's period, and dev clock moves run it too.
   const swept = await runAsFunction('sweeper', () => sweep());

@@ -17,6 +17,8 @@ export interface CapturedSend {
   envelope_to?: string[];
   /** SMTP sends: the login the client authenticated with (never its password); null when it sent without one. */
   auth_user?: string | null;
+  /** Gmail API and Graph sends: they deliver to the message's own To/Cc headers, plus `destination.BccAddresses`. */
+  provider?: 'google' | 'microsoft';
   /** SES sends: the configuration set the request named. */
   configuration_set?: string | null;
 }

@@ -255,7 +255,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
         startMailProviderEmulator({
           port: 0,
           file: file('mail-providers.json'),
-          onSent: (s) => capture.sends.push({ raw: s.raw, destination: s.bcc.length ? { BccAddresses: s.bcc } : {}, from: s.from, simple: null, provider_message_id: s.providerMessageId, at: serviceClock.now().getTime() }),
+          onSent: (s) => capture.sends.push({ raw: s.raw, destination: s.bcc.length ? { BccAddresses: s.bcc } : {}, from: s.from, simple: null, provider_message_id: s.providerMessageId, at: serviceClock.now().getTime(), provider: s.provider }),
         }),
         'mail providers',
       );

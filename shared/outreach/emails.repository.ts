@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { BatchGetCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, queryAll, scanAll } from '../adapters/aws.js';
+import { countListIndex, walkListIndex, type ListIndexRange } from '../adapters/list-index.js';
 import { tableName } from '../core/env.js';
 import { EMAIL_LIST_FIELDS, type EmailListRecord, type EmailRecord, type EmailStatus } from './model.js';
 import { outreachKeys as K } from './outreach.keys.js';
@@ -215,7 +216,13 @@ export function undraftedEmailFields(iso: string): Pick<
 export function newEmailWrites(email: EmailRecord, dueAt: Date): TransactItem[] {
   const table = tableName('outreach');
   return [
-    { Put: { TableName: table, Item: { ...K.email(email.account_id, email.id), ...email, ...dueFields(K.email(email.account_id, email.id), dueAt) }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    {
+      Put: {
+        TableName: table,
+        Item: { ...K.email(email.account_id, email.id), ...email, ...dueFields(K.email(email.account_id, email.id), dueAt), ...(email.api_created ? K.emailListEntry(email.account_id, email.created_at, email.id) : {}) },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
     // Retention runs from creation here and is extended from the send (extendTrackPointer).
     { Put: { TableName: table, Item: { ...K.trackPointer(email.track_token), account_id: email.account_id, email_id: email.id, recipient: email.to.email.toLowerCase(), expires_at: expiresAt('tracking_pointer', new Date(email.created_at)) } } },
   ];
@@ -232,21 +239,46 @@ export async function queryEmails(accountId: string): Promise<EmailRecord[]> {
   });
 }
 
+export interface EmailListFilter {
+  status?: EmailStatus;
+  /** ISO instant: only emails created at or after it. */
+  since?: string;
+}
+
+const emailListRange = (accountId: string, f: EmailListFilter): ListIndexRange => ({ table: tableName('outreach'), pk: K.emailListPk(accountId), from: f.since, status: f.status });
+
 /**
- * All of an account's emails without their bodies, newest first: what the list reads (bodies of up to 50,000
- * characters each would make the account's whole history pass through memory).
+ * One page of an account's API-created emails, newest first, after the list key `after`: the list index
+ * names the page (`want` keys, and whether more follow), then the emails themselves are read by key,
+ * consistently and without their bodies. An email whose status changed since the index was written (it
+ * follows the table within a second) is left out of a status-filtered page rather than shown as it is not.
  */
-export async function queryEmailListRecords(accountId: string): Promise<EmailListRecord[]> {
-  const names = Object.fromEntries(EMAIL_LIST_FIELDS.map((f, i) => [`#f${i}`, f]));
-  return queryAll<EmailListRecord>({
-    TableName: tableName('outreach'),
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': K.accountPk(accountId), ':p': K.emailPrefix },
-    ProjectionExpression: Object.keys(names).join(', '),
-    ExpressionAttributeNames: names,
-    ScanIndexForward: false,
-    ConsistentRead: true,
+export async function emailListPage(accountId: string, f: EmailListFilter, after: string | undefined, want: number): Promise<{ emails: EmailListRecord[]; walked: number; last: string | undefined; more: boolean }> {
+  const { keys, more } = await walkListIndex(emailListRange(accountId, f), after, want, (sk) => K.email(accountId, K.idOfListSk(sk)));
+  const names = Object.fromEntries(EMAIL_LIST_FIELDS.map((field, i) => [`#f${i}`, field]));
+  const found = await batchGetEmails<EmailListRecord>(accountId, keys.map(K.idOfListSk), { ProjectionExpression: Object.keys(names).join(', '), ExpressionAttributeNames: names });
+  const byId = new Map(found.map((e) => [e.id, e]));
+  const emails = keys.flatMap((sk) => {
+    const e = byId.get(K.idOfListSk(sk));
+    return e && (!f.status || e.status === f.status) ? [e] : [];
   });
+  return { emails, walked: keys.length, last: keys.at(-1), more };
+}
+
+/**
+ * Where page `page` starts when it is asked for by number: the list key of the last email before it, walked
+ * over the index entries (undefined for the first page, null past the end). A `cursor` saves the walk.
+ */
+export async function emailListPosition(accountId: string, f: EmailListFilter, page: number, pageSize: number): Promise<string | undefined | null> {
+  if (page <= 1) return undefined;
+  const skip = (page - 1) * pageSize;
+  const { keys } = await walkListIndex(emailListRange(accountId, f), undefined, skip, (sk) => K.email(accountId, K.idOfListSk(sk)));
+  return keys.length === skip ? keys.at(-1) : null;
+}
+
+/** How many API-created emails the filter matches: a count of list-index entries, no email read. */
+export async function countEmailList(accountId: string, f: EmailListFilter): Promise<number> {
+  return countListIndex(emailListRange(accountId, f));
 }
 
 /** Emails still in flight (local restart resume; a full scan is fine for the one-machine twin's sizes). */
@@ -336,4 +368,47 @@ export interface ReplyRecord {
 
 export async function recordReply(accountId: string, replyId: string, reply: ReplyRecord): Promise<void> {
   await documentClient().send(new PutCommand({ TableName: tableName('outreach'), Item: { ...K.reply(accountId, replyId), ...reply, expires_at: expiresAt('reply', new Date(reply.received_at)) } }));
+}
+
+/**
+ * Claims one CC/BCC copy of a sent email for this attempt (`due` → `sending`, with the attempt and until when
+ * it counts as live). False when it is not `due` (another attempt has it, or it is done).
+ */
+export async function claimCopy(accountId: string, id: string, key: string, attempt: string, leaseUntilMs: number): Promise<boolean> {
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName('outreach'),
+        Key: K.email(accountId, id),
+        UpdateExpression: 'SET #c.#k = :sending, copy_attempt = :a, copy_lease_until_ms = :l',
+        ConditionExpression: '#c.#k = :due',
+        ExpressionAttributeNames: { '#c': 'copies', '#k': key },
+        ExpressionAttributeValues: { ':sending': 'sending', ':due': 'due', ':a': attempt, ':l': leaseUntilMs },
+      }),
+    );
+    return true;
+  } catch (e) {
+    if (isConditionFailed(e)) return false;
+    throw e;
+  }
+}
+
+/** Ends a claimed copy (`sent`, `failed`, or `interrupted` for a dead attempt's), only while `attempt` holds it. */
+export async function settleCopy(accountId: string, id: string, key: string, attempt: string, state: 'sent' | 'failed' | 'interrupted'): Promise<boolean> {
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName('outreach'),
+        Key: K.email(accountId, id),
+        UpdateExpression: 'SET #c.#k = :state',
+        ConditionExpression: '#c.#k = :sending AND copy_attempt = :a',
+        ExpressionAttributeNames: { '#c': 'copies', '#k': key },
+        ExpressionAttributeValues: { ':state': state, ':sending': 'sending', ':a': attempt },
+      }),
+    );
+    return true;
+  } catch (e) {
+    if (isConditionFailed(e)) return false;
+    throw e;
+  }
 }

@@ -15,7 +15,8 @@ export interface BuildMimeOptions {
   /** `<local@domain>`, used verbatim as Message-ID (replies thread on it). */
   messageId: string;
   from: MailAddress;
-  to: MailAddress;
+  /** The visible To: one address, or several (a copy addressed to its own recipients). */
+  to: MailAddress | MailAddress[];
   cc: string[];
   /** Accepted for symmetry with the send request; never written into the message. */
   bcc: string[];
@@ -88,7 +89,7 @@ export async function buildMime(opts: BuildMimeOptions): Promise<Buffer> {
     messageId: opts.messageId,
     date: opts.date,
     from: address(opts.from),
-    to: address(opts.to),
+    to: Array.isArray(opts.to) ? opts.to.map(address) : address(opts.to),
     cc: opts.cc.length > 0 ? opts.cc : undefined,
     replyTo: opts.replyTo,
     inReplyTo: opts.inReplyTo,
@@ -111,7 +112,7 @@ export function envelopeFor(opts: Pick<BuildMimeOptions, 'from' | 'to' | 'cc' | 
   to: string[];
 } {
   const to: string[] = [];
-  for (const email of [opts.to.email, ...opts.cc, ...opts.bcc]) {
+  for (const email of [...(Array.isArray(opts.to) ? opts.to : [opts.to]).map((a) => a.email), ...opts.cc, ...opts.bcc]) {
     const trimmed = email.trim();
     if (trimmed && !to.some((seen) => seen.toLowerCase() === trimmed.toLowerCase())) to.push(trimmed);
   }

@@ -72,6 +72,13 @@ export interface EmailRecord {
   /** The claim of the one send attempt, and until when (wall clock, ms) it counts as live. */
   send_attempt?: string;
   send_lease_until_ms?: number;
+  /**
+   * The CC/BCC copies of a sent email (shared/outreach/copies.ts), each sent after the lead's copy, with the
+   * claim of the attempt sending them.
+   */
+  copies?: Record<string, 'due' | 'sending' | 'sent' | 'failed' | 'interrupted'>;
+  copy_attempt?: string;
+  copy_lease_until_ms?: number;
   /** Created through the public API (GET /emails/ lists only these). */
   api_created?: boolean;
 }

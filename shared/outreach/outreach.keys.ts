@@ -19,6 +19,9 @@
  *   ACCOUNT#<id> / TESTKEY#<key>       a test email's Idempotency-Key (account-wide)
  *   ACCOUNT#<id> / TESTPART#<uuid>#<i>#<n>  chunk n of attachment i of a test email (bytes)
  *   ACCOUNT#<id> / TESTQUOTA#<w>#<n>   quota slot n of the rolling window w (hour, day) for test emails
+ * List index (catalog/tables.ts LIST_INDEX), on the email or sequence item itself:
+ *   EMAILS#<id> / <created_at>#<em_id>  an API-created email (GET /emails/)
+ *   SEQS#<id> / <created_at>#<sq_id>    a sequence (GET /sequences/)
  */
 const accountPk = (accountId: string) => `ACCOUNT#${accountId}`;
 const POINTER = 'PTR';
@@ -42,6 +45,13 @@ export const outreachKeys = {
   enrollment: (accountId: string, email: string, sequenceId: string) => ({ pk: accountPk(accountId), sk: `ENROLL#${email.toLowerCase()}#${sequenceId}` }),
   enrollmentsOfPrefix: (email: string) => `ENROLL#${email.toLowerCase()}#`,
   automationLocks: (accountId: string, bucket: number) => ({ pk: accountPk(accountId), sk: `AUTOMATION#${String(bucket).padStart(2, '0')}` }),
+  /** The list-index attributes of an API-created email, and of a sequence. */
+  emailListEntry: (accountId: string, createdAt: string, emailId: string) => ({ list_pk: `EMAILS#${accountId}`, list_sk: `${createdAt}#${emailId}` }),
+  emailListPk: (accountId: string) => `EMAILS#${accountId}`,
+  sequenceListEntry: (accountId: string, createdAt: string, sequenceId: string) => ({ list_pk: `SEQS#${accountId}`, list_sk: `${createdAt}#${sequenceId}` }),
+  sequenceListPk: (accountId: string) => `SEQS#${accountId}`,
+  /** The id a list key ends with. */
+  idOfListSk: (listSk: string) => listSk.slice(listSk.lastIndexOf('#') + 1),
   trackPointer: (token: string) => ({ pk: `TRACK#${token}`, sk: POINTER }),
   messageIdPointer: (messageId: string) => ({ pk: `MSGID#${messageId.toLowerCase()}`, sk: POINTER }),
   mailEvent: (eventId: string) => ({ pk: `MAILEVENT#${eventId}`, sk: POINTER }),

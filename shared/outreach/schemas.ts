@@ -98,6 +98,8 @@ export const ListEmailsQuerySchema = z.strictObject({
       z.transform((s: string) => parseIsoInstant(s)!),
     ),
   ),
-  page: z._default(z.coerce.number().check(z.int(), z.gte(1)), 1),
+  page: z.optional(z.coerce.number().check(z.int(), z.gte(1))),
   page_size: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(200)), 50),
+  /** The `next_cursor` of the page before (beyond SPEC.md): the next page without walking the ones before it. */
+  cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(512))),
 });

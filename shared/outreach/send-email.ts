@@ -4,12 +4,13 @@ import { optionalEnv } from '../core/env.js';
 import { mailerFor, type Mailer, type SentMail } from '../adapters/mailer.js';
 import { SenderDisconnectedError } from '../mailboxes/mailbox-session.js';
 import { sendMessage } from '../adapters/queue.js';
-import { getEmail, sentPointerWrites, transition, transitionClaimed } from './emails.repository.js';
+import { claimCopy, getEmail, sentPointerWrites, settleCopy, transition, transitionClaimed } from './emails.repository.js';
 import { messages } from '../catalog/messages.js';
 import { getLead, isSuppressed, leadSentWrite } from './leads.repository.js';
 import { onStepSent, stepEndedUnsent, stepSentWrites } from '../sequences/cadence.js';
 import type { Scheduler } from '../adapters/scheduler.js';
-import { appendUnsubscribeFooter, buildMime, envelopeFor, unsubscribeHeaders } from './mime.js';
+import { appendUnsubscribeFooter, buildMime, unsubscribeHeaders } from './mime.js';
+import { planMessages, type PlannedMessage } from './copies.js';
 import { releaseSlot } from './send-slots.repository.js';
 import { counterWrite } from './deliverability.repository.js';
 import { capacityOf } from './sending-capacity.js';
@@ -23,7 +24,8 @@ import type { EmailRecord } from './model.js';
  * The send worker. At the slot it re-checks everything (still queued, the recipient has not replied,
  * bounced or unsubscribed, the account still connected and enabled), claims the email (`queued` →
  * `sending`, once), builds proper MIME (plain + HTML, cc, reply-to, Message-ID, one-click unsubscribe,
- * open pixel) and hands it to the mailer. `sent` with `sent_at`, or `failed` with `error`.
+ * open pixel) and hands the lead's copy to the mailer. `sent` with `sent_at`, or `failed` with `error`.
+ * CC and BCC recipients get their own copies after that, without the lead's link and pixel (copies.ts).
  *
  * A redelivered message never sends twice: only the claim's winner sends, and an email found already in
  * `sending` (a crash between claim and record) is marked failed as "may have been sent", never resent.
@@ -81,6 +83,7 @@ export async function sendEmail(accountId: string, emailId: string, deps: { cloc
     await failInterruptedSend(email, clock);
     return;
   }
+  if (email.status === 'sent' || email.status === 'replied') return resumeCopies(email, { clock, mailer: deps.mailer, nowMs: wallNow });
   if (email.status !== 'queued') return;
   if (email.scheduled_for && new Date(email.scheduled_for).getTime() > clock.now().getTime() + 1000) return; // rescheduled later
 
@@ -121,32 +124,14 @@ export async function sendEmail(accountId: string, emailId: string, deps: { cloc
   );
   if (!claimed) return;
 
-  const domain = claimed.from_email.split('@')[1] ?? 'localhost';
-  const messageId = `<${emailId}.${claimed.track_token.slice(0, 8)}@${domain}>`;
-  const unsub = unsubscribeUrl(claimed.track_token);
-  const body = appendUnsubscribeFooter({ text: claimed.body_plain, html: claimed.body_html }, unsub);
-  const html = `${body.html}\n<img src="${openPixelUrl(claimed.track_token)}" width="1" height="1" alt="" style="display:none">`;
+  const mailer = deps.mailer ?? mailerFor(account);
+  const plan = planMessages(claimed, mailer.envelopeDelivery === true);
+  const messageId = `<${emailId}.${claimed.track_token.slice(0, 8)}@${domainOf(claimed)}>`;
   // Only the attempt that holds the claim may record its outcome.
   const ours = { ':attempt': attemptId };
   let out: SentMail;
   try {
-    const raw = await buildMime({
-      messageId,
-      from: { email: claimed.from_email },
-      to: { email: claimed.to.email, name: claimed.to.name },
-      cc: claimed.cc,
-      bcc: claimed.bcc,
-      replyTo: claimed.reply_to ?? undefined,
-      subject: claimed.subject,
-      text: body.text,
-      html,
-      headers: unsubscribeHeaders(unsub),
-      date: clock.now(),
-      // A follow-up step answers the earlier steps' thread.
-      ...(claimed.in_reply_to ? { inReplyTo: claimed.in_reply_to, references: claimed.references ?? [claimed.in_reply_to] } : {}),
-    });
-    const env = envelopeFor({ from: { email: claimed.from_email }, to: { email: claimed.to.email }, cc: claimed.cc, bcc: claimed.bcc });
-    out = await (deps.mailer ?? mailerFor(account)).send({ raw, from: env.from, to: [claimed.to.email], cc: claimed.cc, bcc: claimed.bcc, threadId: claimed.thread_id ?? null });
+    out = await sendPlanned(claimed, plan[0]!, mailer, messageId, clock);
   } catch (e) {
     logger.error('send failed', { emailId, error: e as Error });
     // A revoked mailbox fails its send; picking another account would send from an address nobody chose.
@@ -176,6 +161,8 @@ export async function sendEmail(accountId: string, emailId: string, deps: { cloc
       message_id: seen[0] ?? messageId,
       provider_message_id: out.providerMessageId,
       ...(out.threadId ? { thread_id: out.threadId } : {}),
+      // The copies go out after the lead's copy is recorded: a redelivery finds them here, never the lead's.
+      ...(plan.length > 1 ? { copies: Object.fromEntries(plan.slice(1).map((m) => [m.key, 'due'])) } : {}),
     },
     // The lead's last send (sequence eligibility) and a sequence's next step, threaded on the Message-ID the
     // recipient saw, are recorded with the send itself.
@@ -188,4 +175,71 @@ export async function sendEmail(accountId: string, emailId: string, deps: { cloc
   }
   await recordSend(accountId, claimed.from_account, account.timezone, clock);
   if (sent.sequence_id) await onStepSent(sent, { clock, scheduler: deps.scheduler });
+  if (plan.length > 1) await sendCopies(sent, mailer, { clock, nowMs: wallNow });
+}
+
+const domainOf = (e: EmailRecord) => e.from_email.split('@')[1] ?? 'localhost';
+
+/** Builds one planned message of `email` and hands it to the mailer; only the lead's copy carries the token's link, headers and pixel. */
+async function sendPlanned(email: EmailRecord, m: PlannedMessage, mailer: Mailer, messageId: string, clock: Clock): Promise<SentMail> {
+  const unsub = unsubscribeUrl(email.track_token);
+  const body = m.tracked ? appendUnsubscribeFooter({ text: email.body_plain, html: email.body_html }, unsub) : { text: email.body_plain, html: email.body_html };
+  const html = m.tracked ? `${body.html}\n<img src="${openPixelUrl(email.track_token)}" width="1" height="1" alt="" style="display:none">` : body.html;
+  const raw = await buildMime({
+    messageId,
+    from: { email: email.from_email },
+    to: m.to,
+    cc: m.cc,
+    bcc: [],
+    replyTo: email.reply_to ?? undefined,
+    subject: email.subject,
+    text: body.text,
+    html,
+    headers: m.tracked ? unsubscribeHeaders(unsub) : {},
+    date: clock.now(),
+    // A follow-up step answers the earlier steps' thread.
+    ...(email.in_reply_to ? { inReplyTo: email.in_reply_to, references: email.references ?? [email.in_reply_to] } : {}),
+  });
+  // A copy is not put into the provider's thread: on Graph that means answering the thread's newest message
+  // (createReply), which is the lead's copy; its In-Reply-To/References thread it for its recipients.
+  return mailer.send({ raw, from: email.from_email.trim(), ...m.deliver, threadId: m.tracked ? (email.thread_id ?? null) : null });
+}
+
+/**
+ * The CC and BCC copies of a sent email, one at a time, each claimed (`due` → `sending`, with a lease) before
+ * it is handed over and recorded after. Never twice: a copy found `sending` after its lease belongs to an
+ * attempt that died around the handover, so it is recorded `interrupted` and not resent; inside the lease
+ * the live attempt is left alone (SendInProgressError, retried by the queue). A copy the provider refuses is
+ * `failed`; the email stays `sent`, which is what the lead got.
+ */
+async function sendCopies(email: EmailRecord, mailer: Mailer | null, deps: { clock: Clock; nowMs: () => number }): Promise<void> {
+  const plan = planMessages(email, (mailer?.envelopeDelivery ?? false) === true);
+  for (const m of plan.slice(1)) {
+    const state = email.copies?.[m.key];
+    if (state === 'sending') {
+      if ((email.copy_lease_until_ms ?? 0) > deps.nowMs()) throw new SendInProgressError(email.id);
+      await settleCopy(email.account_id, email.id, m.key, email.copy_attempt ?? '', 'interrupted');
+      continue;
+    }
+    if (state !== 'due') continue;
+    const attempt = randomUUID();
+    if (!(await claimCopy(email.account_id, email.id, m.key, attempt, deps.nowMs() + SEND_LEASE_MS))) continue;
+    try {
+      if (!mailer) throw new Error('the sending account is no longer usable');
+      await sendPlanned(email, m, mailer, `<${email.id}.${m.key}@${domainOf(email)}>`, deps.clock);
+    } catch (e) {
+      logger.error('copy send failed', { emailId: email.id, copy: m.key, error: e as Error });
+      await settleCopy(email.account_id, email.id, m.key, attempt, 'failed');
+      continue;
+    }
+    await settleCopy(email.account_id, email.id, m.key, attempt, 'sent');
+  }
+}
+
+/** A redelivery of a sent email's message: the copies its attempt did not finish (the lead's copy is never sent again). */
+async function resumeCopies(email: EmailRecord, deps: { clock: Clock; mailer?: Mailer; nowMs: () => number }): Promise<void> {
+  if (!email.copies || !Object.values(email.copies).some((s) => s === 'due' || s === 'sending')) return;
+  const account = await getSendingAccount(email.account_id, email.from_account, deps.clock);
+  const usable = account && account.connected && account.sending_enabled;
+  await sendCopies(email, deps.mailer ?? (usable ? mailerFor(account) : null), deps);
 }

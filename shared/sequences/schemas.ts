@@ -42,8 +42,10 @@ export const AddContactsSchema = z.lazy(() =>
 );
 
 export const ListSequencesQuerySchema = z.strictObject({
-  page: z._default(z.coerce.number().check(z.int(), z.gte(1)), 1),
+  page: z.optional(z.coerce.number().check(z.int(), z.gte(1))),
   page_size: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(200)), 50),
+  /** The `next_cursor` of the page before: the next page without walking the ones before it. */
+  cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(512))),
 });
 
 /** GET /sequences/{id}/: one page of enrollments, after `cursor` (the previous page's `next_cursor`). */

@@ -1,7 +1,8 @@
 import type * as z from '../core/zod.js';
-import { NotFoundError } from '../core/errors.js';
+import { NotFoundError, ValidationError } from '../core/errors.js';
 import { emailStatuses, getEmails } from '../outreach/emails.repository.js';
-import { enrollmentStepsOf, enrollmentsAt, getSequence, querySequences, repliesOf } from './sequences.repository.js';
+import { countSequenceList, enrollmentStepsOf, enrollmentsAt, getSequence, repliesOf, sequenceListPage, sequenceListPosition } from './sequences.repository.js';
+import { decodeListCursor, encodeListCursor } from '../core/list-cursor.js';
 import { ENROLLMENT_PAGE_SIZE, enrollmentView, sequenceListItem, sequenceSummary, type SequenceRecord } from './model.js';
 import type { ListSequencesQuerySchema, SequenceReadQuerySchema } from './schemas.js';
 import { encodeEnrollmentCursor, enrollmentCursorStart } from './enrollment-cursor.js';
@@ -85,11 +86,33 @@ export async function getOwnSequence(accountId: string, id: string, q: SequenceP
   return sequencePage(await requireSequence(accountId, id), q);
 }
 
-/** GET /sequences/: newest first, paged like GET /emails/ (DESIGN.md §3 "lists"), without enrollments. */
+/**
+ * GET /sequences/: newest first, paged like GET /emails/ (DESIGN.md §3 "lists"), without enrollments, through
+ * the list index (list-emails.ts): one page of sequences read by key, `count` from the index entries, and a
+ * `next_cursor` that continues without walking the pages before.
+ */
 export async function listSequences(accountId: string, q: z.output<typeof ListSequencesQuerySchema>) {
-  const all = await querySequences(accountId);
-  const start = (q.page - 1) * q.page_size;
-  return { count: all.length, page: q.page, page_size: q.page_size, total_pages: Math.ceil(all.length / q.page_size), results: all.slice(start, start + q.page_size).map(sequenceListItem) };
+  const scope = ['sequences', accountId, q.page_size];
+  let page = q.page ?? 1;
+  let after: string | undefined | null;
+  if (q.cursor) {
+    const p = decodeListCursor(scope, q.cursor);
+    if (q.page !== undefined && q.page !== p.page + 1) throw new ValidationError('Invalid query parameters.', [{ path: 'page', message: 'does not follow the cursor (leave it out, or send the page after the cursor’s)' }]);
+    page = p.page + 1;
+    after = p.after;
+  } else {
+    after = await sequenceListPosition(accountId, page, q.page_size);
+  }
+  const read = after === null ? null : await sequenceListPage(accountId, after, q.page_size);
+  const count = read && !read.more ? (page - 1) * q.page_size + read.walked : await countSequenceList(accountId);
+  return {
+    count,
+    page,
+    page_size: q.page_size,
+    total_pages: Math.ceil(count / q.page_size),
+    results: (read?.sequences ?? []).map(sequenceListItem),
+    next_cursor: read?.more && read.last ? encodeListCursor(scope, { after: read.last, page }) : null,
+  };
 }
 
 export async function sequenceReplies(accountId: string, id: string) {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { BatchGetCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, queryAll } from '../adapters/aws.js';
+import { countListIndex, walkListIndex, type ListIndexRange } from '../adapters/list-index.js';
 import { tableName } from '../core/env.js';
 import { outreachKeys as K } from '../outreach/outreach.keys.js';
 import { setClauses } from '../adapters/update-expression.js';
@@ -41,7 +42,7 @@ export async function getSequenceHead(accountId: string, id: string): Promise<Se
 /** The write that records a new sequence with its first pass, due when its enrollments should be written. */
 export function newSequenceWrite(s: SequenceRecord, dueAt: Date): TransactItem {
   const key = K.sequence(s.account_id, s.id);
-  return { Put: { TableName: table(), Item: { ...key, ...s, ...dueFields(key, dueAt) }, ConditionExpression: 'attribute_not_exists(pk)' } };
+  return { Put: { TableName: table(), Item: { ...key, ...s, ...dueFields(key, dueAt), ...K.sequenceListEntry(s.account_id, s.created_at, s.id) }, ConditionExpression: 'attribute_not_exists(pk)' } };
 }
 
 /** Guarded update of a sequence as an update input: `condition` over `#s` (status) and the caller's values. */
@@ -175,17 +176,40 @@ export async function postponeSequence(accountId: string, id: string, at: Date):
   await documentClient().send(new UpdateCommand(sequenceUpdate(accountId, id, dueFields(key, at), [], 'attribute_exists(pk)', {})));
 }
 
-/** All of an account's sequences, newest first (ids are time-ordered), without their pending passes. */
-export async function querySequences(accountId: string): Promise<SequenceRecord[]> {
-  return queryAll<SequenceRecord>({
-    TableName: table(),
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': K.accountPk(accountId), ':p': K.sequencePrefix },
-    ProjectionExpression: 'id, account_id, #n, #s, created_at, updated_at, instructions, steps, total_emails, drafted',
-    ExpressionAttributeNames: { '#n': 'name', '#s': 'status' },
-    ScanIndexForward: false,
-    ConsistentRead: true,
-  });
+const sequenceListRange = (accountId: string): ListIndexRange => ({ table: table(), pk: K.sequenceListPk(accountId) });
+const SEQUENCE_LIST_PROJECTION = { ProjectionExpression: 'id, account_id, #n, #s, created_at, updated_at, instructions, steps, total_emails, drafted', ExpressionAttributeNames: { '#n': 'name', '#s': 'status' } };
+
+/**
+ * One page of an account's sequences, newest first, after the list key `after`: the list index names the
+ * page, then the sequences are read by key, consistently and without their contacts or pending passes.
+ */
+export async function sequenceListPage(accountId: string, after: string | undefined, want: number): Promise<{ sequences: SequenceRecord[]; walked: number; last: string | undefined; more: boolean }> {
+  const { keys, more } = await walkListIndex(sequenceListRange(accountId), after, want, (sk) => K.sequence(accountId, K.idOfListSk(sk)));
+  const found: SequenceRecord[] = [];
+  // BatchGetItem takes at most 100 keys a request.
+  for (let i = 0; i < keys.length; i += 100) {
+    let pending: Record<string, unknown>[] | undefined = keys.slice(i, i + 100).map((sk) => K.sequence(accountId, K.idOfListSk(sk)));
+    while (pending?.length) {
+      const r = await documentClient().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: pending, ConsistentRead: true, ...SEQUENCE_LIST_PROJECTION } } }));
+      found.push(...((r.Responses?.[table()] ?? []) as SequenceRecord[]));
+      pending = r.UnprocessedKeys?.[table()]?.Keys as Record<string, unknown>[] | undefined;
+    }
+  }
+  const byId = new Map(found.map((x) => [x.id, x]));
+  return { sequences: keys.flatMap((sk) => byId.get(K.idOfListSk(sk)) ?? []), walked: keys.length, last: keys.at(-1), more };
+}
+
+/** Where page `page` starts when asked for by number (undefined for the first page, null past the end). */
+export async function sequenceListPosition(accountId: string, page: number, pageSize: number): Promise<string | undefined | null> {
+  if (page <= 1) return undefined;
+  const skip = (page - 1) * pageSize;
+  const { keys } = await walkListIndex(sequenceListRange(accountId), undefined, skip, (sk) => K.sequence(accountId, K.idOfListSk(sk)));
+  return keys.length === skip ? keys.at(-1) : null;
+}
+
+/** How many sequences the account has: a count of list-index entries. */
+export async function countSequenceList(accountId: string): Promise<number> {
+  return countListIndex(sequenceListRange(accountId));
 }
 
 export function newEnrollmentWrite(e: EnrollmentRecord): TransactItem {

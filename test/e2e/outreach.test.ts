@@ -257,7 +257,7 @@ describe('review, edit, approve, cancel', () => {
 });
 
 describe('sending, replies, unsubscribe, tracking', () => {
-  test('approve now: sent with proper MIME, unsubscribe headers, cc/reply-to, bcc hidden; sent_today counts', async () => {
+  test('approve now: sent with proper MIME, unsubscribe headers, reply-to; cc and bcc get copies of their own; sent_today counts', async () => {
     const t = await sender();
     const to = recipient();
     const e = await drafted(t, to, { cc: ['boss@prospect.test'], bcc: ['crm@seller.test'], reply_to: undefined });
@@ -269,8 +269,9 @@ describe('sending, replies, unsubscribe, tracking', () => {
     const msg = (await mailbox()).find((m) => m.to.includes(to));
     expect(msg).toBeDefined();
     expect(msg.from).toBe(t.ea.email);
-    expect(msg.cc).toEqual(['boss@prospect.test']);
-    expect(msg.bcc).toEqual(['crm@seller.test']);
+    // A google sender delivers to the headers: the lead's copy goes to the lead alone (cc-bcc-copies.test.ts).
+    expect(msg.delivered_to).toEqual([to]);
+    expect(msg.bcc).toEqual([]);
     expect(JSON.stringify(msg.headers).toLowerCase()).not.toContain('crm@seller.test');
     expect(msg.subject).toBe(sent.subject);
     expect(msg.text).toContain('unsubscribe');
@@ -291,9 +292,11 @@ describe('sending, replies, unsubscribe, tracking', () => {
     await reply(t.client.typed.POST('/api/public/v1/emails/{id}/approve/', { params: { path: { id: e.id } }, body: { schedule: 'now' } }));
     await settle();
     expect((await reply(t.client.typed.GET('/api/public/v1/emails/{id}/', { params: { path: { id: e.id } } }))).body.status).toBe('sent');
-    const msg = (await mailbox()).find((m) => m.to.includes(to));
+    const msg = (await mailbox()).find((m) => m.to.includes(to) && m.delivered_to.includes(to));
     expect(msg.from).toBe(t.ea.email);
-    expect(msg.bcc).toEqual(['archive@seller.test']);
+    expect(msg.delivered_to).toEqual([to]);
+    const copy = (await mailbox()).find((m) => m.delivered_to.includes('archive@seller.test') && m.to.includes(to));
+    expect(copy).toMatchObject({ from: t.ea.email, bcc: ['archive@seller.test'], delivered_to: ['archive@seller.test'] });
     expect(msg.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
     expect(msg.message_id).toMatch(new RegExp(`^<${e.id}\\.`));
   });

@@ -128,6 +128,42 @@ test('a redelivery inside a live send lease leaves the attempt alone; after the 
   expect(stack.sentMail.length).toBe(before);
 });
 
+test("CC/BCC copies after a crash: the lead's copy is never resent, a copy the dead attempt held is not resent, the rest go once", async () => {
+  const { sesMailer } = await import('../../shared/adapters/mailer.js');
+  const t = await tenant();
+  const lead = 'ada9@prospect.test';
+  const { id } = await createEmail(t.accountId, { ...body(lead), cc: ['cc9@prospect.test'], bcc: ['b9a@seller.test', 'b9b@seller.test'] });
+  const sched = recordingScheduler();
+  await draftEmail(t.accountId, id, null, { scheduler: sched });
+  await approveEmail(t.accountId, id, { schedule: 'now' }, { scheduler: sched });
+  const before = stack.sentMail.length;
+  const delivered = () => stack.sentMail.slice(before).map((s) => [...(s.destination.ToAddresses ?? []), ...(s.destination.CcAddresses ?? []), ...(s.destination.BccAddresses ?? [])]);
+  // The real SES engine (the stack's stand-in); the first attempt's worker dies as it hands over the CC copy:
+  // the lead's copy is out and recorded, the CC copy claimed, the BCC copies not yet.
+  const dying = {
+    envelopeDelivery: true,
+    send: (mail: Parameters<typeof sesMailer.send>[0]) => (mail.to.includes(lead) ? sesMailer.send(mail) : new Promise<never>(() => undefined)),
+  };
+  void sendEmail(t.accountId, id, { mailer: dying });
+  let e = await getEmail(t.accountId, id);
+  for (let i = 0; i < 200 && e!.copies?.cc !== 'sending'; i++) {
+    await new Promise((r) => setTimeout(r, 25));
+    e = await getEmail(t.accountId, id);
+  }
+  expect(e!.status).toBe('sent');
+  expect(e!.copies).toEqual({ cc: 'sending', bcc0: 'due', bcc1: 'due' });
+  expect(delivered()).toEqual([[lead]]);
+  // A redelivery inside the dead attempt's lease leaves it alone; one after it finishes the copies.
+  await expect(sendEmail(t.accountId, id, { mailer: sesMailer })).rejects.toBeInstanceOf(SendInProgressError);
+  await sendEmail(t.accountId, id, { mailer: sesMailer, nowMs: () => Date.now() + SEND_LEASE_MS + 1000 });
+  await sendEmail(t.accountId, id, { mailer: sesMailer, nowMs: () => Date.now() + SEND_LEASE_MS + 1000 });
+  e = await getEmail(t.accountId, id);
+  expect(e!.status).toBe('sent');
+  // The CC copy may or may not have reached the provider when the attempt died: never sent again.
+  expect(e!.copies).toEqual({ cc: 'interrupted', bcc0: 'sent', bcc1: 'sent' });
+  expect(delivered()).toEqual([[lead], ['b9a@seller.test'], ['b9b@seller.test']]);
+});
+
 test('a sender disconnected after approval fails the send with a clear error', async () => {
   const t = await tenant();
   const { id } = await createEmail(t.accountId, body('ada5@prospect.test'));
