@@ -224,6 +224,26 @@ const INDUSTRY_FUNCTION_BIAS: Record<string, Partial<Record<JobFunction, number>
   Banking: { finance: 2.5 },
 };
 
+/**
+ * Neighbouring functions: where a career can step sideways (an engineer into product or data, a
+ * salesperson into customer success). Symmetric; a move to any other function is not made.
+ */
+const NEIGHBOURS: [JobFunction, JobFunction][] = [
+  ['engineering', 'product'], ['engineering', 'data'], ['engineering', 'it_security'], ['engineering', 'design'],
+  ['product', 'design'], ['product', 'marketing'], ['product', 'data'], ['marketing', 'sales'], ['marketing', 'design'],
+  ['sales', 'customer_success'], ['customer_success', 'operations'], ['finance', 'operations'], ['finance', 'data'],
+  ['finance', 'legal'], ['hr', 'operations'], ['hr', 'legal'], ['operations', 'manufacturing'], ['operations', 'trades'],
+  ['manufacturing', 'trades'], ['education', 'public_sector'], ['public_sector', 'operations'], ['clinical', 'education'],
+];
+export const RELATED_FUNCTIONS: Partial<Record<JobFunction, JobFunction[]>> = (() => {
+  const out: Partial<Record<JobFunction, JobFunction[]>> = {};
+  for (const [a, b] of NEIGHBOURS) {
+    (out[a] ??= []).push(b);
+    (out[b] ??= []).push(a);
+  }
+  return out;
+})();
+
 /** Function weights at a company of the industry: the general mix, biased, plus its own staff. */
 function functionWeights(industry: string, withStaff: boolean): [JobFunction, number][] {
   const bias = INDUSTRY_FUNCTION_BIAS[industry] ?? {};

@@ -539,3 +539,9 @@ export const SKILLS: Record<JobFunction, string[]> = {
   public_sector: ['Public Policy', 'Grant Writing', 'Program Evaluation', 'Community Outreach', 'Budget Analysis', 'Case Management', 'Stakeholder Engagement', 'Urban Planning', 'Public Administration', 'Policy Analysis'],
   executive: ['Leadership', 'Strategy', 'Fundraising', 'P&L Management', 'Board Relations', 'Go-to-Market Strategy', 'Team Building', 'Mergers & Acquisitions', 'Business Development', 'Public Speaking'],
 };
+
+/**
+ * Titles an industry gives its own staff functions, on top of TITLES_BY_FUNCTION (a retailer's
+ * stores and merchandising). Every non-intern title here also contains a TITLE_ROLES alias.
+ */
+export const TITLES_BY_INDUSTRY: Record<string, Partial<Record<JobFunction, Partial<Record<Seniority, string[]>>>>> = {};
