@@ -5,21 +5,19 @@
  * the unit test asserts them and `bin/bench-directory-shape.ts` prints them.
  */
 import { RELATED_FUNCTIONS } from '../../../shared/directory/generate.js';
-import { TITLES_BY_FUNCTION, TITLES_BY_INDUSTRY, type JobFunction } from '../../../shared/directory/taxonomy.js';
+import { TITLES_BY_FUNCTION, type JobFunction } from '../../../shared/directory/taxonomy.js';
 import type { Company, DirectoryRecord, Person } from '../../../shared/directory/types.js';
 
-/** Title -> function, from the generator's own title tables (general first, then industry-specific). */
+/** Title -> function, from the generator's own title table. */
 const TITLE_FUNCTION = (() => {
   const m = new Map<string, JobFunction>();
   for (const [fn, bySen] of Object.entries(TITLES_BY_FUNCTION)) for (const ts of Object.values(bySen)) for (const t of ts ?? []) if (!m.has(t)) m.set(t, fn as JobFunction);
-  for (const byFn of Object.values(TITLES_BY_INDUSTRY))
-    for (const [fn, bySen] of Object.entries(byFn)) for (const ts of Object.values(bySen ?? {})) for (const t of ts ?? []) if (!m.has(t)) m.set(t, fn as JobFunction);
   return m;
 })();
 
 export const titleFunction = (title: string): JobFunction | undefined => TITLE_FUNCTION.get(title);
 
-const FOUNDER_TITLE = /\b(Founder|Co-Founder|Owner)\b/;
+const FOUNDER_TITLE = /^(Founder|Co-Founder|Owner)\b/;
 const CHIEF_OR_VP = /\b(Chief|CEO|CFO|CTO|COO|VP|Vice President|President)\b/;
 
 /** Functions held across a career (current and past roles), the executive function left out. */
@@ -53,16 +51,13 @@ export interface ShapeReport {
 }
 
 const LEVEL: Record<string, number> = { intern: 0, entry: 1, senior: 2, manager: 3, director: 4, vp: 5, c_level: 6, founder: 6 };
-/** Level of a title by its wording (past roles carry no seniority field). */
-export function titleLevel(t: string): number {
-  if (/\bIntern\b|Apprentice/.test(t)) return 0;
-  if (/\b(Chief|CEO|President|Founder|Owner|Superintendent|City Manager|Chief of Staff|Chair)/.test(t)) return 6;
-  if (/^(VP|SVP|EVP)\b|General Counsel|Provost|Deputy Director|Board Member/.test(t)) return 5;
-  if (/^(Director|Head|Senior Director)\b|Director$|Dean|Principal$|Superintendent/.test(t)) return 4;
-  if (/Manager|Supervisor|Foreman|Department Head|Assistant Principal|Team Lead/.test(t)) return 3;
-  if (/^(Senior|Staff|Principal|Lead)\b|Professor|Physician|Surgeon|Master|Journeyman|Charge Nurse|Nurse Practitioner|Engineer$/.test(t) && !/^(Software|Frontend|Backend|QA|DevOps|Data|Network|Mobile|Sales|Security|Process|Quality|Manufacturing) Engineer$/.test(t)) return 2;
-  return 1;
-}
+/** Title -> level, from the generator's title table (past roles carry no seniority field). */
+const TITLE_LEVEL = (() => {
+  const m = new Map<string, number>();
+  for (const bySen of Object.values(TITLES_BY_FUNCTION)) for (const [sen, ts] of Object.entries(bySen)) for (const t of ts ?? []) if (!m.has(t)) m.set(t, LEVEL[sen]!);
+  return m;
+})();
+export const titleLevel = (t: string): number => TITLE_LEVEL.get(t) ?? 1;
 
 export function measureShape(records: Iterable<DirectoryRecord>): ShapeReport {
   const companies = new Map<string, Company>();
@@ -96,7 +91,7 @@ export function measureShape(records: Iterable<DirectoryRecord>): ShapeReport {
     namesAt.set(c.id, atCo);
     const founder = p.seniority === 'founder' || FOUNDER_TITLE.test(p.current_job_title);
     if (founder && size >= 10_000) ownersBig++;
-    if (/\bOwner\b/.test(p.current_job_title) && size > 50) ownersAbove50++;
+    if (/^Owner\b/.test(p.current_job_title) && size > 50) ownersAbove50++;
     if (!founder && size <= 5 && (p.seniority === 'vp' || p.seniority === 'c_level' || CHIEF_OR_VP.test(p.current_job_title))) chiefsTiny++;
     if (p.seniority === 'c_level') {
       const set = chiefsAt.get(c.id) ?? new Set<string>();
@@ -117,8 +112,9 @@ export function measureShape(records: Iterable<DirectoryRecord>): ShapeReport {
     }
     if (moved) unrelated++;
     // Consecutive roles, older to newer: a step up of three or more levels (Intern -> Director).
+    // Founding a company is not a promotion: a founder's step into the current role is not counted.
     let jumped = false;
-    for (let k = 1; k < p.experience.length && !jumped; k++) {
+    for (let k = p.seniority === 'founder' ? 2 : 1; k < p.experience.length && !jumped; k++) {
       const newer = k === 1 ? LEVEL[p.seniority]! : titleLevel(p.experience[k - 1]!.title);
       if (newer - titleLevel(p.experience[k]!.title) >= 3) jumped = true;
     }
