@@ -600,7 +600,7 @@ export function* generateDirectory(opts: GenerateOptions): Generator<DirectoryRe
     const neighbours = RELATED_FUNCTIONS[home] ?? [];
     const side: JobFunction = neighbours.length && rng.chance(0.3) ? rng.pick(neighbours) : home;
     let cursor = currentStart;
-    let rank = seniority === 'founder' ? (size <= 50 ? rng.int(2, 4) : rng.int(3, 5)) + 1 : RANK.indexOf(seniority === 'c_level' ? 'c_level' : seniority);
+    let rank = seniority === 'founder' ? (size <= 50 ? rng.int(2, 4) : rng.int(3, 5)) + 1 : RANK.indexOf(seniority);
     for (let k = 0; k < pastCount; k++) {
       const newer = rank;
       rank = Math.max(1, Math.min(6, rank - (rng.chance(0.55) || rank > 5 ? 1 : 0)));
