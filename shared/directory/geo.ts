@@ -29,14 +29,111 @@ export interface City {
 export const MIN_CITY_POPULATION = 150_000;
 
 /**
- * Countries in the sample directory, with their share of people (a professional network is
- * not distributed like world population: most members are in the Americas, Europe and India).
+ * Countries in the sample directory, weighted by their B2B workforce: the labour force (millions,
+ * World Bank WDI SL.TLF.TOTL.IN, 2023, rounded) times the share of employment in managerial,
+ * professional and technical occupations (ISCO-08 major groups 1-3; ILO modelled estimates,
+ * ILOSTAT, rounded to 5 points; India 10 and Kenya 7 are rounder still). The product is the
+ * country's people weight; README "Sample directory" lists the resulting shares.
  */
-export const COUNTRY_SHARES: Record<string, number> = {
-  US: 32, IN: 9, GB: 8, BR: 5, CA: 4.5, DE: 4.5, FR: 4, AU: 3.2, ES: 3, IT: 2.5, NL: 2.5, MX: 2.5,
-  PL: 1.5, IE: 1.2, SG: 1.2, SE: 1, CH: 1, AE: 1, ZA: 1.2, PT: 0.8, BE: 0.8, IL: 0.8, AT: 0.6,
-  DK: 0.5, NO: 0.5, NZ: 0.5, KE: 0.4,
+export const COUNTRY_WORKFORCE: Record<string, { labour_force_m: number; knowledge_share: number }> = {
+  US: { labour_force_m: 170, knowledge_share: 0.45 }, IN: { labour_force_m: 590, knowledge_share: 0.1 },
+  BR: { labour_force_m: 108, knowledge_share: 0.2 }, DE: { labour_force_m: 44.5, knowledge_share: 0.45 },
+  GB: { labour_force_m: 34.5, knowledge_share: 0.5 }, FR: { labour_force_m: 31.5, knowledge_share: 0.45 },
+  CA: { labour_force_m: 21.5, knowledge_share: 0.45 }, MX: { labour_force_m: 61, knowledge_share: 0.15 },
+  IT: { labour_force_m: 25.5, knowledge_share: 0.35 }, ES: { labour_force_m: 24.5, knowledge_share: 0.35 },
+  PL: { labour_force_m: 17.8, knowledge_share: 0.4 }, AU: { labour_force_m: 14.8, knowledge_share: 0.45 },
+  NL: { labour_force_m: 10, knowledge_share: 0.55 }, ZA: { labour_force_m: 25, knowledge_share: 0.2 },
+  SE: { labour_force_m: 5.8, knowledge_share: 0.55 }, CH: { labour_force_m: 5.1, knowledge_share: 0.55 },
+  BE: { labour_force_m: 5.3, knowledge_share: 0.5 }, SG: { labour_force_m: 3.7, knowledge_share: 0.6 },
+  AE: { labour_force_m: 6.9, knowledge_share: 0.3 }, AT: { labour_force_m: 4.8, knowledge_share: 0.45 },
+  IL: { labour_force_m: 4.4, knowledge_share: 0.45 }, PT: { labour_force_m: 5.4, knowledge_share: 0.35 },
+  KE: { labour_force_m: 24, knowledge_share: 0.07 }, DK: { labour_force_m: 3.1, knowledge_share: 0.5 },
+  NO: { labour_force_m: 2.9, knowledge_share: 0.5 }, NZ: { labour_force_m: 3, knowledge_share: 0.45 },
+  IE: { labour_force_m: 2.8, knowledge_share: 0.45 },
 };
+
+/** Each covered country's people weight (B2B workforce, millions). */
+export const COUNTRY_SHARES: Record<string, number> = Object.fromEntries(
+  Object.entries(COUNTRY_WORKFORCE).map(([cc, w]) => [cc, Math.round(w.labour_force_m * w.knowledge_share * 100) / 100]),
+);
+
+/**
+ * The business metros: each one's share of its country's employment (rounded), from national
+ * statistics. US: BLS Current Employment Statistics, metro nonfarm payrolls, 2025 annual average
+ * over the national total (bls.gov/sae, table 2 and bls.gov/web/metro/largemetro_oty_change.htm).
+ * GB: ONS workforce jobs by region (London) and city-region employment. FR: INSEE emploi au lieu de
+ * travail (Île-de-France about 22%). DE: Erwerbstätige am Arbeitsort (Statistische Ämter des Bundes
+ * und der Länder). CA: Statistics Canada Labour Force Survey, census metropolitan areas. AU: ABS
+ * Labour Force, Detailed, Greater Capital City Statistical Areas. NL: CBS (metropolitan regions).
+ * ES: INE EPA by province. IT: ISTAT occupati by metropolitan city. BR: IBGE PNAD by metropolitan
+ * region. MX: INEGI ENOE by metropolitan area. ZA: Stats SA QLFS by metro. PL: GUS. India is
+ * different: its sample people are the tech and services workforce, so its shares are that
+ * workforce's: Deloitte-Nasscom (2024) put 85-89% of India's 5.4 million tech workers in seven
+ * hubs, Colliers (2025) Bengaluru at about twice Hyderabad.
+ * A city weighs its metro's share; every other covered city weighs its population over the
+ * national population (a proxy for its own employment share); a country's people are spread over
+ * its cities in proportion (nobody lives in a town below 150,000 in the sample).
+ */
+export const METRO_SHARES: Record<string, Record<string, number>> = {
+  US: {
+    'New York': 0.062, 'Los Angeles': 0.039, Chicago: 0.03, Houston: 0.022, Washington: 0.021, Atlanta: 0.02, Dallas: 0.019,
+    Philadelphia: 0.019, Miami: 0.019, Boston: 0.017, 'San Francisco': 0.015, Phoenix: 0.015, Seattle: 0.014, Denver: 0.01,
+    Austin: 0.009, 'San Jose': 0.007,
+  },
+  GB: { London: 0.17, Manchester: 0.04, Birmingham: 0.035, Glasgow: 0.015, Leeds: 0.015, Edinburgh: 0.012, Bristol: 0.01 },
+  FR: { Paris: 0.22, Lyon: 0.037, Toulouse: 0.025, Marseille: 0.025, Bordeaux: 0.02, Lille: 0.02, Nantes: 0.017 },
+  DE: { Berlin: 0.046, Hamburg: 0.028, Munich: 0.026, Cologne: 0.017, Frankfurt: 0.015, Stuttgart: 0.012, 'Düsseldorf': 0.012 },
+  CA: { Toronto: 0.17, 'Montréal': 0.11, Vancouver: 0.077, Calgary: 0.044, Edmonton: 0.04, Ottawa: 0.039 },
+  AU: { Sydney: 0.195, Melbourne: 0.193, Brisbane: 0.099, Perth: 0.088, Adelaide: 0.05 },
+  NL: { Amsterdam: 0.16, Rotterdam: 0.08, 'The Hague': 0.06, Utrecht: 0.06, Eindhoven: 0.04 },
+  ES: { Madrid: 0.16, Barcelona: 0.13, Valencia: 0.05, Seville: 0.037, 'Málaga': 0.033, Bilbao: 0.023 },
+  IT: { Rome: 0.076, Milan: 0.063, Turin: 0.04, Naples: 0.038, Bologna: 0.02 },
+  BR: { 'São Paulo': 0.1, 'Rio de Janeiro': 0.055, 'Belo Horizonte': 0.028, 'Porto Alegre': 0.02, Curitiba: 0.018, 'Brasília': 0.015 },
+  MX: { 'Mexico City': 0.17, Monterrey: 0.046, Guadalajara: 0.042 },
+  ZA: { Johannesburg: 0.13, 'Cape Town': 0.096, Durban: 0.07, Pretoria: 0.066 },
+  PL: { Warsaw: 0.06, 'Kraków': 0.03, 'Wrocław': 0.025 },
+  IN: { Bengaluru: 0.25, Hyderabad: 0.14, Delhi: 0.13, Pune: 0.11, Chennai: 0.11, Mumbai: 0.1, Kolkata: 0.03 },
+};
+
+/**
+ * Boroughs and districts GeoNames lists as cities inside a metro above: their people say the
+ * metro ("New York", not "Queens"), so the generator places nobody there.
+ */
+export const METRO_DISTRICTS: Record<string, string[]> = {
+  US: ['Brooklyn', 'Queens', 'Manhattan', 'The Bronx', 'Staten Island'],
+  GB: ['Islington', 'City of Westminster', 'Bexley', 'Archway'],
+  CA: ['North York', 'Scarborough', 'Etobicoke', 'Nepean'],
+  MX: ['Iztapalapa', 'Gustavo Adolfo Madero', 'Coyoacán', 'Tlalpan', 'Cuauhtémoc', 'Álvaro Obregón', 'Venustiano Carranza', 'Azcapotzalco', 'Iztacalco', 'Benito Juárez', 'Miguel Hidalgo'],
+  ES: ['Sant Martí', 'Ciudad Lineal'],
+  PL: ['Mokotów', 'Praga Południe'],
+  IN: ['Najafgarh'],
+  ZA: ['Soweto', 'Randburg', 'Roodepoort', 'Midrand', 'Centurion'],
+  AU: ['Logan City'],
+  NZ: ['Manukau City'],
+  PT: ['Amadora'],
+  SG: ['Woodlands'],
+  AE: ['Musaffah'],
+};
+
+/** National population (millions, World Bank 2023, rounded): the denominator of a non-metro city's share. */
+const NATIONAL_POPULATION_M: Record<string, number> = {
+  US: 335, IN: 1430, BR: 216, DE: 84, GB: 68, FR: 68, CA: 40, MX: 128, IT: 59, ES: 48, PL: 37, AU: 27, NL: 18, ZA: 62,
+  SE: 10.5, CH: 8.9, BE: 11.8, SG: 5.9, AE: 9.5, AT: 9.1, IL: 9.8, PT: 10.5, KE: 55, DK: 5.9, NO: 5.5, NZ: 5.2, IE: 5.3,
+};
+
+/**
+ * Each covered city's share of its country's sample people (see METRO_SHARES): the generator draws
+ * cities by it, and the shape test compares the directory against it.
+ */
+export function cityShares(cc: string): { city: City; share: number }[] {
+  const cities = coveredCities().filter((c) => c.country_code === cc);
+  const metros = METRO_SHARES[cc] ?? {};
+  const districts = new Set(METRO_DISTRICTS[cc] ?? []);
+  const national = (NATIONAL_POPULATION_M[cc] ?? 1) * 1e6;
+  const raw = cities.map((c) => ({ city: c, w: districts.has(c.name) ? 0 : (metros[c.name] ?? c.population / national) }));
+  const total = raw.reduce((a, r) => a + r.w, 0);
+  return raw.map((r) => ({ city: r.city, share: r.w / total }));
+}
 
 /** Display names where GeoNames' local or administrative form reads oddly in a profile. */
 export const CITY_RENAMES: Record<string, string> = {

@@ -7,7 +7,7 @@
 export const FUNCTIONS = [
   'engineering', 'sales', 'marketing', 'product', 'design', 'finance', 'hr', 'operations',
   'customer_success', 'legal', 'data', 'it_security', 'executive',
-  'clinical', 'education', 'manufacturing', 'trades', 'public_sector',
+  'clinical', 'education', 'manufacturing', 'trades', 'public_sector', 'retail',
 ] as const;
 export type JobFunction = (typeof FUNCTIONS)[number];
 
@@ -285,6 +285,27 @@ export const TITLE_ROLES: TitleRole[] = [
   { title: 'Deputy Director', function: 'public_sector' },
   { title: 'City Manager', function: 'public_sector', aliases: ['county manager'] },
   { title: 'Chief of Staff', function: 'public_sector' },
+  // the board
+  { title: 'Chair of the Board', function: 'executive', aliases: ['chairman', 'chairwoman', 'chairperson', 'board chair', 'chairman of the board'] },
+  // retail stores and merchandising
+  { title: 'Sales Associate', function: 'retail', aliases: ['retail sales associate', 'retail associate', 'shop assistant', 'sales clerk'] },
+  { title: 'Cashier', function: 'retail' },
+  { title: 'Stock Associate', function: 'retail', aliases: ['stock clerk', 'stocker'] },
+  { title: 'Merchandiser', function: 'retail' },
+  { title: 'Visual Merchandiser', function: 'retail', parents: ['Merchandiser'] },
+  { title: 'Buyer', function: 'retail', aliases: ['retail buyer'] },
+  { title: 'Key Holder', function: 'retail', aliases: ['keyholder'] },
+  { title: 'Store Manager', function: 'retail', aliases: ['shop manager', 'retail store manager'] },
+  { title: 'Assistant Store Manager', function: 'retail' },
+  { title: 'Category Manager', function: 'retail' },
+  { title: 'Merchandising Manager', function: 'retail', aliases: ['merchandise manager'] },
+  { title: 'District Manager', function: 'retail', aliases: ['area manager'] },
+  { title: 'Director of Merchandising', function: 'retail', aliases: ['merchandising director'] },
+  { title: 'Director of Retail Operations', function: 'retail', aliases: ['retail operations director'] },
+  { title: 'Head of Buying', function: 'retail', aliases: ['buying director', 'head buyer'] },
+  { title: 'VP of Merchandising', function: 'retail', aliases: ['vp merchandising', 'vice president of merchandising'] },
+  { title: 'VP of Retail Operations', function: 'retail', aliases: ['vp retail operations'] },
+  { title: 'Chief Merchandising Officer', function: 'retail', aliases: ['chief merchant'] },
 ];
 
 /**
@@ -401,7 +422,7 @@ export const TITLES_BY_FUNCTION: Record<JobFunction, Partial<Record<Seniority, s
     c_level: ['Chief Information Officer', 'Chief Information Security Officer'],
   },
   executive: {
-    c_level: ['Chief Executive Officer', 'CEO', 'President & CEO'],
+    c_level: ['Chief Executive Officer', 'CEO', 'President & CEO', 'Chair of the Board'],
     founder: ['Founder', 'Co-Founder', 'Founder & CEO', 'Owner', 'Co-Founder & CTO', 'Founder & Managing Director'],
   },
   clinical: {
@@ -448,6 +469,15 @@ export const TITLES_BY_FUNCTION: Record<JobFunction, Partial<Record<Seniority, s
     vp: ['Deputy Director'],
     c_level: ['City Manager', 'Chief of Staff'],
   },
+  retail: {
+    intern: ['Retail Intern'],
+    entry: ['Sales Associate', 'Retail Sales Associate', 'Cashier', 'Stock Associate', 'Visual Merchandiser'],
+    senior: ['Senior Sales Associate', 'Merchandiser', 'Buyer', 'Key Holder'],
+    manager: ['Store Manager', 'Assistant Store Manager', 'Category Manager', 'Merchandising Manager', 'District Manager'],
+    director: ['Director of Merchandising', 'Director of Retail Operations', 'Head of Buying'],
+    vp: ['VP of Merchandising', 'VP of Retail Operations'],
+    c_level: ['Chief Merchandising Officer'],
+  },
 };
 
 /**
@@ -474,6 +504,7 @@ export const INDUSTRY_STAFF: Record<string, Partial<Record<JobFunction, number>>
   'Government Administration': { public_sector: 110 },
   'Law Practice': { legal: 80 },
   'Nonprofit Organization Management': { public_sector: 50 },
+  Retail: { retail: 90 },
 };
 
 /** A standard industry list (LinkedIn-style labels) with the words people use for each. */
@@ -537,5 +568,7 @@ export const SKILLS: Record<JobFunction, string[]> = {
   manufacturing: ['Lean Manufacturing', 'Six Sigma', 'Quality Control', 'ISO 9001', 'Root Cause Analysis', 'Kaizen', 'CNC Machining', 'GMP', 'Production Planning', 'Preventive Maintenance', 'AutoCAD', 'PLC Programming'],
   trades: ['Electrical Wiring', 'Blueprint Reading', 'OSHA Safety', 'HVAC', 'Plumbing', 'Welding', 'Carpentry', 'Cost Estimation', 'Site Safety', 'Building Codes', 'Heavy Equipment'],
   public_sector: ['Public Policy', 'Grant Writing', 'Program Evaluation', 'Community Outreach', 'Budget Analysis', 'Case Management', 'Stakeholder Engagement', 'Urban Planning', 'Public Administration', 'Policy Analysis'],
+  retail: ['Retail Operations', 'Merchandising', 'Visual Merchandising', 'Inventory Management', 'Loss Prevention', 'Point of Sale', 'Customer Service', 'Buying', 'Category Management', 'Store Operations', 'Sales Floor Management', 'Planogram'],
   executive: ['Leadership', 'Strategy', 'Fundraising', 'P&L Management', 'Board Relations', 'Go-to-Market Strategy', 'Team Building', 'Mergers & Acquisitions', 'Business Development', 'Public Speaking'],
 };
+

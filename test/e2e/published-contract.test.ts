@@ -128,7 +128,8 @@ describe('the MCP server over stdio', () => {
     expect(found.credits_charged).toBe(found.result.total_returned);
     expect(found.credits_charged).toBeGreaterThan(0);
 
-    const person = people.find((p) => p.professional_url)!;
+    // A person the directory has a work email for (about 15% have none).
+    const person = people.find((p) => p.professional_url && p.work_email)!;
     const enriched = await mcp.callTool({ name: 'enrich_email', arguments: { professional_url: person.professional_url } });
     expect(enriched.isError).toBeFalsy();
     expect(enriched.structuredContent).toMatchObject({ http_status: 200, email: expect.stringContaining('@'), credits_charged: 5 });

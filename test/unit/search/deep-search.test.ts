@@ -109,7 +109,8 @@ describe('deep-search shortlist over the labelled evaluation set', () => {
       expect(people.filter((h) => !ids.has(h.person.id))).toEqual([]);
       extra += deep.length - people.length;
     }
-    expect(extra).toBeGreaterThan(short.reduce((a, r) => a + r.people.length, 0));
+    // It fills at least half the room people search left in the list (at 20,000 people, seed 42: 481 of 811).
+    expect(extra).toBeGreaterThanOrEqual(0.5 * short.reduce((a, r) => a + 25 - r.people.length, 0));
   });
 
   it('related titles, adjacent seniorities and nearby cities fill the list, each scored below an exact match', async () => {
