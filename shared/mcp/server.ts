@@ -132,7 +132,7 @@ export function createMcpServer(opts: McpOptions): McpServer {
         return reply({ job_id: jobId, status: job.status, still_running: true, note: `Not finished within ${Math.round(waitMs / 1000)} s; call job_status with this id.`, credits_charged: 0 });
       }
       if (token !== undefined) {
-        await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: round, message: `${tier} ${jobId}: ${job.status}, ${job.leads_returned ?? 0} leads so far` } });
+        await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: round, message: `${tier} ${jobId}: ${job.status}, ${job.leads_returned} leads so far` } });
       }
       await new Promise((r) => setTimeout(r, pollMs));
     }
