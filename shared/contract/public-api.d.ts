@@ -1535,7 +1535,7 @@ export interface operations {
                     search_id?: string;
                     max_results: number;
                     webhook_url: string;
-                };
+                } & (unknown | unknown);
             };
         };
         responses: {
