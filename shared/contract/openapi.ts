@@ -159,7 +159,7 @@ function operationOf(route: RouteDef, op: Operation): Json {
     security: route.auth === 'public' ? [] : [{ ApiKey: [] }],
     ...(parameters.length ? { parameters } : {}),
     ...(op.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: requestSchema(op.body), ...(op.example === undefined ? {} : { example: op.example }) } } } }
+      ? { requestBody: { required: true, content: { 'application/json': { schema: { ...requestSchema(op.body), ...(op.bodyShapes ? { oneOf: op.bodyShapes.map((required) => ({ required })) } : {}) }, ...(op.example === undefined ? {} : { example: op.example }) } } } }
       : {}),
     responses: responsesOf(route, op),
     // `bucket`: routes that count against one limit per key together name the same bucket.

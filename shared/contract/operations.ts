@@ -26,6 +26,11 @@ export interface Operation {
   description?: string;
   /** Classic or zod/mini: the document is built from zod's core. */
   body?: z.core.$ZodType;
+  /**
+   * When the body comes in alternative shapes the schema checks in code (a refinement JSON Schema cannot
+   * show): the fields each shape requires, published as `oneOf` of `required` lists, exactly one of which holds.
+   */
+  bodyShapes?: string[][];
   query?: z.core.$ZodObject;
   idempotency?: 'optional' | 'required';
   /** Price in credits, as stated in SPEC.md "Billing model" (also shown by the MCP tools). */
@@ -57,6 +62,8 @@ export const OPERATIONS: Record<string, Operation> = {
     tag: 'Search',
     description: 'Asynchronous: results by webhook (`search.completed`) and by polling. Continue with `search_id` for the next non-overlapping page.',
     body: PeopleSearchSchema,
+    // A new search names its query; a continuation names search_id instead (never both).
+    bodyShapes: [['query'], ['search_id']],
     idempotency: 'optional',
     price: '1 credit per lead returned (max_results reserved; zero leads cost nothing)',
     example: { query: 'VP of Sales at fintech companies in the US', max_results: 25, webhook_url: HOOK },

@@ -933,7 +933,8 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             completed_at: string | null;
-            leads_returned: number | null;
+            /** @description Leads delivered so far: 0 on acceptance, the running count while the job runs (agentic search adds each step's leads), the total once it has ended (a failed job: the leads it had delivered before, so 0 but for an agentic search); 0 for a phone lookup (a phone, not leads). */
+            leads_returned: number;
             result: ({
                 partial: boolean;
                 /** @enum {string} */
@@ -1041,7 +1042,8 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             completed_at: string | null;
-            leads_returned: number | null;
+            /** @description Leads delivered so far: 0 on acceptance, the running count while the job runs (agentic search adds each step's leads), the total once it has ended (a failed job: the leads it had delivered before, so 0 but for an agentic search); 0 for a phone lookup (a phone, not leads). */
+            leads_returned: number;
             result: ({
                 results: {
                     first_name: string;
@@ -1198,7 +1200,8 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             completed_at: string | null;
-            leads_returned: number | null;
+            /** @description Leads delivered so far: 0 on acceptance, the running count while the job runs (agentic search adds each step's leads), the total once it has ended (a failed job: the leads it had delivered before, so 0 but for an agentic search); 0 for a phone lookup (a phone, not leads). */
+            leads_returned: number;
             result: ({
                 results: {
                     first_name: string;
@@ -1261,7 +1264,8 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             completed_at: string | null;
-            leads_returned: number | null;
+            /** @description Leads delivered so far: 0 on acceptance, the running count while the job runs (agentic search adds each step's leads), the total once it has ended (a failed job: the leads it had delivered before, so 0 but for an agentic search); 0 for a phone lookup (a phone, not leads). */
+            leads_returned: number;
             result: ({
                 phone: string | null;
             } | {
@@ -1546,7 +1550,7 @@ export interface operations {
                     search_id?: string;
                     max_results: number;
                     webhook_url: string;
-                };
+                } & (unknown | unknown);
             };
         };
         responses: {

@@ -55,7 +55,7 @@ function pollingEnvelope<T extends string>(tier: T, result: z.ZodType, id: strin
       created_at: timestamp,
       updated_at: timestamp,
       completed_at: nullableTimestamp,
-      leads_returned: z.number().int().nonnegative().nullable(),
+      leads_returned: z.number().int().nonnegative().describe('Leads delivered so far: 0 on acceptance, the running count while the job runs (agentic search adds each step\'s leads), the total once it has ended (a failed job: the leads it had delivered before, so 0 but for an agentic search); 0 for a phone lookup (a phone, not leads).'),
       result: result.nullable(),
       error: jobError.nullable(),
       ...extra,

@@ -13,7 +13,7 @@ export function runPhoneEnrichJob(jobId: string, record: SQSRecord | null): Prom
     async (job) => {
       const hit = await findContact(job.request as IdentityInput, ['url', 'email', 'namedomain', 'namecompany']);
       const phone = hit?.phone ?? null;
-      return { status: 'completed', event_type: 'phone_enrich.completed', result: { phone }, leads_returned: null, charge: phone ? PRICES.phone_enrich : 0 };
+      return { status: 'completed', event_type: 'phone_enrich.completed', result: { phone }, leads_returned: 0, charge: phone ? PRICES.phone_enrich : 0 };
     },
     () => ({ status: 'failed', event_type: 'phone_enrich.failed', code: 'error', message: FAILURE_MESSAGES.phone_enrich.error }),
     { maxReceiveCount: QUEUES.search.maxReceiveCount },

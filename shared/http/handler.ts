@@ -301,13 +301,15 @@ async function auditRejectedCall(accountId: string, operation: string, reference
 }
 
 /** A console route (IAM-authorised in AWS; the local gateway checks the admin token). */
-export function consoleRoute<S extends $ZodType | undefined = undefined>(
-  opts: { body?: S },
-  fn: (ctx: RequestContext<S extends $ZodType ? output<S> : undefined>) => Promise<HttpResult>,
+export function consoleRoute<S extends $ZodType | undefined = undefined, Q extends $ZodType | undefined = undefined>(
+  opts: { body?: S; query?: Q },
+  fn: (ctx: RequestContext<S extends $ZodType ? output<S> : undefined> & { queryParams: Q extends $ZodType ? output<Q> : Record<string, string> }) => Promise<HttpResult>,
 ): Handler {
   return wrap(async (event) => {
     if (!idsWellFormed(event)) throw new NotFoundError();
-    return fn(baseContext(event, opts.body as S));
+    const base = baseContext(event, opts.body as S);
+    const queryParams = opts.query ? parseQueryParams(opts.query, base.query) : base.query;
+    return fn({ ...base, queryParams: queryParams as Q extends $ZodType ? output<Q> : Record<string, string> });
   });
 }
 

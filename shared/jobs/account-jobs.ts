@@ -35,7 +35,7 @@ export async function listAccountJobs(accountId: string, q: { cursor?: string; l
       status: j.status,
       created_at: j.created_at,
       completed_at: j.completed_at ?? null,
-      leads_returned: j.leads_returned ?? null,
+      leads_returned: j.leads_returned ?? 0,
       query: typeof j.request?.query === 'string' ? j.request.query : null,
       has_webhook: typeof j.request?.webhook_url === 'string',
       webhook_status: j.webhook_status ?? null,

@@ -50,7 +50,7 @@ export interface JobFinish {
   now: string;
   result: Record<string, unknown> | null;
   error: JobError | null;
-  leads_returned: number | null;
+  leads_returned: number;
   event_type: string;
   extra?: Record<string, unknown>;
 }

@@ -29,7 +29,8 @@ export interface Job {
   created_at: string;
   updated_at: string;
   completed_at: string | null;
-  leads_returned: number | null;
+  /** Leads delivered so far: 0 on acceptance, the running count while a job runs, the total once it ends (never null; SPEC.md "Job"). */
+  leads_returned: number;
   /** The webhook body without `id` and `event_type`, once the job has finished. */
   result: Record<string, unknown> | null;
   error: JobError | null;
@@ -59,7 +60,7 @@ export function newJobEnvelope(now: Date) {
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
     completed_at: null,
-    leads_returned: null,
+    leads_returned: 0,
     result: null,
     error: null,
   };
@@ -86,7 +87,8 @@ export function pollingView(job: Job): Record<string, unknown> {
     created_at: job.created_at,
     updated_at: job.updated_at,
     completed_at: job.completed_at,
-    leads_returned: job.leads_returned,
+    // Items stored before the count was kept from acceptance hold null until they end.
+    leads_returned: job.leads_returned ?? 0,
     result: jobResult(job),
     error: job.error,
   };

@@ -18,7 +18,7 @@ import { isSearchJobKind, type SearchJobKind } from '../catalog/messages.js';
  * An error on the last delivery attempt fails the job with code `error` rather than leaving it running.
  */
 export type JobOutcome =
-  | { status: 'completed'; event_type: string; result: Record<string, unknown>; leads_returned: number | null; charge: number; extra?: Record<string, unknown> }
+  | { status: 'completed'; event_type: string; result: Record<string, unknown>; leads_returned: number; charge: number; extra?: Record<string, unknown> }
   | { status: 'failed'; event_type: string; code: 'invalid_input' | 'error'; message: string; extra?: Record<string, unknown> };
 
 /** Record a job's outcome, its charge and its queued webhook in one transaction, then send the delivery. */
@@ -33,7 +33,7 @@ export async function endJob(job: Job, outcome: JobOutcome, clock: Clock = servi
     now: now.toISOString(),
     result: outcome.status === 'completed' ? outcome.result : null,
     error: outcome.status === 'failed' ? { code: outcome.code, message: outcome.message } : null,
-    leads_returned: outcome.status === 'completed' ? outcome.leads_returned : null,
+    leads_returned: outcome.status === 'completed' ? outcome.leads_returned : 0,
     event_type: outcome.event_type,
     extra: outcome.extra,
   };

@@ -19,6 +19,12 @@ import { CreateSequenceSchema } from '../sequences/schemas.js';
  * ones (deep and agentic search, sequences) need `confirm: true` or an explicit `max_credits`. Job tools
  * wait for the job with progress notifications up to `waitSeconds`, then return the job id to poll.
  *
+ * The async tools take no `webhook_url`: the server sends the one it was configured with (`webhookUrl`,
+ * `MCP_WEBHOOK_URL`, checked at start by shared/mcp/webhook.ts), so every required field of every tool is one
+ * a model can fill from the user's request. A tool's error is one flat object, `{code, message}` (with
+ * `http_status`, `details` and `credits_charged` where they apply): the API's error envelope unwrapped, the
+ * gateway's `{message}` given a code by its status, and a refused input `invalid_request`.
+ *
  * Emails and sequences created here always wait for human review: `review` is not an input (it is sent as
  * `required`), and no tool approves; a human approves in the web app (or through the API directly). Text
  * quoted from third-party web pages (agentic search leads) comes back marked as untrusted data.
@@ -27,6 +33,8 @@ export interface McpOptions {
   /** Service origin, e.g. http://localhost:3000. */
   origin: string;
   apiKey: string;
+  /** The `webhook_url` sent with every async job, checked beforehand with `checkMcpWebhookUrl`. */
+  webhookUrl: string;
   /** How long an async tool waits for its job before returning the id (seconds). */
   waitSeconds?: number;
   pollIntervalMs?: number;
@@ -102,11 +110,45 @@ export function markUntrusted(job: Json): Json {
   return { ...job, result: { ...job.result, results: { note: UNTRUSTED_NOTE, untrusted_third_party_content: results } } };
 }
 
-/** An API answer as a tool result: errors are tool errors carrying the HTTP status and the API's body. */
+/** Codes for the gateway's own answers, which carry only `{message}`. */
+const GATEWAY_CODES: Record<number, string> = { 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 413: 'payload_too_large', 429: 'throttled', 502: 'upstream_error', 503: 'unavailable', 504: 'timeout' };
+
+/**
+ * An API error answer as the one flat error shape: `{code, message}` from the API's `{error: {code, message,
+ * details?}}` (details kept beside them), or from the gateway's `{message}` with a code for its status.
+ */
+export function flatError(status: number, body: unknown): { code: string; message: string; details?: unknown } {
+  const b = (body ?? {}) as Json;
+  const inner = b.error && typeof b.error === 'object' ? (b.error as Json) : undefined;
+  if (inner && typeof inner.code === 'string') {
+    return { code: inner.code, message: typeof inner.message === 'string' ? inner.message : inner.code, ...(inner.details !== undefined ? { details: inner.details } : {}) };
+  }
+  const message = typeof b.message === 'string' ? b.message : typeof body === 'string' && body ? body : `HTTP ${status}`;
+  return { code: GATEWAY_CODES[status] ?? (status >= 500 ? 'error' : 'invalid_request'), message };
+}
+
+/** A tool error: `{code, message}` plus what applies (`http_status`, `details`, `credits_charged`, `job_id`). */
+function failure(error: { code: string; message: string; details?: unknown }, extra: Json = {}): CallToolResult {
+  return reply({ ...error, ...extra }, true);
+}
+
+/** An API answer as a tool result: an error answer is a tool error in the flat shape, with its HTTP status. */
 function answer(res: { data?: unknown; error?: unknown; response: Response }, extra: Json = {}): CallToolResult {
   const status = res.response.status;
-  if (res.error !== undefined || status >= 400) return reply({ http_status: status, error: res.error ?? null, ...extra }, true);
+  if (res.error !== undefined || status >= 400) return failure(flatError(status, res.error), { http_status: status, ...extra });
   return reply({ http_status: status, ...(res.data as Json), ...extra });
+}
+
+/** A request schema's object without `webhook_url` (the server sends its own), strict as the API's. */
+function withoutWebhook<T extends zm.core.$ZodShape>(object: { shape: T }) {
+  const { webhook_url: _w, ...rest } = object.shape as T & { webhook_url?: unknown };
+  return zm.strictObject(rest as Omit<T, 'webhook_url'>);
+}
+
+/** Errors the SDK makes itself (arguments refused by the tool's schema, an unknown tool, a handler that threw). */
+function sdkError(message: string): CallToolResult {
+  const refused = /Input validation error|Invalid arguments|not found|disabled/.test(message);
+  return failure({ code: refused ? 'invalid_request' : 'error', message });
 }
 
 export function createMcpServer(opts: McpOptions): McpServer {
@@ -114,6 +156,9 @@ export function createMcpServer(opts: McpOptions): McpServer {
   const waitMs = (opts.waitSeconds ?? 120) * 1000;
   const pollMs = opts.pollIntervalMs ?? 2000;
   const server = new McpServer({ name: 'people-outreach', version: '1.0.0' });
+  // The SDK answers arguments its schema refuses (and handler exceptions) with plain text; same flat shape here.
+  (server as unknown as { createToolError: (message: string) => CallToolResult }).createToolError = sdkError;
+  const hook = { webhook_url: opts.webhookUrl };
 
   async function poll(tier: Tier, jobId: string) {
     return api.GET(POLL_PATH[tier], { params: { path: { job_id: jobId } } } as never) as Promise<{ data?: Json; error?: unknown; response: Response }>;
@@ -132,13 +177,14 @@ export function createMcpServer(opts: McpOptions): McpServer {
         return reply({ job_id: jobId, status: job.status, still_running: true, note: `Not finished within ${Math.round(waitMs / 1000)} s; call job_status with this id.`, credits_charged: 0 });
       }
       if (token !== undefined) {
-        await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: round, message: `${tier} ${jobId}: ${job.status}, ${job.leads_returned ?? 0} leads so far` } });
+        await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: round, message: `${tier} ${jobId}: ${job.status}, ${job.leads_returned} leads so far` } });
       }
       await new Promise((r) => setTimeout(r, pollMs));
     }
   }
 
-  async function startJob(tier: Tier, path: string, body: Json, idempotencyKey: string | undefined, extra: Extra): Promise<CallToolResult> {
+  async function startJob(tier: Tier, path: string, args: Json, idempotencyKey: string | undefined, extra: Extra): Promise<CallToolResult> {
+    const body = { ...args, ...hook };
     const res = (await api.POST(path as never, { body, params: { header: idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {} } } as never)) as { data?: Json; error?: unknown; response: Response };
     if (res.error !== undefined || !res.data) return answer(res as never, { credits_charged: 0 });
     return waitForJob(tier, res.data.id, body, extra);
@@ -146,16 +192,28 @@ export function createMcpServer(opts: McpOptions): McpServer {
 
   const idempotency = { idempotency_key: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/).optional().describe('Optional Idempotency-Key: the same key returns the same job.') };
 
+  const people = built(PeopleSearchSchema).shape;
   server.registerTool(
     'people_search',
-    { description: `Find people from a plain-language description (25–100 leads). Price: ${price('POST search/')}. Waits for the results.`, inputSchema: built(PeopleSearchSchema) },
+    {
+      description: `Find people from a plain-language description (25–100 leads). Price: ${price('POST search/')}. Waits for the results; people_search_next_page continues with the job id.`,
+      inputSchema: zm.strictObject({ query: people.query._zod.def.innerType, max_results: people.max_results }),
+    },
+    async (args, extra) => startJob('people_search', '/api/public/v1/search/', args, undefined, extra as Extra),
+  );
+  server.registerTool(
+    'people_search_next_page',
+    {
+      description: `The next page of a completed people search, overlapping none of its earlier pages. Price: ${price('POST search/')}. Waits for the results.`,
+      inputSchema: zm.strictObject({ search_id: people.search_id._zod.def.innerType, max_results: people.max_results }),
+    },
     async (args, extra) => startJob('people_search', '/api/public/v1/search/', args, undefined, extra as Extra),
   );
   server.registerTool(
     'deep_search',
     {
       description: `A researched shortlist with fit scores. Price: ${price('POST deep-search/')}; requires confirm: true. Takes minutes: returns the job id if not done in time.`,
-      inputSchema: zm.extend(built(DeepSearchSchema), { confirm: CONFIRM, ...idempotency }),
+      inputSchema: zm.extend(withoutWebhook(built(DeepSearchSchema)), { confirm: CONFIRM, ...idempotency }),
     },
     async ({ confirm: _confirm, idempotency_key, ...body }, extra) => startJob('deep_search', '/api/public/v1/deep-search/', body, idempotency_key, extra as Extra),
   );
@@ -163,7 +221,7 @@ export function createMcpServer(opts: McpOptions): McpServer {
     'agentic_search',
     {
       description: `Detailed persona search with evidence. Price: ${price('POST agentic-search/')}; max_credits is required and is the most it can cost.`,
-      inputSchema: zm.extend(built(AgenticSearchSchema), { max_credits: built(AgenticSearchSchema).shape.max_credits._zod.def.innerType, ...idempotency }),
+      inputSchema: zm.extend(withoutWebhook(built(AgenticSearchSchema)), { max_credits: built(AgenticSearchSchema).shape.max_credits._zod.def.innerType, ...idempotency }),
     },
     async ({ idempotency_key, ...body }, extra) => startJob('agentic_search', '/api/public/v1/agentic-search/', body, idempotency_key, extra as Extra),
   );
@@ -174,7 +232,10 @@ export function createMcpServer(opts: McpOptions): McpServer {
   );
   server.registerTool(
     'enrich_phone',
-    { description: `Find a phone number. Price: ${price('POST enrich/phone/')}. Waits for the lookup.`, inputSchema: zm.safeExtend(built(PhoneEnrichSchema), idempotency) },
+    {
+      description: `Find a phone number. Price: ${price('POST enrich/phone/')}. Give professional_url, or email, or first_name + last_name with company_name or domain. Waits for the lookup.`,
+      inputSchema: zm.extend(withoutWebhook(built(PhoneEnrichSchema)), idempotency),
+    },
     async ({ idempotency_key, ...body }, extra) => startJob('phone_enrich', '/api/public/v1/enrich/phone/', body, idempotency_key, extra as Extra),
   );
   server.registerTool(

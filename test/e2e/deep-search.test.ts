@@ -160,7 +160,7 @@ describe('deep search', () => {
     expect(r.status).toBe(202);
     await settle();
     const poll = (await reply(t.client.typed.GET('/api/public/v1/deep-search/{job_id}/', { params: { path: { job_id: r.body.id } } }))).body;
-    expect([poll.status, poll.result, poll.leads_returned]).toEqual(['failed', { error: { code: 'invalid_input', message: 'invalid deep-search query' } }, null]);
+    expect([poll.status, poll.result, poll.leads_returned]).toEqual(['failed', { error: { code: 'invalid_input', message: 'invalid deep-search query' } }, 0]);
     expect(poll.error).toEqual({ code: 'invalid_input', message: 'invalid deep-search query' });
     expect((await charges(t.accountId))[0]).toMatchObject({ reference: r.body.id, reserved: 400, charged: 0, charge_status: 'released' });
     expect(await balance(t.accountId)).toBe(1250);

@@ -183,7 +183,7 @@ describe('console API', () => {
     expect((await admin.console('POST', `accounts/${a.body.id}/credits/`, { amount: 0 })).status).toBe(400);
     const charges = await admin.console('GET', `accounts/${a.body.id}/charges/`);
     expect(charges.status).toBe(200);
-    expect(charges.body).toEqual({ results: [] });
+    expect(charges.body).toEqual({ results: [], next_cursor: null });
   });
 
   test('pilot flag: at most PILOT_ACCOUNT_LIMIT accounts', async () => {

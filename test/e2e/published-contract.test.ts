@@ -93,7 +93,7 @@ describe('the MCP server over stdio', () => {
       command: process.execPath,
       args: ['--import', 'tsx', join(ROOT, 'bin/mcp.ts')],
       cwd: ROOT,
-      env: { ...(process.env as Record<string, string>), PEOPLE_API_URL: origin, PEOPLE_API_KEY: tenant.apiKey, MCP_WAIT_SECONDS: '90', MCP_POLL_MS: '500' },
+      env: { ...(process.env as Record<string, string>), PEOPLE_API_URL: origin, PEOPLE_API_KEY: tenant.apiKey, MCP_WEBHOOK_URL: receiver.url, MCP_WAIT_SECONDS: '90', MCP_POLL_MS: '500' },
       stderr: 'pipe',
     });
     mcp = new McpClient({ name: 'contract-test', version: '1.0.0' });
@@ -110,7 +110,10 @@ describe('the MCP server over stdio', () => {
       expect.arrayContaining(['people_search', 'deep_search', 'agentic_search', 'cancel_agentic_search', 'enrich_email', 'enrich_phone', 'enrich_professional_url', 'enrich_professional_profile', 'job_status', 'list_sending_accounts', 'create_email', 'get_email', 'edit_email', 'cancel_email', 'create_sequence']),
     );
     expect(byName.get('enrich_email')!.description).toContain('5 credits');
-    expect(byName.get('deep_search')!.inputSchema.required).toEqual(expect.arrayContaining(['confirm', 'query', 'webhook_url']));
+    expect(byName.get('deep_search')!.inputSchema.required).toEqual(expect.arrayContaining(['confirm', 'query']));
+    // The server sends its MCP_WEBHOOK_URL: no tool asks the model for one.
+    for (const t of tools) expect(Object.keys(t.inputSchema.properties ?? {})).not.toContain('webhook_url');
+    expect(byName.get('people_search')!.inputSchema.required).toEqual(expect.arrayContaining(['query', 'max_results']));
     expect(byName.get('agentic_search')!.inputSchema.required).toContain('max_credits');
   }, 60_000);
 
@@ -118,7 +121,7 @@ describe('the MCP server over stdio', () => {
     const before = await balance();
     const progress: unknown[] = [];
     const search = await mcp.callTool(
-      { name: 'people_search', arguments: { query: 'software engineers', max_results: 25, webhook_url: receiver.url } },
+      { name: 'people_search', arguments: { query: 'software engineers', max_results: 25 } },
       undefined,
       { onprogress: (p) => progress.push(p), timeout: 110_000 },
     );
@@ -135,11 +138,23 @@ describe('the MCP server over stdio', () => {
     expect(enriched.structuredContent).toMatchObject({ http_status: 200, email: expect.stringContaining('@'), credits_charged: 5 });
 
     expect(await balance()).toBe(before - found.credits_charged - 5);
+    // The job's webhook went to MCP_WEBHOOK_URL.
+    const jobId = (search.structuredContent as { id: string }).id;
+    for (let i = 0; i < 100 && receiver.for(jobId).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(receiver.for(jobId)[0]!.body).toMatchObject({ id: jobId, event_type: 'search.completed' });
   }, 120_000);
+
+  test('a no-match enrichment is one flat error {code, message} at full price', async () => {
+    const before = await balance();
+    const r = await mcp.callTool({ name: 'enrich_professional_profile', arguments: { professional_url: 'https://www.linkedin.com/in/no-such-person-anywhere-0' } });
+    expect(r.isError).toBe(true);
+    expect(r.structuredContent).toEqual({ code: 'not_found', message: expect.any(String), http_status: 404, credits_charged: 2 });
+    expect(await balance()).toBe(before - 2);
+  }, 60_000);
 
   test('a costly tool without confirm: true is refused before any call', async () => {
     const before = await balance();
-    const r = await mcp.callTool({ name: 'deep_search', arguments: { query: 'VP of Sales', webhook_url: receiver.url } });
+    const r = await mcp.callTool({ name: 'deep_search', arguments: { query: 'VP of Sales' } });
     expect(r.isError).toBe(true);
     expect(await balance()).toBe(before);
   }, 60_000);
@@ -153,7 +168,7 @@ describe('the MCP server over Streamable HTTP', () => {
     tenant = await newTenant(stack);
     server = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bin/mcp.ts'), '--http'], {
       cwd: ROOT,
-      env: { ...process.env, PEOPLE_API_URL: origin, PEOPLE_API_KEY: tenant.apiKey, MCP_HTTP_PORT: '0' },
+      env: { ...process.env, PEOPLE_API_URL: origin, PEOPLE_API_KEY: tenant.apiKey, MCP_WEBHOOK_URL: receiver.url, MCP_HTTP_PORT: '0' },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let said = '';
@@ -189,3 +204,19 @@ describe('the MCP server over Streamable HTTP', () => {
     expect(await balance()).toBe(before - 5);
   }, 60_000);
 });
+
+test('the MCP server will not start with an MCP_WEBHOOK_URL the service would refuse', async () => {
+  const run = (webhook: string | undefined) =>
+    new Promise<{ code: number | null; said: string }>((resolveRun) => {
+      const env: NodeJS.ProcessEnv = { ...process.env, PEOPLE_API_URL: origin, PEOPLE_API_KEY: 'k', MCP_HTTP_PORT: '0' };
+      if (webhook === undefined) delete env.MCP_WEBHOOK_URL;
+      else env.MCP_WEBHOOK_URL = webhook;
+      const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bin/mcp.ts')], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+      let said = '';
+      child.stderr!.on('data', (c: Buffer) => (said += c.toString()));
+      child.once('exit', (code) => resolveRun({ code, said }));
+    });
+  expect(await run(undefined)).toEqual({ code: 1, said: expect.stringContaining('Set MCP_WEBHOOK_URL') });
+  // An invented public host does not resolve on the twin (nothing leaves loopback), so it is refused.
+  expect(await run('https://hooks.example.com/people')).toEqual({ code: 1, said: expect.stringContaining('MCP_WEBHOOK_URL is refused: the URL host does not resolve') });
+}, 60_000);

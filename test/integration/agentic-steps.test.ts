@@ -68,6 +68,8 @@ describe('agentic search, step by step', () => {
     const r = await accept(t.client, { query: BROAD, max_credits: 400 });
     expect(r.status).toBe(202);
     expect(await balance(t.accountId)).toBe(before - 400);
+    // A poller reads a count from the start: 0 leads so far, never null.
+    expect((await t.client.api('GET', `agentic-search/${r.body.id}/`)).body).toMatchObject({ status: 'pending', leads_returned: 0 });
     const c = await t.client.api('POST', `agentic-search/${r.body.id}/cancel/`);
     expect(c.status).toBe(202);
     expect(c.body).toEqual({ id: r.body.id, status: 'cancelled', created_at: r.body.created_at });

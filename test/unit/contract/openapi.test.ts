@@ -54,7 +54,7 @@ describe('the published OpenAPI document', () => {
   test('every job kind documents a failed poll as result {error}, the webhook body without id and event_type', () => {
     const error = { code: 'error', message: 'the job failed, retry' };
     const failed = (id: string, tier: string, result: unknown) => ({
-      id, status: 'failed', tier, created_at: '2026-11-26T10:00:00.000Z', updated_at: '2026-11-26T10:05:00.000Z', completed_at: '2026-11-26T10:05:00.000Z', leads_returned: null, result, error,
+      id, status: 'failed', tier, created_at: '2026-11-26T10:00:00.000Z', updated_at: '2026-11-26T10:05:00.000Z', completed_at: '2026-11-26T10:05:00.000Z', leads_returned: 0, result, error,
     });
     const id = 'dj_01kayj4h1pq2w8b7z3f6c9d0ea';
     const polls = [['search/{job_id}/', 'people_search', 'PeopleSearchJob'], ['deep-search/{job_id}/', 'deep_search', 'DeepSearchJob'], ['enrich/phone/{job_id}/', 'phone_enrich', 'PhoneEnrichJob'], ['agentic-search/{job_id}/', 'agentic_search', 'AgenticSearchJob']];
@@ -62,6 +62,9 @@ describe('the published OpenAPI document', () => {
       expect(checkResponse('GET', `${PUBLIC_BASE}${path}`, 200, 'application/json', failed(id, tier!, { error }))).toEqual({ ok: true });
       expect(checkResponse('GET', `${PUBLIC_BASE}${path}`, 200, 'application/json', failed(id, tier!, { error: { code: 'error' } }))).toMatchObject({ ok: false });
       expect(doc.components.schemas[schema!].description).toContain('`{error}` of a failed one');
+      // leads_returned is a count from acceptance on, never null.
+      expect(checkResponse('GET', `${PUBLIC_BASE}${path}`, 200, 'application/json', { ...failed(id, tier!, { error }), leads_returned: null })).toMatchObject({ ok: false });
+      expect(doc.components.schemas[schema!].properties.leads_returned).toMatchObject({ type: 'integer', minimum: 0 });
     }
   });
 

@@ -43,7 +43,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => api.listen(0, '127.0.0.1', r));
   const origin = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
-  mcp = await startMcpHttpServer({ mcp: { origin, apiKey: 'test-key', waitSeconds: 5, pollIntervalMs: 10 }, port: 0 });
+  mcp = await startMcpHttpServer({ mcp: { origin, apiKey: 'test-key', webhookUrl: 'http://127.0.0.1:9/hook', waitSeconds: 5, pollIntervalMs: 10 }, port: 0 });
 });
 afterAll(async () => {
   await mcp?.close();
@@ -111,7 +111,7 @@ describe('the MCP server over HTTP: Host, Origin and bearer token', () => {
   });
 
   test('a supplied token that is too short is refused at start', async () => {
-    await expect(startMcpHttpServer({ mcp: { origin: 'http://127.0.0.1:9', apiKey: 'k' }, token: 'short' })).rejects.toThrow(/at least 32/);
+    await expect(startMcpHttpServer({ mcp: { origin: 'http://127.0.0.1:9', apiKey: 'k', webhookUrl: 'http://127.0.0.1:9/hook' }, token: 'short' })).rejects.toThrow(/at least 32/);
   });
 });
 
