@@ -35,3 +35,38 @@ export function decodeListCursor(scope: readonly (string | number)[], cursor: st
   if (parts[2] !== digest(scope, p)) throw invalid();
   return p;
 }
+
+/** How one paged list is read: where page N starts, one page from a position, and the whole list's count. */
+export interface PagedListReads<T> {
+  position(page: number, pageSize: number): Promise<string | undefined | null>;
+  page(after: string | undefined, pageSize: number): Promise<{ items: T[]; walked: number; last: string | undefined; more: boolean }>;
+  count(): Promise<number>;
+}
+
+/**
+ * One page of a SPEC.md list (`page`, `page_size` → `{count, page, page_size, total_pages, results}`) with
+ * `next_cursor`: a cursor continues after its page without walking the pages before it, and a page that
+ * reaches the end of the list knows the count, so only a page with more after it counts the entries.
+ */
+export async function readPagedList<T>(scope: readonly (string | number)[], q: { page?: number; page_size: number; cursor?: string }, reads: PagedListReads<T>) {
+  let page = q.page ?? 1;
+  let after: string | undefined | null;
+  if (q.cursor) {
+    const p = decodeListCursor(scope, q.cursor);
+    if (q.page !== undefined && q.page !== p.page + 1) throw new ValidationError('Invalid query parameters.', [{ path: 'page', message: 'does not follow the cursor (leave it out, or send the page after the cursor’s)' }]);
+    page = p.page + 1;
+    after = p.after;
+  } else {
+    after = await reads.position(page, q.page_size);
+  }
+  const read = after === null ? null : await reads.page(after, q.page_size);
+  const count = read && !read.more ? (page - 1) * q.page_size + read.walked : await reads.count();
+  return {
+    count,
+    page,
+    page_size: q.page_size,
+    total_pages: Math.ceil(count / q.page_size),
+    results: read?.items ?? [],
+    next_cursor: read?.more && read.last ? encodeListCursor(scope, { after: read.last, page }) : null,
+  };
+}

@@ -1,6 +1,5 @@
 import type * as z from '../core/zod.js';
-import { decodeListCursor, encodeListCursor } from '../core/list-cursor.js';
-import { ValidationError } from '../core/errors.js';
+import { readPagedList } from '../core/list-cursor.js';
 import { countEmailList, emailListPage, emailListPosition, type EmailListFilter } from './emails.repository.js';
 import { emailListItem } from './model.js';
 import type { ListEmailsQuerySchema } from './schemas.js';
@@ -16,25 +15,13 @@ import type { ListEmailsQuerySchema } from './schemas.js';
 export async function listEmails(accountId: string, q: z.output<typeof ListEmailsQuerySchema>) {
   const filter: EmailListFilter = { ...(q.status ? { status: q.status } : {}), ...(q.since !== undefined ? { since: new Date(q.since).toISOString() } : {}) };
   const scope = ['emails', accountId, filter.status ?? '', filter.since ?? '', q.page_size];
-  let page = q.page ?? 1;
-  let after: string | undefined | null;
-  if (q.cursor) {
-    const p = decodeListCursor(scope, q.cursor);
-    if (q.page !== undefined && q.page !== p.page + 1) throw new ValidationError('Invalid query parameters.', [{ path: 'page', message: 'does not follow the cursor (leave it out, or send the page after the cursor’s)' }]);
-    page = p.page + 1;
-    after = p.after;
-  } else {
-    after = await emailListPosition(accountId, filter, page, q.page_size);
-  }
-  const read = after === null ? null : await emailListPage(accountId, filter, after, q.page_size);
-  // A page that reaches the end of the list knows the count; only one with more after it counts the entries.
-  const count = read && !read.more ? (page - 1) * q.page_size + read.walked : await countEmailList(accountId, filter);
-  return {
-    count,
-    page,
-    page_size: q.page_size,
-    total_pages: Math.ceil(count / q.page_size),
-    results: (read?.emails ?? []).map(emailListItem),
-    next_cursor: read?.more && read.last ? encodeListCursor(scope, { after: read.last, page }) : null,
-  };
+  const list = await readPagedList(scope, q, {
+    position: (page, size) => emailListPosition(accountId, filter, page, size),
+    page: async (after, size) => {
+      const r = await emailListPage(accountId, filter, after, size);
+      return { ...r, items: r.emails };
+    },
+    count: () => countEmailList(accountId, filter),
+  });
+  return { ...list, results: list.results.map(emailListItem) };
 }

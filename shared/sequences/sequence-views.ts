@@ -1,8 +1,8 @@
 import type * as z from '../core/zod.js';
-import { NotFoundError, ValidationError } from '../core/errors.js';
+import { NotFoundError } from '../core/errors.js';
 import { emailStatuses, getEmails } from '../outreach/emails.repository.js';
 import { countSequenceList, enrollmentStepsOf, enrollmentsAt, getSequence, repliesOf, sequenceListPage, sequenceListPosition } from './sequences.repository.js';
-import { decodeListCursor, encodeListCursor } from '../core/list-cursor.js';
+import { readPagedList } from '../core/list-cursor.js';
 import { ENROLLMENT_PAGE_SIZE, enrollmentView, sequenceListItem, sequenceSummary, type SequenceRecord } from './model.js';
 import type { ListSequencesQuerySchema, SequenceReadQuerySchema } from './schemas.js';
 import { encodeEnrollmentCursor, enrollmentCursorStart } from './enrollment-cursor.js';
@@ -92,27 +92,15 @@ export async function getOwnSequence(accountId: string, id: string, q: SequenceP
  * `next_cursor` that continues without walking the pages before.
  */
 export async function listSequences(accountId: string, q: z.output<typeof ListSequencesQuerySchema>) {
-  const scope = ['sequences', accountId, q.page_size];
-  let page = q.page ?? 1;
-  let after: string | undefined | null;
-  if (q.cursor) {
-    const p = decodeListCursor(scope, q.cursor);
-    if (q.page !== undefined && q.page !== p.page + 1) throw new ValidationError('Invalid query parameters.', [{ path: 'page', message: 'does not follow the cursor (leave it out, or send the page after the cursor’s)' }]);
-    page = p.page + 1;
-    after = p.after;
-  } else {
-    after = await sequenceListPosition(accountId, page, q.page_size);
-  }
-  const read = after === null ? null : await sequenceListPage(accountId, after, q.page_size);
-  const count = read && !read.more ? (page - 1) * q.page_size + read.walked : await countSequenceList(accountId);
-  return {
-    count,
-    page,
-    page_size: q.page_size,
-    total_pages: Math.ceil(count / q.page_size),
-    results: (read?.sequences ?? []).map(sequenceListItem),
-    next_cursor: read?.more && read.last ? encodeListCursor(scope, { after: read.last, page }) : null,
-  };
+  const list = await readPagedList(['sequences', accountId, q.page_size], q, {
+    position: (page, size) => sequenceListPosition(accountId, page, size),
+    page: async (after, size) => {
+      const r = await sequenceListPage(accountId, after, size);
+      return { ...r, items: r.sequences };
+    },
+    count: () => countSequenceList(accountId),
+  });
+  return { ...list, results: list.results.map(sequenceListItem) };
 }
 
 export async function sequenceReplies(accountId: string, id: string) {
