@@ -44,9 +44,16 @@ export async function listAccountJobs(accountId: string, q: { cursor?: string; l
   };
 }
 
-/** A job's event can be delivered again once it has a webhook, has finished, and no delivery is queued. */
+/**
+ * Attempts a job's delivery log may hold: the automatic ones (8) and manual redeliveries up to this many in
+ * all. The log lives on the job item, so it is bounded (50 attempts are about 8 KB of the item's 400 KB).
+ */
+export const WEBHOOK_LOG_MAX_ATTEMPTS = 50;
+
+/** A job's event can be delivered again once it has a webhook, has finished, no delivery is queued, and its log has room. */
 export function assertRedeliverable(job: Job): void {
   if (typeof job.request.webhook_url !== 'string' || !job.event_type) throw new ConflictError('This job has no webhook.');
   if (!TERMINAL.includes(job.status)) throw new ConflictError('This job has not finished yet.');
   if (job.webhook_status !== 'delivered' && job.webhook_status !== 'failed') throw new ConflictError('A delivery of this job is already queued.');
+  if ((job.webhook_attempts?.length ?? 0) >= WEBHOOK_LOG_MAX_ATTEMPTS) throw new ConflictError(`This job's event has been sent ${WEBHOOK_LOG_MAX_ATTEMPTS} times, the most its delivery log keeps; it is not sent again.`);
 }

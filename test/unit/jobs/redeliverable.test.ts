@@ -1,4 +1,4 @@
-import { assertRedeliverable } from '../../../shared/jobs/account-jobs.js';
+import { WEBHOOK_LOG_MAX_ATTEMPTS, assertRedeliverable } from '../../../shared/jobs/account-jobs.js';
 import { ConflictError } from '../../../shared/core/errors.js';
 import type { Job } from '../../../shared/jobs/model.js';
 
@@ -46,5 +46,12 @@ describe('a job event can be redelivered', () => {
 
   test('not while a delivery is queued (409)', () => {
     expect(refusal({ ...finished, webhook_status: 'queued' })).toBe('A delivery of this job is already queued.');
+  });
+
+  test('not once its delivery log holds WEBHOOK_LOG_MAX_ATTEMPTS attempts (409): the log on the job item stays bounded', () => {
+    const attempt = { attempt: 1, at: '2026-11-23T10:00:06.000Z', status: 500, error: 'http_5xx', duration_ms: 12, next_retry_at: null };
+    const attempts = (n: number) => Array.from({ length: n }, (_, i) => ({ ...attempt, attempt: i + 1 }));
+    expect(refusal({ ...finished, webhook_attempts: attempts(WEBHOOK_LOG_MAX_ATTEMPTS - 1) })).toBeNull();
+    expect(refusal({ ...finished, webhook_attempts: attempts(WEBHOOK_LOG_MAX_ATTEMPTS) })).toMatch(/sent 50 times/);
   });
 });
