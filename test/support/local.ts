@@ -4,6 +4,7 @@ import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../
 import { assertResponseMatchesContract } from './contract.js';
 import { publicApiClient, type PublicApiClient } from '../../shared/contract/client.js';
 import type { operations } from '../../shared/contract/public-api.js';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { SHARED_DYNAMODB_ENV } from './shared-dynamodb.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -26,14 +27,38 @@ export interface Reply<T = any> {
   body: T;
 }
 
+/** One keep-alive connection pool per loopback source address (Linux routes all of 127.0.0.0/8 to loopback). */
+const sourceAgents = new Map<string, Agent>();
+
+/**
+ * `fetch` from a given loopback source address, so a test can play callers on different networks: the
+ * gateway counts per source address as AWS WAF counts per source IP ("Per-source limits at the edge").
+ */
+export function fetchFrom(source: string): typeof fetch {
+  let agent = sourceAgents.get(source);
+  if (!agent) sourceAgents.set(source, (agent = new Agent({ localAddress: source })));
+  const dispatcher = agent;
+  return (async (input: string | URL | Request, init?: RequestInit) => {
+    const request = input instanceof Request ? input : new Request(input, init);
+    const body = request.body ? await request.arrayBuffer() : undefined;
+    return (await undiciFetch(request.url, { method: request.method, headers: [...request.headers], body, dispatcher })) as unknown as Response;
+  }) as typeof fetch;
+}
+
 export class Client {
+  private readonly fetch: typeof fetch;
+
+  /** `source`: the loopback address this caller's requests come from (default: the system's choice, 127.0.0.1). */
   constructor(
     readonly stack: LocalStack,
     readonly apiKey?: string,
-  ) {}
+    readonly source?: string,
+  ) {
+    this.fetch = source ? fetchFrom(source) : fetch;
+  }
 
   async call<T = any>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> {
-    const res = await fetch(url, {
+    const res = await this.fetch(url, {
       method,
       headers: { 'content-type': 'application/json', ...(this.apiKey ? { 'x-api-key': this.apiKey } : {}), ...headers },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
@@ -54,7 +79,7 @@ export class Client {
   get typed(): PublicApiClient {
     const checked: typeof fetch = async (input, init) => {
       const request = new Request(input, init);
-      const res = await fetch(request);
+      const res = await this.fetch(request);
       const text = await res.clone().text();
       const contentType = res.headers.get('content-type');
       assertResponseMatchesContract(request.method, new URL(request.url).pathname, res.status, contentType, text && contentType?.includes('json') ? JSON.parse(text) : text);
