@@ -5,7 +5,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { loopbackBrowser } from '../support/browser.js';
 import type { LocalStack } from '../../shared/local/stack.js';
 import { startServices } from '../../shared/local/services.js';
-import { Client, ROOT, startTestStack } from '../support/local.js';
+import { Client, ROOT, serviceClockNow, startTestStack, toNextNoonUtc } from '../support/local.js';
 import { newAppTenant, USER_PASSWORD } from '../support/app-users.js';
 import { sesEventFor } from '../support/ses-events.js';
 
@@ -44,15 +44,8 @@ afterAll(async () => {
 type Tenant = Awaited<ReturnType<typeof newAppTenant>>;
 let seq = 0;
 const settle = async () => expect((await admin.console('POST', 'dev/settle/')).body).toEqual({ idle: true });
-const clockNow = async () => new Date((await admin.console('POST', 'dev/clock/', { advance_seconds: 1 })).body.now as string);
-/** To 12:00 UTC of the next day: past every morning slot, so each day's sends happen on their day. */
-async function toNextNoon(): Promise<string> {
-  const now = await clockNow();
-  const noon = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1, 12);
-  await admin.console('POST', 'dev/clock/', { advance_seconds: Math.ceil((noon - now.getTime()) / 1000) });
-  await settle();
-  return new Date(noon).toISOString().slice(0, 10);
-}
+const clockNow = () => serviceClockNow(admin);
+const toNextNoon = () => toNextNoonUtc(admin);
 /** `n` emails drafted and approved to send now, then sent; their ids. */
 async function sent(t: Tenant, n: number): Promise<string[]> {
   const ids: string[] = [];

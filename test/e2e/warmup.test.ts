@@ -3,7 +3,7 @@ import { startServices } from '../../shared/local/services.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, ROOT, startTestStack } from '../support/local.js';
+import { Client, ROOT, serviceClockNow, startTestStack, toNextNoonUtc } from '../support/local.js';
 import { newAppTenant } from '../support/app-users.js';
 import { sesEventFor } from '../support/ses-events.js';
 
@@ -30,15 +30,8 @@ afterAll(async () => {
 const DAY_S = 86_400;
 let seq = 0;
 const settle = async () => expect((await admin.console('POST', 'dev/settle/')).body).toEqual({ idle: true });
-const clockNow = async () => new Date((await admin.console('POST', 'dev/clock/', { advance_seconds: 1 })).body.now as string);
-/** To 12:00 UTC of the next day: past every morning slot (09:00 + spread), so each day's sends happen on their day. */
-async function toNextNoon(): Promise<string> {
-  const now = await clockNow();
-  const noon = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1, 12);
-  await admin.console('POST', 'dev/clock/', { advance_seconds: Math.ceil((noon - now.getTime()) / 1000) });
-  await settle();
-  return new Date(noon).toISOString().slice(0, 10);
-}
+const clockNow = () => serviceClockNow(admin);
+const toNextNoon = () => toNextNoonUtc(admin);
 
 type Tenant = Awaited<ReturnType<typeof newAppTenant>>;
 async function tenant(sender: Record<string, unknown> = {}): Promise<Tenant & { eaId: string }> {

@@ -124,3 +124,23 @@ export async function newTenant(
   if (opts.sender !== null && opts.sender !== undefined) await admin.console('POST', `accounts/${a.body.id}/sending-accounts/`, opts.sender);
   return { client: new Client(stack, k.body.key), accountId: a.body.id, keyId: k.body.id, apiKey: k.body.key, admin };
 }
+
+/** Runs the stack's queues, timers and sweeps until nothing is left to do (the console's `dev/settle/`). */
+export async function settleStack(admin: Client): Promise<void> {
+  const r = await admin.console('POST', 'dev/settle/');
+  if (r.body?.idle !== true) throw new Error(`dev/settle/ did not reach idle: ${JSON.stringify(r.body)}`);
+}
+
+/** The service clock now (advanced by one second, the smallest step `dev/clock/` takes). */
+export async function serviceClockNow(admin: Client): Promise<Date> {
+  return new Date((await admin.console('POST', 'dev/clock/', { advance_seconds: 1 })).body.now as string);
+}
+
+/** The service clock to 12:00 UTC of the next day, past every morning send slot, then settled; that day (YYYY-MM-DD). */
+export async function toNextNoonUtc(admin: Client): Promise<string> {
+  const now = await serviceClockNow(admin);
+  const noon = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1, 12);
+  await admin.console('POST', 'dev/clock/', { advance_seconds: Math.ceil((noon - now.getTime()) / 1000) });
+  await settleStack(admin);
+  return new Date(noon).toISOString().slice(0, 10);
+}
