@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { startDynamoLocal } from '../shared/local/processes.js';
 import { startupPhase } from '../shared/local/startup-trace.js';
+import type { DemoAccount } from '../shared/local/services.js';
 
 /**
  * `npm start`: the whole service on loopback with no cloud account and no Docker.
@@ -42,11 +43,17 @@ shutdown = async () => {
 const services = await startServices({ root, stack, dataDir, loading, log: (m) => console.log(m) });
 startupPhase('directory ready, in-flight work resumed');
 
-// The demo account is made once; its key is kept in DATA_DIR only so the banner can show it again.
+// The demo account is made once; its key and webhook signing secret are kept in DATA_DIR only so the banner
+// can show them again. A data directory from before the secret was shown gets a new one (deliveries carry a
+// signature per active secret, so the older one keeps verifying too).
 const demoFile = resolve(dataDir, 'demo-account.json');
-let demo: { account_id: string; api_key: string };
+let demo: DemoAccount;
 if (existsSync(demoFile)) {
   demo = JSON.parse(readFileSync(demoFile, 'utf8'));
+  if (!demo.webhook_secret) {
+    demo.webhook_secret = await services.addDemoWebhookSecret(demo.account_id);
+    writeFileSync(demoFile, JSON.stringify(demo), { mode: 0o600 });
+  }
 } else {
   demo = await services.createDemoAccount();
   writeFileSync(demoFile, JSON.stringify(demo), { mode: 0o600 });
@@ -60,16 +67,17 @@ const ms = Date.now() - t0;
 console.log(`
 People search, enrichment and outreach — local stack ready in ${(ms / 1000).toFixed(1)} s
 
-  Public API   ${stack.baseUrl}
-  Console API  ${stack.consoleUrl}
-  Web app      ${stack.appUrl}  (sign in as ${demoUser.email} / ${demoUser.password})
-  Health       http://localhost:${stack.port}/healthz
-  Sample web   http://127.0.0.1:${stack.sampleWeb.port}/ (pages of the directory's companies, by Host header)
-  Data         ${dataDir}
+  Public API      ${stack.baseUrl}
+  Console API     ${stack.consoleUrl}
+  Web app         ${stack.appUrl}  (sign in as ${demoUser.email} / ${demoUser.password})
+  Health          http://localhost:${stack.port}/healthz
+  Sample web      http://127.0.0.1:${stack.sampleWeb.port}/ (pages of the directory's companies, by Host header)
+  Data            ${dataDir}
 
-  Demo account ${demo.account_id}
-  API key      ${demo.api_key}
-  Admin token  ${stack.adminToken}
+  Demo account    ${demo.account_id}
+  API key         ${demo.api_key}
+  Webhook secret  ${demo.webhook_secret}  (verify deliveries' webhook-signature with it: Standard Webhooks)
+  Admin token     ${stack.adminToken}
 
 Try:
   curl -s ${stack.baseUrl}email/accounts/ -H 'x-api-key: ${demo.api_key}'

@@ -14,8 +14,18 @@ import { loadDirectoryFile, useLoadedDirectory, type LoadedDirectory } from '../
  */
 export interface LocalServices {
   directoryFile: string;
-  createDemoAccount(): Promise<{ account_id: string; api_key: string }>;
+  createDemoAccount(): Promise<DemoAccount>;
+  /** A new webhook signing secret for the demo account (for a data directory from before the banner showed it). */
+  addDemoWebhookSecret(accountId: string): Promise<string>;
   stop(): Promise<void>;
+}
+
+/** What the banner shows of the demo account; kept in DATA_DIR/demo-account.json (mode 0600). */
+export interface DemoAccount {
+  account_id: string;
+  api_key: string;
+  /** The account's webhook signing secret (`whsec_…`), so the first deliveries can be verified. */
+  webhook_secret: string;
 }
 
 export interface DirectoryOptions {
@@ -151,9 +161,13 @@ export async function startServices(opts: {
     async createDemoAccount() {
       const account = await consoleCall(stack, 'POST', 'accounts/', { name: 'Demo workspace', agentic_search: true, pilot: true });
       const key = await consoleCall(stack, 'POST', `accounts/${account.id}/api-keys/`);
-      await consoleCall(stack, 'POST', `accounts/${account.id}/webhook-secrets/`);
+      const secret = await consoleCall(stack, 'POST', `accounts/${account.id}/webhook-secrets/`);
       await connectThroughEmulator(stack, account.id as string, 'demo.sender@demo-workspace.test');
-      return { account_id: account.id as string, api_key: key.key as string };
+      return { account_id: account.id as string, api_key: key.key as string, webhook_secret: secret.secret as string };
+    },
+    async addDemoWebhookSecret(accountId: string) {
+      const secret = await consoleCall(stack, 'POST', `accounts/${accountId}/webhook-secrets/`);
+      return secret.secret as string;
     },
     async stop() {},
   };
