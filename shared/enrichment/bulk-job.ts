@@ -28,7 +28,8 @@ const LOOKUPS: Record<BulkItemKind, (input: any) => Promise<object | null>> = {
   phone: lookupPhone,
 };
 
-async function runItem(item: PlannedItem): Promise<ItemOutcome> {
+/** What one item comes to (exported for the crash tests, which leave a run half done as a crash would). */
+export async function runItem(item: PlannedItem): Promise<ItemOutcome> {
   if (!item.valid) return { status: 'invalid_input', data: null, error: { code: 'invalid_input', message: item.message }, charged: 0, chargeStatus: 'released', reason: `invalid_input: ${item.message}` };
   const data = await LOOKUPS[item.kind](item.input);
   if (data) return { status: 'found', data: data as Record<string, unknown>, error: null, charged: item.reserve, chargeStatus: 'charged' };
