@@ -6,7 +6,8 @@ import { AgenticSearchSchema } from '../agentic/model.js';
 import { PRICES } from '../accounts/prices.js';
 import { publicApiClient, type PublicApiClient } from '../contract/client.js';
 import { OPERATIONS } from '../contract/operations.js';
-import { EmailEnrichSchema, PhoneEnrichSchema, ProfessionalUrlEnrichSchema, ProfileEnrichSchema } from '../enrichment/enrichment.js';
+import { EmailEnrichSchema, PhoneEnrichSchema, PhoneIdentitySchema, ProfessionalUrlEnrichSchema, ProfileEnrichSchema } from '../enrichment/enrichment.js';
+import { BULK_KINDS, MAX_BULK_ITEMS, bulkReservation, planBulkItem } from '../enrichment/bulk.schema.js';
 import { CreateEmailSchema, PatchEmailSchema } from '../outreach/schemas.js';
 import { DeepSearchSchema } from '../search/deep-search-accept.js';
 import { PeopleSearchSchema } from '../search/people-search.js';
@@ -40,7 +41,7 @@ export interface McpOptions {
   pollIntervalMs?: number;
 }
 
-type Tier = 'people_search' | 'deep_search' | 'agentic_search' | 'phone_enrich';
+type Tier = 'people_search' | 'deep_search' | 'agentic_search' | 'phone_enrich' | 'bulk_enrich';
 type Json = Record<string, any>;
 type Extra = { _meta?: { progressToken?: string | number }; sendNotification: (n: any) => Promise<void>; signal: AbortSignal };
 
@@ -57,6 +58,7 @@ const POLL_PATH = {
   deep_search: '/api/public/v1/deep-search/{job_id}/',
   agentic_search: '/api/public/v1/agentic-search/{job_id}/',
   phone_enrich: '/api/public/v1/enrich/phone/{job_id}/',
+  bulk_enrich: '/api/public/v1/enrich/bulk/{job_id}/',
 } as const;
 
 /**
@@ -76,6 +78,8 @@ export function creditsCharged(tier: Tier, job: Json, request?: Json): number | 
       return request ? PRICES.deep_search[(request.mode ?? 'standard') as 'standard' | 'extended'] : null;
     case 'phone_enrich':
       return result.phone ? PRICES.phone_enrich : 0;
+    case 'bulk_enrich':
+      return result.credits_charged ?? 0;
     case 'agentic_search':
       // A step stops before a lead would pass max_credits, so the per-lead sum is the charge once one lead is in.
       return result.total_returned ? PRICES.agentic_search.base + PRICES.agentic_search.per_lead * result.total_returned : null;
@@ -238,9 +242,44 @@ export function createMcpServer(opts: McpOptions): McpServer {
     },
     async ({ idempotency_key, ...body }, extra) => startJob('phone_enrich', '/api/public/v1/enrich/phone/', body, idempotency_key, extra as Extra),
   );
+  // An item is `kind` plus that single call's fields; the API checks each item's shape rules (an invalid one is
+  // its own uncharged `invalid_input` result), so the tool states the fields and leaves those rules to it.
+  const bulkItem = zm.union([
+    zm.strictObject({ kind: zm.literal('email'), ...built(EmailEnrichSchema).shape }),
+    zm.strictObject({ kind: zm.literal('professional_url'), ...built(ProfessionalUrlEnrichSchema).shape }),
+    zm.strictObject({ kind: zm.literal('professional_profile'), ...built(ProfileEnrichSchema).shape }),
+    zm.strictObject({ kind: zm.literal('phone'), ...built(PhoneIdentitySchema).shape }),
+  ]);
+  server.registerTool(
+    'bulk_enrich',
+    {
+      description: `Up to ${MAX_BULK_ITEMS} enrichments in one job: each item is {kind, …that single call's fields} with kind email, professional_url, professional_profile or phone. Price: ${price('POST enrich/bulk/')}. Without confirm: true it only shows the most it can cost, for review; with confirm: true it runs and waits for the per-item results.`,
+      inputSchema: zm.strictObject({
+        items: zm.array(bulkItem).check(zm.minLength(1), zm.maxLength(MAX_BULK_ITEMS)),
+        confirm: zm.optional(zm.boolean().check(zm.describe('true runs it; anything else only shows the cost for review.'))),
+        ...idempotency,
+      }),
+    },
+    async ({ items, confirm, idempotency_key }, extra) => {
+      if (confirm !== true) {
+        const plan = items.map(planBulkItem);
+        const perKind = Object.fromEntries(Object.keys(BULK_KINDS).map((k) => [k, plan.filter((p) => p.valid && p.kind === k).length]));
+        return reply({
+          review: true,
+          items: items.length,
+          credits_reserved_at_most: bulkReservation(plan),
+          valid_items_by_kind: perKind,
+          invalid_items: plan.filter((p) => !p.valid).length,
+          note: 'Nothing has run and nothing was charged. Each item costs what its single call costs (a phone only on a hit, an invalid item nothing); call again with confirm: true to run it.',
+          credits_charged: 0,
+        });
+      }
+      return startJob('bulk_enrich', '/api/public/v1/enrich/bulk/', { items }, idempotency_key, extra as Extra);
+    },
+  );
   server.registerTool(
     'job_status',
-    { description: 'The current state of a search or phone job (free).', inputSchema: z.object({ job_id: JOB_ID, kind: z.enum(['people_search', 'deep_search', 'agentic_search', 'phone_enrich']) }) },
+    { description: 'The current state of a search, phone or bulk enrichment job (free).', inputSchema: z.object({ job_id: JOB_ID, kind: z.enum(['people_search', 'deep_search', 'agentic_search', 'phone_enrich', 'bulk_enrich']) }) },
     async ({ job_id, kind }) => {
       const res = await poll(kind, job_id);
       return res.data ? reply({ ...shown(kind, res.data), ...chargeFields(kind, res.data) }) : answer(res as never);
