@@ -35,12 +35,17 @@ export interface ItemOutcome {
 }
 
 /**
- * The results are kept in the job item, which DynamoDB holds to 400 KB. A result whose data would take the
- * results past this budget is reported `failed` (`result_too_large`) and not charged. The sample directory's
- * largest profile is about 1.5 KB, so 100 of them take under half of it (test/unit/enrichment/bulk-size.test.ts).
+ * The results are kept in the job item, which DynamoDB holds to 400 KB, beside the request (up to 100 items of
+ * bounded fields), the plan, the envelope and the webhook delivery log (at most 50 attempts). The results may
+ * take what is left of ITEM_BUDGET_BYTES once the request and the plan are counted, less RESERVED_BYTES for the
+ * rest; a result that would pass it is reported `failed` (`result_too_large`) and not charged. Measured: the
+ * sample directory's largest profile is 1.3 KB as JSON, and a finished job of 100 of them is a 151 KB item
+ * (test/unit/enrichment/bulk-size.test.ts).
  */
-export const RESULTS_BUDGET_BYTES = 300_000;
+export const ITEM_BUDGET_BYTES = 390_000;
+export const RESERVED_BYTES = 30_000;
 export const resultBytes = (r: unknown) => Buffer.byteLength(JSON.stringify(r));
+export const resultsBudget = (job: Pick<BulkJob, 'request' | 'bulk_plan'>) => ITEM_BUDGET_BYTES - RESERVED_BYTES - resultBytes(job.request) - resultBytes(job.bulk_plan);
 
 export const failedItem = (code: string, message: string): ItemOutcome => ({ status: 'failed', data: null, error: { code, message }, charged: 0, chargeStatus: 'released', reason: `${code}: ${message}` });
 export const ITEM_ERROR_MESSAGE = 'the lookup failed; not charged, retry the item';
@@ -53,12 +58,13 @@ export async function saveItems(job: BulkJob, from: number, outcomes: readonly I
   const now = clock.now();
   const results: BulkItemResult[] = [];
   let bytes = resultBytes(job.bulk_results ?? []);
+  const budget = resultsBudget(job);
   const charges: ItemCharge[] = outcomes.map((o, i) => {
     const index = from + i;
     const plan = job.bulk_plan[index]!;
     let outcome = o;
     const result = (x: ItemOutcome): BulkItemResult => ({ index, kind: plan.kind, status: x.status, credits_charged: x.charged, data: x.data, error: x.error });
-    if (bytes + resultBytes(result(outcome)) > RESULTS_BUDGET_BYTES) outcome = failedItem('result_too_large', 'the result is too large to hold with the others; not charged, enrich it on its own');
+    if (bytes + resultBytes(result(outcome)) > budget) outcome = failedItem('result_too_large', 'the result is too large to hold with the others; not charged, enrich it on its own');
     results.push(result(outcome));
     bytes += resultBytes(results.at(-1));
     return { chargeId: plan.charge_id, operation: plan.operation, reference: job.id, reserved: plan.reserve, charged: outcome.charged, status: outcome.chargeStatus, ...(outcome.reason ? { reason: outcome.reason } : {}) };
