@@ -18,7 +18,7 @@ test('100 of the largest sample profiles fit one job item, inside the results bu
   const dir = mkdtempSync(join(tmpdir(), 'bulk-size-'));
   try {
     const file = join(dir, 'directory.jsonl');
-    await writeDirectoryFile(file, { people: 3000, seed: 7 });
+    await writeDirectoryFile(file, { people: 1000, seed: 7 });
     const companies = new Map<string, Company>();
     let largest: { bytes: number; profile: unknown; person: Person } | null = null;
     for await (const r of readDirectoryFile(file)) {
