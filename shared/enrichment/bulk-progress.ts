@@ -39,7 +39,7 @@ export interface ItemOutcome {
  * bounded fields), the plan, the envelope and the webhook delivery log (at most 50 attempts). The results may
  * take what is left of ITEM_BUDGET_BYTES once the request and the plan are counted, less RESERVED_BYTES for the
  * rest; a result that would pass it is reported `failed` (`result_too_large`) and not charged. Measured: the
- * sample directory's largest profile is 1.3 KB as JSON, and a finished job of 100 of them is a 151 KB item
+ * largest profile of 3,000 sample people is 1.3 KB as JSON, and a finished job of 100 of them is a 151 KB item
  * (test/unit/enrichment/bulk-size.test.ts).
  */
 export const ITEM_BUDGET_BYTES = 390_000;
