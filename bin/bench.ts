@@ -100,6 +100,14 @@ const byKind = (xs: string[]) => {
   log(`  ${JSON.stringify(results.sequences)}`);
 }
 
+// ── Bulk enrichment: 100 mixed items as one job, beside the same 100 single calls one after another (bench-bulk.ts) ──
+{
+  log('bulk enrichment: 100 mixed items, beside 100 single calls…');
+  const out = execFileSync(process.execPath, ['--import', 'tsx', join(root, 'bin/bench-bulk.ts')], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  results.bulk = JSON.parse(out.trim().split('\n').findLast((l) => l.startsWith('{"at":'))!);
+  log(`  ${JSON.stringify(results.bulk)}`);
+}
+
 // ── 2. The local stack: import, enrichment, calls per operation ──────────────────────────────────────
 const dir = mkdtempSync(join(tmpdir(), 'bench-'));
 const stack = await startLocalStack({ root, dataDir: null, port: 0, adminToken: 'bench', throttleMultiplier: 100_000, visibilityTimeoutSeconds: 30 });
@@ -387,6 +395,8 @@ const md = [
   `| sequence drafting (${r.sequence_drafting.sequences} × ${r.sequence_drafting.contacts} contacts × ${r.sequence_drafting.steps} steps, accept to pass settled) | ${r.sequence_drafting.emails_per_s} emails/s (${r.sequence_drafting.ms} ms) |`,
   `| sequence of ${r.sequences.drafting.contacts} contacts × ${r.sequences.drafting.steps} steps (bench-sequences.ts): drafting (accept to pass settled) / sending (approve to every step sent, a service day per settle) | ${r.sequences.drafting.emails_per_s} / ${r.sequences.sending.emails_per_s} emails/s |`,
   `| physical reference of that run: sequential raw PutItem / GetItem, same DynamoDB Local | ${r.sequences.reference.put_item_per_s} / ${r.sequences.reference.get_item_per_s} per s |`,
+  `| bulk enrichment of ${r.bulk.bulk.items} mixed items, POST → completed / the same as ${r.bulk.single.calls} single calls one after another (bench-bulk.ts) | ${r.bulk.bulk.ms} ms / ${r.bulk.single.ms} ms (ratio ${r.bulk.ratio}) |`,
+  `| physical reference of that run: sequential raw GetItem, same DynamoDB Local | ${r.bulk.reference.get_item_per_s} GetItem/s |`,
   `| sweeper: ${r.sweep.examined} overdue reservations ended (one run) | ${r.sweep.ms} ms (${r.sweep.records_per_s} records/s) |`,
   `| sequential raw GetItem, same DynamoDB Local (reference) | ${r.sweep.sequential_get_item_per_s} GetItem/s |`,
   ...r.agentic.runs.map((x: any) => `| agentic search at ${r.agentic.people.toLocaleString('en-US')} people, POST → completed (${x.leads} leads, ${x.steps} steps, ${x.completion_reason || 'target or shortlist reached'}) | ${x.wall_ms} ms |`),

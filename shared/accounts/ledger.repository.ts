@@ -268,6 +268,80 @@ export function chargeProgressWrite(accountId: string, chargeId: string, charged
   };
 }
 
+/** One item of a bulk call, settled out of its parent reservation into an audit record of its own. */
+export interface ItemCharge {
+  chargeId: string;
+  operation: string;
+  reference: string;
+  /** What the item took of the parent reservation (its single call's price; 0 for an invalid item). */
+  reserved: number;
+  charged: number;
+  status: Exclude<ChargeStatus, 'pending'>;
+  /** Why an item was released (an invalid item's problems). */
+  reason?: string;
+}
+
+/**
+ * The writes that move items out of a parent reservation that is still `pending` (a bulk enrichment's),
+ * to ride in the transaction that checkpoints them: the parent gives up the items' share (conditioned on
+ * still being `pending` and holding it), each item gets its own settled audit record (conditioned on not
+ * existing, so nothing settles twice), and the balance gets back what the items reserved but did not keep.
+ * The balance plus everything pending plus everything charged stays the same before and after.
+ */
+export function itemChargeWrites(accountId: string, parentChargeId: string, items: readonly ItemCharge[], now: Date): TransactItem[] {
+  const table = tableName('accounts');
+  const moved = items.reduce((n, i) => n + i.reserved, 0);
+  const refund = items.reduce((n, i) => n + i.reserved - i.charged, 0);
+  for (const i of items) {
+    if (!Number.isInteger(i.charged) || i.charged < 0 || i.charged > i.reserved) throw new ValidationError(`charge must be an integer between 0 and the reserved ${i.reserved}`);
+  }
+  const at = now.toISOString();
+  return [
+    {
+      Update: {
+        TableName: table,
+        Key: K.charge(accountId, parentChargeId),
+        UpdateExpression: 'SET reserved = reserved - :moved',
+        ConditionExpression: 'charge_status = :pending AND reserved >= :moved',
+        ExpressionAttributeValues: { ':moved': moved, ':pending': 'pending' },
+      },
+    },
+    ...(refund > 0
+      ? [
+          {
+            Update: {
+              TableName: table,
+              Key: K.account(accountId),
+              UpdateExpression: 'SET balance = balance + :r',
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeValues: { ':r': refund },
+            },
+          } satisfies TransactItem,
+        ]
+      : []),
+    ...items.map(
+      (i): TransactItem => ({
+        Put: {
+          TableName: table,
+          Item: {
+            ...K.charge(accountId, i.chargeId),
+            id: i.chargeId,
+            operation: i.operation,
+            reference: i.reference,
+            reserved: i.reserved,
+            charged: i.charged,
+            charge_status: i.status,
+            created_at: at,
+            settled_at: at,
+            ...(i.reason ? { reason: i.reason.slice(0, MAX_REASON_CHARS) } : {}),
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      }),
+    ),
+  ];
+}
+
 /**
  * The settle writes for a charge by id, or none when it has already been settled (or never existed): what a
  * workflow adds to the transaction that ends it.

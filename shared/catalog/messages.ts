@@ -25,6 +25,8 @@ function buildMessageKinds() {
   const PeopleSearch = z.strictObject({ kind: z.literal('people_search'), job_id: jobId });
   const PhoneEnrich = z.strictObject({ kind: z.literal('phone_enrich'), job_id: jobId });
   const DeepSearch = z.strictObject({ kind: z.literal('deep_search'), job_id: jobId });
+  /** A bulk enrichment; its job item holds the checkpoint (the next item), so any delivery resumes it. */
+  const BulkEnrich = z.strictObject({ kind: z.literal('bulk_enrich'), job_id: jobId });
   /** One bounded step of an agentic search's research loop; `step` is the checkpoint it starts from. */
   const AgenticStep = z.strictObject({ kind: z.literal('agentic_step'), job_id: jobId, step: z.number().check(z.int(), z.gte(0), z.lte(10_000)) });
   const DraftEmail = z.strictObject({ kind: z.literal('draft_email'), account_id: accountId, email_id: emailId });
@@ -51,14 +53,14 @@ function buildMessageKinds() {
   });
   /** Every chunk is written: verify, build the search artifact, switch the pointer, schedule the cleanup. */
   const DirectoryFinalize = z.strictObject({ kind: z.literal('directory_finalize'), version: directoryVersion });
-  return { PeopleSearch, PhoneEnrich, DeepSearch, AgenticStep, DraftEmail, SendEmail, SendTestEmail, DeliverJobEvent, WebhookRetry, SendDue, ReviewExpired, TestEmailTimeout, SesEventMessage, DirectoryChunk, DirectoryCleanup, DirectoryFinalize };
+  return { PeopleSearch, PhoneEnrich, DeepSearch, BulkEnrich, AgenticStep, DraftEmail, SendEmail, SendTestEmail, DeliverJobEvent, WebhookRetry, SendDue, ReviewExpired, TestEmailTimeout, SesEventMessage, DirectoryChunk, DirectoryCleanup, DirectoryFinalize };
 }
 
 let messageKinds: ReturnType<typeof buildMessageKinds> | undefined;
 const kinds = () => (messageKinds ??= buildMessageKinds());
 
 export const QUEUE_MESSAGES = {
-  search: z.lazy(() => z.discriminatedUnion('kind', [kinds().PeopleSearch, kinds().PhoneEnrich, kinds().DeepSearch, kinds().AgenticStep])),
+  search: z.lazy(() => z.discriminatedUnion('kind', [kinds().PeopleSearch, kinds().PhoneEnrich, kinds().DeepSearch, kinds().BulkEnrich, kinds().AgenticStep])),
   drafting: z.lazy(() => z.discriminatedUnion('kind', [kinds().DraftEmail])),
   sending: z.lazy(() => z.discriminatedUnion('kind', [kinds().SendEmail, kinds().SendTestEmail])),
   webhooks: z.lazy(() => z.discriminatedUnion('kind', [kinds().DeliverJobEvent])),

@@ -178,6 +178,9 @@ export const ROUTES: RouteDef[] = [
   { method: 'GET', path: pub('deep-search/{job_id}/'), module: 'functions/deep-search/get.ts', auth: 'api_key', throttle: poll, bindings: pollJob },
   { method: 'POST', path: pub('enrich/phone/'), module: 'functions/enrich/phone-create.ts', auth: 'api_key', throttle: { perMinute: 15, burst: 3 }, bindings: acceptJob },
   { method: 'GET', path: pub('enrich/phone/{job_id}/'), module: 'functions/enrich/phone-get.ts', auth: 'api_key', throttle: poll, bindings: pollJob },
+  // Bulk enrichment (beyond SPEC, DESIGN.md §3): up to 100 lookups a call, so held to the slowest single enrichment's rate.
+  { method: 'POST', path: pub('enrich/bulk/'), module: 'functions/enrich/bulk-create.ts', auth: 'api_key', throttle: { perMinute: 6, burst: 2 }, bindings: acceptJob },
+  { method: 'GET', path: pub('enrich/bulk/{job_id}/'), module: 'functions/enrich/bulk-get.ts', auth: 'api_key', throttle: poll, bindings: pollJob },
   // Agentic search: the cancel ends a job itself (settle, slots, webhook), so it writes both tables and queues the delivery.
   { method: 'POST', path: pub('agentic-search/'), module: 'functions/agentic-search/create.ts', auth: 'api_key', throttle: { perMinute: 2, burst: 2 }, bindings: acceptJob },
   { method: 'GET', path: pub('agentic-search/{job_id}/'), module: 'functions/agentic-search/get.ts', auth: 'api_key', throttle: poll, bindings: pollJob },

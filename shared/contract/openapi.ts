@@ -9,11 +9,13 @@ import {
   deepSearchFailedSchema,
   phoneEnrichCompletedSchema,
   phoneEnrichFailedSchema,
+  bulkEnrichCompletedSchema,
   searchCompletedSchema,
   searchFailedSchema,
 } from '../webhooks/events.js';
 import { ContactSchema } from '../outreach/schemas.js';
 import { ContactItemSchema } from '../sequences/schemas.js';
+import { BULK_KINDS, BulkItemSchema } from '../enrichment/bulk.schema.js';
 import { OPERATIONS, type Answer, type Operation } from './operations.js';
 import { ErrorEnvelope, GatewayMessage } from './responses.js';
 
@@ -35,6 +37,7 @@ const WEBHOOK_EVENTS: [string, z.core.$ZodObject, string][] = [
   ['agentic_search.failed', agenticSearchFailedSchema, 'Internal failure; not charged.'],
   ['phone_enrich.completed', phoneEnrichCompletedSchema, 'Phone lookup finished; `phone` is null on a miss.'],
   ['phone_enrich.failed', phoneEnrichFailedSchema, 'Phone lookup failed; not charged.'],
+  ['bulk_enrich.completed', bulkEnrichCompletedSchema, 'Bulk enrichment finished (beyond SPEC): one result per item, in input order.'],
 ];
 const eventComponentId = (eventType: string) => `${eventType.split(/[._]/).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}Event`;
 /** Classic `.meta()` without the method (the event schemas are zod/mini): register a clone, so the schemas the handlers use stay un-described. */
@@ -70,9 +73,23 @@ const contactItem = (): Json => ({
   description: 'Same shape as `to` of POST /emails/. An item that is not a valid contact does not fail the call: it is listed in `contacts_rejected` with reason `invalid_contact`.',
 });
 
+/**
+ * A bulk enrichment's items are checked one by one in the job (an invalid one is its own `invalid_input`
+ * result), so the body schema lets any item through; the document shows the shapes an item must have: a
+ * `kind` and the body of that kind's single call.
+ */
+const bulkItem = (): Json => ({
+  oneOf: (Object.entries(BULK_KINDS) as [string, { schema: z.core.$ZodType }][]).map(([kind, def]) => {
+    const single = toJson(def.schema) as { properties?: Json; required?: string[] };
+    return { ...single, properties: { kind: { type: 'string', const: kind }, ...single.properties }, required: ['kind', ...(single.required ?? [])] };
+  }),
+  description: 'One enrichment: `kind` and the body of that single call. An item that is not valid does not fail the call: its result is `invalid_input`, never charged.',
+});
+
 const requestSchema = (schema: z.core.$ZodType): Json =>
   toJson(schema, (ctx) => {
     if (ctx.zodSchema === ContactItemSchema) Object.assign(ctx.jsonSchema, contactItem());
+    if (ctx.zodSchema === BulkItemSchema) Object.assign(ctx.jsonSchema, bulkItem());
   });
 
 function responseRef(schema: z.core.$ZodType): Json {

@@ -1,6 +1,7 @@
 import type * as z from 'zod';
 import { AgenticSearchSchema } from '../agentic/model.js';
 import { EmailEnrichSchema, PhoneEnrichSchema, ProfessionalUrlEnrichSchema, ProfileEnrichSchema } from '../enrichment/enrichment.js';
+import { BulkEnrichSchema } from '../enrichment/bulk.schema.js';
 import { ApproveEmailSchema, CreateEmailSchema, ListEmailsQuerySchema, PatchEmailSchema } from '../outreach/schemas.js';
 import { DeepSearchSchema } from '../search/deep-search-accept.js';
 import { PeopleSearchSchema } from '../search/people-search.js';
@@ -92,6 +93,26 @@ export const OPERATIONS: Record<string, Operation> = {
     answers: { 202: accepted('a phone enrichment job'), 400: invalid, 402: noCredits, 409: noSecret, 503: contention },
   },
   'GET enrich/phone/{job_id}/': { summary: 'Poll a phone enrichment', tag: 'Enrichment', answers: { 200: poll(R.PhoneEnrichJob), 404: notFound } },
+  'POST enrich/bulk/': {
+    summary: 'Start a bulk enrichment',
+    tag: 'Enrichment',
+    description:
+      'Beyond SPEC: 1 to 100 items, each `{kind, …}` with `kind` one of `email`, `professional_url`, `professional_profile`, `phone` and the rest that single call\'s body (no `webhook_url`). One asynchronous job: its webhook `bulk_enrich.completed` and its polling envelope carry one result per item, in input order. An item that is not valid does not fail the call: its result is `invalid_input`, never charged, and the other items go on.',
+    body: BulkEnrichSchema,
+    idempotency: 'optional',
+    price: 'each item as its single call (email 5, professional URL 3, profile 2 credits per completed lookup, a no-match included; phone 50 on a hit, 0 on a miss; an invalid item 0); the sum of the valid items\' prices is reserved at acceptance and each item settled on its own',
+    example: {
+      items: [
+        { kind: 'email', professional_url: 'linkedin.com/in/jane-doe' },
+        { kind: 'professional_url', email: 'jane.doe@example.com' },
+        { kind: 'professional_profile', professional_url: 'https://www.linkedin.com/in/jane-doe/' },
+        { kind: 'phone', first_name: 'Jane', last_name: 'Doe', domain: 'example.com' },
+      ],
+      webhook_url: HOOK,
+    },
+    answers: { 202: accepted('a bulk enrichment job'), 400: invalid, 402: noCredits, 409: noSecret, 503: contention },
+  },
+  'GET enrich/bulk/{job_id}/': { summary: 'Poll a bulk enrichment', tag: 'Enrichment', answers: { 200: poll(R.BulkEnrichJob), 404: notFound } },
   'POST agentic-search/': {
     summary: 'Start an agentic search',
     tag: 'Search',

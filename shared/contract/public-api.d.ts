@@ -135,6 +135,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/v1/enrich/bulk/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a bulk enrichment
+         * @description Beyond SPEC: 1 to 100 items, each `{kind, …}` with `kind` one of `email`, `professional_url`, `professional_profile`, `phone` and the rest that single call's body (no `webhook_url`). One asynchronous job: its webhook `bulk_enrich.completed` and its polling envelope carry one result per item, in input order. An item that is not valid does not fail the call: its result is `invalid_input`, never charged, and the other items go on.
+         *
+         *     Price: each item as its single call (email 5, professional URL 3, profile 2 credits per completed lookup, a no-match included; phone 50 on a hit, 0 on a miss; an invalid item 0); the sum of the valid items' prices is reserved at acceptance and each item settled on its own.
+         */
+        post: operations["post_enrich_bulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/enrich/bulk/{job_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Poll a bulk enrichment */
+        get: operations["get_enrich_bulk_job_id"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/v1/agentic-search/": {
         parameters: {
             query?: never;
@@ -873,6 +912,47 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "bulk_enrich.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * bulk_enrich.completed
+         * @description Bulk enrichment finished (beyond SPEC): one result per item, in input order. Signed with Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`); verify before processing.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["BulkEnrichCompletedEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. Anything else (or no answer in 15 s) is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -933,7 +1013,7 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             completed_at: string | null;
-            /** @description Leads delivered so far: 0 on acceptance, the running count while the job runs (agentic search adds each step's leads), the total once it has ended (a failed job: the leads it had delivered before, so 0 but for an agentic search); 0 for a phone lookup (a phone, not leads). */
+            /** @description Leads delivered so far: 0 on acceptance, the running count while the job runs (agentic search adds each step's leads), the total once it has ended (a failed job: the leads it had delivered before, so 0 but for an agentic search); 0 for a phone lookup (a phone, not leads); for a bulk enrichment, its items found so far. */
             leads_returned: number;
             result: ({
                 partial: boolean;
@@ -973,6 +1053,64 @@ export interface components {
                     message: string;
                 };
             }) | null;
+            error: {
+                code: string;
+                message: string;
+            } | null;
+        };
+        BulkEnrichCompletedEvent: {
+            id: string;
+            /** @constant */
+            event_type: "bulk_enrich.completed";
+            results: {
+                index: number;
+                kind: ("email" | "professional_url" | "professional_profile" | "phone") | null;
+                /** @enum {string} */
+                status: "found" | "not_found" | "invalid_input" | "failed";
+                credits_charged: number;
+                data: {
+                    [key: string]: unknown;
+                } | null;
+                error: {
+                    code: string;
+                    message: string;
+                } | null;
+            }[];
+            total_items: number;
+            credits_charged: number;
+        };
+        /** @description The polling envelope of a bulk_enrich job; `result` is the webhook body without `id` and `event_type` once the job has finished: the results of a completed job, `{error}` of a failed one. */
+        BulkEnrichJob: {
+            id: string;
+            /** @enum {string} */
+            status: "pending" | "running" | "completed" | "failed" | "cancelled";
+            /** @constant */
+            tier: "bulk_enrich";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            completed_at: string | null;
+            /** @description Leads delivered so far: 0 on acceptance, the running count while the job runs (agentic search adds each step's leads), the total once it has ended (a failed job: the leads it had delivered before, so 0 but for an agentic search); 0 for a phone lookup (a phone, not leads); for a bulk enrichment, its items found so far. */
+            leads_returned: number;
+            result: {
+                results: {
+                    index: number;
+                    kind: ("email" | "professional_url" | "professional_profile" | "phone") | null;
+                    /** @enum {string} */
+                    status: "found" | "not_found" | "invalid_input" | "failed";
+                    credits_charged: number;
+                    data: {
+                        [key: string]: unknown;
+                    } | null;
+                    error: {
+                        code: string;
+                        message: string;
+                    } | null;
+                }[];
+                total_items: number;
+                credits_charged: number;
+            } | null;
             error: {
                 code: string;
                 message: string;
@@ -1042,7 +1180,7 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             completed_at: string | null;
-            /** @description Leads delivered so far: 0 on acceptance, the running count while the job runs (agentic search adds each step's leads), the total once it has ended (a failed job: the leads it had delivered before, so 0 but for an agentic search); 0 for a phone lookup (a phone, not leads). */
+            /** @description Leads delivered so far: 0 on acceptance, the running count while the job runs (agentic search adds each step's leads), the total once it has ended (a failed job: the leads it had delivered before, so 0 but for an agentic search); 0 for a phone lookup (a phone, not leads); for a bulk enrichment, its items found so far. */
             leads_returned: number;
             result: ({
                 results: {
@@ -1200,7 +1338,7 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             completed_at: string | null;
-            /** @description Leads delivered so far: 0 on acceptance, the running count while the job runs (agentic search adds each step's leads), the total once it has ended (a failed job: the leads it had delivered before, so 0 but for an agentic search); 0 for a phone lookup (a phone, not leads). */
+            /** @description Leads delivered so far: 0 on acceptance, the running count while the job runs (agentic search adds each step's leads), the total once it has ended (a failed job: the leads it had delivered before, so 0 but for an agentic search); 0 for a phone lookup (a phone, not leads); for a bulk enrichment, its items found so far. */
             leads_returned: number;
             result: ({
                 results: {
@@ -1264,7 +1402,7 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             completed_at: string | null;
-            /** @description Leads delivered so far: 0 on acceptance, the running count while the job runs (agentic search adds each step's leads), the total once it has ended (a failed job: the leads it had delivered before, so 0 but for an agentic search); 0 for a phone lookup (a phone, not leads). */
+            /** @description Leads delivered so far: 0 on acceptance, the running count while the job runs (agentic search adds each step's leads), the total once it has ended (a failed job: the leads it had delivered before, so 0 but for an agentic search); 0 for a phone lookup (a phone, not leads); for a bulk enrichment, its items found so far. */
             leads_returned: number;
             result: ({
                 phone: string | null;
@@ -1981,6 +2119,213 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PhoneEnrichJob"];
+                };
+            };
+            /** @description `{"message":"Forbidden"}` from the gateway for a missing, unknown or revoked key; `permission_denied` when the account is not eligible for the public API. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description `not_found`: unknown id, or an id of another account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Throttled: `{"message":"Too Many Requests"}` from the gateway, or an application error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    post_enrich_bulk: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The same key returns the same record or job in its current state; the same key with a different body is 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "items": [
+                 *         {
+                 *           "kind": "email",
+                 *           "professional_url": "linkedin.com/in/jane-doe"
+                 *         },
+                 *         {
+                 *           "kind": "professional_url",
+                 *           "email": "jane.doe@example.com"
+                 *         },
+                 *         {
+                 *           "kind": "professional_profile",
+                 *           "professional_url": "https://www.linkedin.com/in/jane-doe/"
+                 *         },
+                 *         {
+                 *           "kind": "phone",
+                 *           "first_name": "Jane",
+                 *           "last_name": "Doe",
+                 *           "domain": "example.com"
+                 *         }
+                 *       ],
+                 *       "webhook_url": "https://hooks.example.com/people"
+                 *     }
+                 */
+                "application/json": {
+                    items: ({
+                        /** @constant */
+                        kind: "email";
+                        professional_url?: string;
+                        first_name?: string;
+                        last_name?: string;
+                        company_name?: string;
+                        domain?: string;
+                    } | {
+                        /** @constant */
+                        kind: "professional_url";
+                        /** Format: email */
+                        email?: string;
+                        first_name?: string;
+                        last_name?: string;
+                        company_name?: string;
+                        domain?: string;
+                    } | {
+                        /** @constant */
+                        kind: "professional_profile";
+                        professional_url: string;
+                    } | {
+                        /** @constant */
+                        kind: "phone";
+                        professional_url?: string;
+                        /** Format: email */
+                        email?: string;
+                        first_name?: string;
+                        last_name?: string;
+                        company_name?: string;
+                        domain?: string;
+                    })[];
+                    webhook_url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: a bulk enrichment job. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobAcceptance"];
+                };
+            };
+            /** @description `invalid_request`: invalid or missing fields (with `details`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_credits`: the balance cannot cover the charge or reservation. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{"message":"Forbidden"}` from the gateway for a missing, unknown or revoked key; `permission_denied` when the account is not eligible for the public API. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description `conflict`: no active webhook signing secret; or the `Idempotency-Key` was reused with a different body. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Throttled: `{"message":"Too Many Requests"}` from the gateway, or an application error. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `contention`: a reservation lost after bounded retries; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_enrich_bulk_job_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The polling envelope (free). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkEnrichJob"];
                 };
             };
             /** @description `{"message":"Forbidden"}` from the gateway for a missing, unknown or revoked key; `permission_denied` when the account is not eligible for the public API. */

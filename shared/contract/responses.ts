@@ -11,6 +11,7 @@ import {
   deepSearchFailedSchema,
   phoneEnrichCompletedSchema,
   phoneEnrichFailedSchema,
+  bulkEnrichCompletedSchema,
   searchCompletedSchema,
   searchFailedSchema,
 } from '../webhooks/events.js';
@@ -55,7 +56,7 @@ function pollingEnvelope<T extends string>(tier: T, result: z.ZodType, id: strin
       created_at: timestamp,
       updated_at: timestamp,
       completed_at: nullableTimestamp,
-      leads_returned: z.number().int().nonnegative().describe('Leads delivered so far: 0 on acceptance, the running count while the job runs (agentic search adds each step\'s leads), the total once it has ended (a failed job: the leads it had delivered before, so 0 but for an agentic search); 0 for a phone lookup (a phone, not leads).'),
+      leads_returned: z.number().int().nonnegative().describe('Leads delivered so far: 0 on acceptance, the running count while the job runs (agentic search adds each step\'s leads), the total once it has ended (a failed job: the leads it had delivered before, so 0 but for an agentic search); 0 for a phone lookup (a phone, not leads); for a bulk enrichment, its items found so far.'),
       result: result.nullable(),
       error: jobError.nullable(),
       ...extra,
@@ -72,6 +73,9 @@ export const DeepSearchJob = pollingEnvelope('deep_search', z.union([withoutEnve
 });
 export const AgenticSearchJob = pollingEnvelope('agentic_search', z.union([withoutEnvelope(agenticSearchCompletedSchema), withoutEnvelope(agenticSearchFailedSchema)]), 'AgenticSearchJob');
 export const PhoneEnrichJob = pollingEnvelope('phone_enrich', z.union([withoutEnvelope(phoneEnrichCompletedSchema), withoutEnvelope(phoneEnrichFailedSchema)]), 'PhoneEnrichJob');
+
+// A bulk enrichment always completes (a lost run completes with its undone items `failed`): one shape of result.
+export const BulkEnrichJob = pollingEnvelope('bulk_enrich', z.union([withoutEnvelope(bulkEnrichCompletedSchema)]), 'BulkEnrichJob');
 
 export const EmailFound = z.object({ email: z.string() }).meta({ id: 'EmailFound' });
 export const ProfessionalUrlFound = z.object({ professional_url: z.string().describe('Bare-host form.') }).meta({ id: 'ProfessionalUrlFound' });

@@ -67,22 +67,26 @@ export const ProfileEnrichSchema = z.lazy(() =>
   }),
 );
 
+/** The phone lookup's identity shapes: a profile URL, an email, or names with a company name or a domain. */
+function phoneShapeIssues(v: IdentityInput, ctx: z.core.$RefinementCtx) {
+  const extra = [];
+  if (v.professional_url === undefined && v.email === undefined && !(nameDomainShape(v) || nameCompanyShape(v))) {
+    extra.push({ path: hasNames(v) ? 'domain' : 'professional_url', message: 'provide professional_url, email, or first_name + last_name with company_name or domain' });
+  }
+  addIssues(v, ctx, extra);
+}
+
 export const PhoneEnrichSchema = z.lazy(() =>
   z
     .strictObject({
       ...identityFields,
       webhook_url: z.string().check(z.maxLength(2048)),
     })
-    .check(
-      z.superRefine((v, ctx) => {
-        const extra = [];
-        if (v.professional_url === undefined && v.email === undefined && !(nameDomainShape(v) || nameCompanyShape(v))) {
-          extra.push({ path: hasNames(v) ? 'domain' : 'professional_url', message: 'provide professional_url, email, or first_name + last_name with company_name or domain' });
-        }
-        addIssues(v, ctx, extra);
-      }),
-    ),
+    .check(z.superRefine(phoneShapeIssues)),
 );
+
+/** A phone lookup's identity alone, as an item of a bulk enrichment (its job's `webhook_url` is the bulk call's). */
+export const PhoneIdentitySchema = z.lazy(() => z.strictObject(identityFields).check(z.superRefine(phoneShapeIssues)));
 
 /** Reserve the price, look up, keep the price whether or not there is a match; release on upstream failure. */
 async function charged<T>(accountId: string, operation: 'email' | 'professional_url' | 'professional_profile', reference: string, lookup: () => Promise<T | null>): Promise<T> {
@@ -101,24 +105,37 @@ async function charged<T>(accountId: string, operation: 'email' | 'professional_
   return found;
 }
 
+/** The lookups alone, uncharged: each single call wraps its own in `charged`, bulk enrichment settles them per item. */
+export async function lookupEmail(v: z.output<typeof EmailEnrichSchema>): Promise<{ email: string } | null> {
+  // A name + company name alone cannot resolve an email (SPEC.md): charged, and a 404.
+  const hit = await findContact(v, ['url', 'namedomain']);
+  return hit?.work_email ? { email: hit.work_email } : null;
+}
+
+export async function lookupProfessionalUrl(v: z.output<typeof ProfessionalUrlEnrichSchema>): Promise<{ professional_url: string } | null> {
+  const hit = await findContact(v, ['email', 'namedomain', 'namecompany']);
+  return hit ? { professional_url: hit.professional_url } : null;
+}
+
+export async function lookupProfile(v: z.output<typeof ProfileEnrichSchema>) {
+  const hit = await findByProfessionalUrl(normalizeProfessionalUrl(v.professional_url)!);
+  return hit ? toProfessionalProfile(hit.person, hit.company) : null;
+}
+
+/** The phone on file for an identity, or null (a miss). */
+export async function lookupPhone(v: IdentityInput): Promise<{ phone: string } | null> {
+  const hit = await findContact(v, ['url', 'email', 'namedomain', 'namecompany']);
+  return hit?.phone ? { phone: hit.phone } : null;
+}
+
 export function enrichEmail(accountId: string, reference: string, v: z.output<typeof EmailEnrichSchema>): Promise<{ email: string }> {
-  return charged(accountId, 'email', reference, async () => {
-    // A name + company name alone cannot resolve an email (SPEC.md): charged, and a 404.
-    const hit = await findContact(v, ['url', 'namedomain']);
-    return hit?.work_email ? { email: hit.work_email } : null;
-  });
+  return charged(accountId, 'email', reference, () => lookupEmail(v));
 }
 
 export function enrichProfessionalUrl(accountId: string, reference: string, v: z.output<typeof ProfessionalUrlEnrichSchema>): Promise<{ professional_url: string }> {
-  return charged(accountId, 'professional_url', reference, async () => {
-    const hit = await findContact(v, ['email', 'namedomain', 'namecompany']);
-    return hit ? { professional_url: hit.professional_url } : null;
-  });
+  return charged(accountId, 'professional_url', reference, () => lookupProfessionalUrl(v));
 }
 
 export function enrichProfile(accountId: string, reference: string, v: z.output<typeof ProfileEnrichSchema>) {
-  return charged(accountId, 'professional_profile', reference, async () => {
-    const hit = await findByProfessionalUrl(normalizeProfessionalUrl(v.professional_url)!);
-    return hit ? toProfessionalProfile(hit.person, hit.company) : null;
-  });
+  return charged(accountId, 'professional_profile', reference, () => lookupProfile(v));
 }

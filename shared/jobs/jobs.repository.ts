@@ -110,6 +110,32 @@ export async function finishJob(id: string, outcome: JobFinish, settle: Transact
 }
 
 /**
+ * Checkpoint a running bulk enrichment: append the results of items `from`… and move `bulk_next` on, in one
+ * transaction with `ledger` (the items' charges, shared/accounts/ledger.repository.ts `itemChargeWrites`),
+ * on condition that the job is still running at `from`. False when it is not (a redelivery got there first,
+ * or the job ended): nothing was written, and the caller reads the job again.
+ */
+export async function saveBulkProgress(id: string, from: number, results: readonly unknown[], found: number, now: string, ledger: TransactItem[]): Promise<boolean> {
+  const update: TransactItem = {
+    Update: {
+      TableName: tableName('jobs'),
+      Key: K.job(id),
+      UpdateExpression: 'SET bulk_results = list_append(bulk_results, :r), bulk_next = :next, leads_returned = :found, updated_at = :now',
+      ConditionExpression: '#s = :running AND bulk_next = :from',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: { ':r': results, ':next': from + results.length, ':found': found, ':now': now, ':running': 'running', ':from': from },
+    },
+  };
+  try {
+    await documentClient().send(new TransactWriteCommand({ TransactItems: [update, ...ledger] }));
+    return true;
+  } catch (e) {
+    if (isTransactionCanceled(e) && cancellationReasons(e).some((r) => r.Code === 'ConditionalCheckFailed')) return false;
+    throw e;
+  }
+}
+
+/**
  * Push a job's due time on after the sweeper has re-driven (or looked at) its step, unless the job has moved
  * on meanwhile: still in `status`, or (finished) with no further delivery attempt recorded.
  */

@@ -2,7 +2,7 @@
  * Asynchronous jobs (DESIGN.md §3): `pending` → `running` → `completed` | `failed`.
  * Stored as JOB#<id> / JOB in the jobs table; the polling envelope is a view of it.
  */
-export type JobTier = 'people_search' | 'deep_search' | 'agentic_search' | 'phone_enrich';
+export type JobTier = 'people_search' | 'deep_search' | 'agentic_search' | 'phone_enrich' | 'bulk_enrich';
 export type JobStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
 
 export interface JobError {
@@ -46,6 +46,10 @@ export interface Job {
   failure_reason?: string;
   /** Deep search: each result's fit parts and the weights that made its score. */
   score_breakdown?: unknown;
+  /** Bulk enrichment: per item its kind, operation, reservation and charge id (bulk-progress.ts), the next item to run, the results so far. */
+  bulk_plan?: unknown[];
+  bulk_next?: number;
+  bulk_results?: unknown[] | null;
   event_type?: string;
   webhook_status?: 'queued' | 'delivered' | 'failed';
   webhook_attempts?: WebhookAttempt[];

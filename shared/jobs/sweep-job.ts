@@ -4,7 +4,7 @@ import { isSearchJobKind, messages } from '../catalog/messages.js';
 import { DEADLINES, after, nextLook, type SweepAction } from '../catalog/deadlines.js';
 import { WEBHOOK_LEASE_MS } from '../webhooks/queue-delivery.js';
 import { clearJobDue, getJob, postponeJob } from './jobs.repository.js';
-import { endJob, lostJobOutcome } from './run-job.js';
+import { endLostJob } from './run-job.js';
 import { TERMINAL } from './model.js';
 import { isAgenticJob } from '../agentic/model.js';
 import { sweepAgenticJob } from '../agentic/sweep-agentic.js';
@@ -26,7 +26,7 @@ export async function sweepJob(jobId: string, clock: Clock = serviceClock): Prom
   if (isAgenticJob(job) && (job.status === 'pending' || job.status === 'running')) return sweepAgenticJob(job, clock);
   if (job.status === 'pending' || job.status === 'running') {
     if (now.getTime() >= after(job.created_at, DEADLINES.JOB_MS).getTime()) {
-      await endJob(job, lostJobOutcome(job), clock);
+      await endLostJob(job, clock);
       return 'ended';
     }
     if (job.status === 'running' || !isSearchJobKind(job.tier)) {

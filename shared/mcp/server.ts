@@ -6,7 +6,8 @@ import { AgenticSearchSchema } from '../agentic/model.js';
 import { PRICES } from '../accounts/prices.js';
 import { publicApiClient, type PublicApiClient } from '../contract/client.js';
 import { OPERATIONS } from '../contract/operations.js';
-import { EmailEnrichSchema, PhoneEnrichSchema, ProfessionalUrlEnrichSchema, ProfileEnrichSchema } from '../enrichment/enrichment.js';
+import { EmailEnrichSchema, PhoneEnrichSchema, PhoneIdentitySchema, ProfessionalUrlEnrichSchema, ProfileEnrichSchema } from '../enrichment/enrichment.js';
+import { BULK_KINDS, MAX_BULK_ITEMS, bulkReservation, planBulkItem } from '../enrichment/bulk.schema.js';
 import { CreateEmailSchema, PatchEmailSchema } from '../outreach/schemas.js';
 import { DeepSearchSchema } from '../search/deep-search-accept.js';
 import { PeopleSearchSchema } from '../search/people-search.js';
@@ -40,7 +41,7 @@ export interface McpOptions {
   pollIntervalMs?: number;
 }
 
-type Tier = 'people_search' | 'deep_search' | 'agentic_search' | 'phone_enrich';
+type Tier = 'people_search' | 'deep_search' | 'agentic_search' | 'phone_enrich' | 'bulk_enrich';
 type Json = Record<string, any>;
 type Extra = { _meta?: { progressToken?: string | number }; sendNotification: (n: any) => Promise<void>; signal: AbortSignal };
 
@@ -48,6 +49,17 @@ const price = (key: string) => OPERATIONS[key]!.price!;
 const JOB_ID = z.string().regex(/^dj_[0-9a-z]{26}$/).describe('A dj_<id> job id');
 const EMAIL_ID = z.string().regex(/^em_[0-9a-z]{26}$/).describe('An em_<id> outreach email id');
 const CONFIRM = z.literal(true).describe('Must be true: this call spends credits beyond the confirmation threshold.');
+/**
+ * A tool's input schema with its operation's documented example (without `webhook_url`, which the server
+ * sends) as JSON Schema `examples`, so an agent reading only the schema has one valid call to start from.
+ * A clone carries it, so the request schema the handlers and the published document use stays as it is.
+ */
+function withExample<T extends zm.core.$ZodType>(schema: T, operation: string, add: Json = {}): T {
+  const { webhook_url: _w, ...example } = (OPERATIONS[operation]!.example ?? {}) as Json;
+  const clone = zm.clone(schema) as T;
+  zm.globalRegistry.add(clone, { examples: [{ ...example, ...add }] });
+  return clone;
+}
 /** The object schema inside a request schema built on first use (`z.lazy` of zod/mini has no `unwrap`). */
 const built = <T extends zm.core.SomeType>(schema: zm.ZodMiniLazy<T>): T => schema._zod.def.getter() as T;
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
@@ -57,6 +69,7 @@ const POLL_PATH = {
   deep_search: '/api/public/v1/deep-search/{job_id}/',
   agentic_search: '/api/public/v1/agentic-search/{job_id}/',
   phone_enrich: '/api/public/v1/enrich/phone/{job_id}/',
+  bulk_enrich: '/api/public/v1/enrich/bulk/{job_id}/',
 } as const;
 
 /**
@@ -76,6 +89,8 @@ export function creditsCharged(tier: Tier, job: Json, request?: Json): number | 
       return request ? PRICES.deep_search[(request.mode ?? 'standard') as 'standard' | 'extended'] : null;
     case 'phone_enrich':
       return result.phone ? PRICES.phone_enrich : 0;
+    case 'bulk_enrich':
+      return result.credits_charged ?? 0;
     case 'agentic_search':
       // A step stops before a lead would pass max_credits, so the per-lead sum is the charge once one lead is in.
       return result.total_returned ? PRICES.agentic_search.base + PRICES.agentic_search.per_lead * result.total_returned : null;
@@ -197,7 +212,7 @@ export function createMcpServer(opts: McpOptions): McpServer {
     'people_search',
     {
       description: `Find people from a plain-language description (25–100 leads). Price: ${price('POST search/')}. Waits for the results; people_search_next_page continues with the job id.`,
-      inputSchema: zm.strictObject({ query: people.query._zod.def.innerType, max_results: people.max_results }),
+      inputSchema: withExample(zm.strictObject({ query: people.query._zod.def.innerType, max_results: people.max_results }), 'POST search/'),
     },
     async (args, extra) => startJob('people_search', '/api/public/v1/search/', args, undefined, extra as Extra),
   );
@@ -213,7 +228,7 @@ export function createMcpServer(opts: McpOptions): McpServer {
     'deep_search',
     {
       description: `A researched shortlist with fit scores. Price: ${price('POST deep-search/')}; requires confirm: true. Takes minutes: returns the job id if not done in time.`,
-      inputSchema: zm.extend(withoutWebhook(built(DeepSearchSchema)), { confirm: CONFIRM, ...idempotency }),
+      inputSchema: withExample(zm.extend(withoutWebhook(built(DeepSearchSchema)), { confirm: CONFIRM, ...idempotency }), 'POST deep-search/', { confirm: true }),
     },
     async ({ confirm: _confirm, idempotency_key, ...body }, extra) => startJob('deep_search', '/api/public/v1/deep-search/', body, idempotency_key, extra as Extra),
   );
@@ -221,7 +236,7 @@ export function createMcpServer(opts: McpOptions): McpServer {
     'agentic_search',
     {
       description: `Detailed persona search with evidence. Price: ${price('POST agentic-search/')}; max_credits is required and is the most it can cost.`,
-      inputSchema: zm.extend(withoutWebhook(built(AgenticSearchSchema)), { max_credits: built(AgenticSearchSchema).shape.max_credits._zod.def.innerType, ...idempotency }),
+      inputSchema: withExample(zm.extend(withoutWebhook(built(AgenticSearchSchema)), { max_credits: built(AgenticSearchSchema).shape.max_credits._zod.def.innerType, ...idempotency }), 'POST agentic-search/'),
     },
     async ({ idempotency_key, ...body }, extra) => startJob('agentic_search', '/api/public/v1/agentic-search/', body, idempotency_key, extra as Extra),
   );
@@ -234,13 +249,51 @@ export function createMcpServer(opts: McpOptions): McpServer {
     'enrich_phone',
     {
       description: `Find a phone number. Price: ${price('POST enrich/phone/')}. Give professional_url, or email, or first_name + last_name with company_name or domain. Waits for the lookup.`,
-      inputSchema: zm.extend(withoutWebhook(built(PhoneEnrichSchema)), idempotency),
+      inputSchema: withExample(zm.extend(withoutWebhook(built(PhoneEnrichSchema)), idempotency), 'POST enrich/phone/'),
     },
     async ({ idempotency_key, ...body }, extra) => startJob('phone_enrich', '/api/public/v1/enrich/phone/', body, idempotency_key, extra as Extra),
   );
+  // An item is `kind` plus that single call's fields; the API checks each item's shape rules (an invalid one is
+  // its own uncharged `invalid_input` result), so the tool states the fields and leaves those rules to it.
+  const bulkItem = zm.union([
+    zm.strictObject({ kind: zm.literal('email'), ...built(EmailEnrichSchema).shape }),
+    zm.strictObject({ kind: zm.literal('professional_url'), ...built(ProfessionalUrlEnrichSchema).shape }),
+    zm.strictObject({ kind: zm.literal('professional_profile'), ...built(ProfileEnrichSchema).shape }),
+    zm.strictObject({ kind: zm.literal('phone'), ...built(PhoneIdentitySchema).shape }),
+  ]);
+  server.registerTool(
+    'bulk_enrich',
+    {
+      description: `Up to ${MAX_BULK_ITEMS} enrichments in one job: each item is {kind, …that single call's fields} with kind email, professional_url, professional_profile or phone. Price: ${price('POST enrich/bulk/')}. Without confirm: true it only shows the most it can cost, for review; with confirm: true it runs and waits for the per-item results.`,
+      inputSchema: withExample(
+        zm.strictObject({
+          items: zm.array(bulkItem).check(zm.minLength(1), zm.maxLength(MAX_BULK_ITEMS)),
+          confirm: zm.optional(zm.boolean().check(zm.describe('true runs it; anything else only shows the cost for review.'))),
+          ...idempotency,
+        }),
+        'POST enrich/bulk/',
+      ),
+    },
+    async ({ items, confirm, idempotency_key }, extra) => {
+      if (confirm !== true) {
+        const plan = items.map(planBulkItem);
+        const perKind = Object.fromEntries(Object.keys(BULK_KINDS).map((k) => [k, plan.filter((p) => p.valid && p.kind === k).length]));
+        return reply({
+          review: true,
+          items: items.length,
+          credits_reserved_at_most: bulkReservation(plan),
+          valid_items_by_kind: perKind,
+          invalid_items: plan.filter((p) => !p.valid).length,
+          note: 'Nothing has run and nothing was charged. Each item costs what its single call costs (a phone only on a hit, an invalid item nothing); call again with confirm: true to run it.',
+          credits_charged: 0,
+        });
+      }
+      return startJob('bulk_enrich', '/api/public/v1/enrich/bulk/', { items }, idempotency_key, extra as Extra);
+    },
+  );
   server.registerTool(
     'job_status',
-    { description: 'The current state of a search or phone job (free).', inputSchema: z.object({ job_id: JOB_ID, kind: z.enum(['people_search', 'deep_search', 'agentic_search', 'phone_enrich']) }) },
+    { description: 'The current state of a search, phone or bulk enrichment job (free).', inputSchema: z.object({ job_id: JOB_ID, kind: z.enum(['people_search', 'deep_search', 'agentic_search', 'phone_enrich', 'bulk_enrich']) }) },
     async ({ job_id, kind }) => {
       const res = await poll(kind, job_id);
       return res.data ? reply({ ...shown(kind, res.data), ...chargeFields(kind, res.data) }) : answer(res as never);
@@ -253,7 +306,7 @@ export function createMcpServer(opts: McpOptions): McpServer {
     ['enrich_professional_profile', 'Get a structured professional profile', 'POST enrich/professional-profile/', '/api/public/v1/enrich/professional-profile/', ProfileEnrichSchema, PRICES.professional_profile_enrich],
   ] as const;
   for (const [name, what, key, path, schema, cost] of syncEnrichment) {
-    server.registerTool(name, { description: `${what}. Price: ${price(key)}.`, inputSchema: built<zm.core.$ZodType<Json>>(schema as zm.ZodMiniLazy<zm.core.$ZodType<Json>>) }, async (args: Json) => {
+    server.registerTool(name, { description: `${what}. Price: ${price(key)}.`, inputSchema: withExample(built<zm.core.$ZodType<Json>>(schema as zm.ZodMiniLazy<zm.core.$ZodType<Json>>), key) }, async (args: Json) => {
       const res = (await api.POST(path as never, { body: args } as never)) as { data?: Json; error?: unknown; response: Response };
       // Found (200) and no match (404) are both completed calls at full price; anything else is free.
       const status = res.response.status;
@@ -269,7 +322,7 @@ export function createMcpServer(opts: McpOptions): McpServer {
     'create_email',
     {
       description: `Draft a personalized outreach email. It always waits in review: a human approves it in the web app before anything is sent. Price: ${price('POST emails/')}. Waits for the draft.`,
-      inputSchema: zm.omit(built(CreateEmailSchema), { review: true }),
+      inputSchema: withExample(zm.omit(built(CreateEmailSchema), { review: true }), 'POST emails/'),
     },
     async (args, extra) => {
       const created = await api.POST('/api/public/v1/emails/', { body: { ...args, review: 'required' } });
@@ -290,7 +343,7 @@ export function createMcpServer(opts: McpOptions): McpServer {
   server.registerTool('get_email', { description: 'Read an outreach email (free).', inputSchema: z.object({ id: EMAIL_ID }) }, async ({ id }) =>
     answer((await api.GET('/api/public/v1/emails/{id}/', { params: { path: { id } } })) as never),
   );
-  server.registerTool('edit_email', { description: 'Edit the subject and/or body of an email in review or queued (free). Editing does not approve it.', inputSchema: zm.safeExtend(built(PatchEmailSchema), { id: EMAIL_ID }) }, async ({ id, ...body }) =>
+  server.registerTool('edit_email', { description: 'Edit the subject and/or body of an email in review or queued (free). Editing does not approve it.', inputSchema: withExample(zm.safeExtend(built(PatchEmailSchema), { id: EMAIL_ID }), 'PATCH emails/{id}/') }, async ({ id, ...body }) =>
     answer((await api.PATCH('/api/public/v1/emails/{id}/', { params: { path: { id } }, body })) as never),
   );
   server.registerTool('cancel_email', { description: 'Cancel an email that is drafting, in review or queued (free; no refund).', inputSchema: z.object({ id: EMAIL_ID }) }, async ({ id }) =>
@@ -300,7 +353,7 @@ export function createMcpServer(opts: McpOptions): McpServer {
     'create_sequence',
     {
       description: `A multi-step sequence with automatic follow-ups. Every email it drafts waits in review: a human approves each in the web app before it is sent. Price: ${price('POST sequences/')}; requires confirm: true.`,
-      inputSchema: zm.extend(zm.omit(built(CreateSequenceSchema), { review: true }), { confirm: CONFIRM }),
+      inputSchema: withExample(zm.extend(zm.omit(built(CreateSequenceSchema), { review: true }), { confirm: CONFIRM }), 'POST sequences/', { confirm: true }),
     },
     async ({ confirm: _confirm, ...body }) => {
       const res = await api.POST('/api/public/v1/sequences/', { body: { ...body, review: 'required' } as never });

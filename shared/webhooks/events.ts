@@ -126,6 +126,37 @@ export const phoneEnrichFailedSchema = z.object({
   error: z.extend(eventErrorSchema, { code: failureCodeSchema }),
 });
 
+/** Bulk enrichment (DESIGN.md §3, beyond SPEC): the kinds of item, named as the single endpoints' operations. */
+export const BULK_ITEM_KINDS = ['email', 'professional_url', 'professional_profile', 'phone'] as const;
+export type BulkItemKind = (typeof BULK_ITEM_KINDS)[number];
+export const BULK_ITEM_STATUSES = ['found', 'not_found', 'invalid_input', 'failed'] as const;
+export type BulkItemStatus = (typeof BULK_ITEM_STATUSES)[number];
+
+export const bulkItemResultSchema = z.object({
+  /** The item's position in the request's `items`, from 0. */
+  index: z.number().check(z.int(), z.nonnegative()),
+  /** Null when the item named no known kind (then its status is `invalid_input`). */
+  kind: z.nullable(z.enum(BULK_ITEM_KINDS)),
+  status: z.enum(BULK_ITEM_STATUSES),
+  credits_charged: z.number().check(z.int(), z.nonnegative()),
+  /** The single call's answer on a hit: `{email}`, `{professional_url}`, the Professional profile, or `{phone}`; null otherwise. */
+  data: z.nullable(z.record(z.string(), z.unknown())),
+  /** `not_found` (a completed lookup with no match), `invalid_input` (the item's problems, never charged) or `error` (not charged); null when found. */
+  error: z.nullable(eventErrorSchema),
+});
+export type BulkItemResult = z.infer<typeof bulkItemResultSchema>;
+
+export const bulkEnrichCompletedSchema = z.object({
+  id: z.string(),
+  event_type: z.literal('bulk_enrich.completed'),
+  /** One result per item, in input order. */
+  results: z.array(bulkItemResultSchema),
+  total_items: z.number().check(z.int(), z.gte(1), z.lte(100)),
+  /** The sum of the items' `credits_charged`. */
+  credits_charged: z.number().check(z.int(), z.nonnegative()),
+});
+export type BulkEnrichCompletedEvent = z.infer<typeof bulkEnrichCompletedSchema>;
+
 export const webhookEventSchema = z.discriminatedUnion('event_type', [
   searchCompletedSchema,
   searchFailedSchema,
@@ -135,6 +166,7 @@ export const webhookEventSchema = z.discriminatedUnion('event_type', [
   agenticSearchFailedSchema,
   phoneEnrichCompletedSchema,
   phoneEnrichFailedSchema,
+  bulkEnrichCompletedSchema,
 ]);
 
 export type SearchCompletedEvent = z.infer<typeof searchCompletedSchema>;

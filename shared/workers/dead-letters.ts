@@ -5,7 +5,7 @@ import { MalformedMessageError } from '../catalog/messages.js';
 import { logger } from '../core/logger.js';
 import { serviceClock } from '../core/clock.js';
 import { getJob } from '../jobs/jobs.repository.js';
-import { endJob, lostJobOutcome } from '../jobs/run-job.js';
+import { endLostJob } from '../jobs/run-job.js';
 import { TERMINAL } from '../jobs/model.js';
 import { getEmail, transition } from '../outreach/emails.repository.js';
 import { failDraft } from '../outreach/drafting.js';
@@ -40,6 +40,7 @@ const DEAD: { [Q in QueueKey]: MessageHandlers<Q> } = {
     people_search: (m) => failLostJob(m.job_id),
     phone_enrich: (m) => failLostJob(m.job_id),
     deep_search: (m) => failLostJob(m.job_id),
+    bulk_enrich: (m) => failLostJob(m.job_id),
     agentic_step: (m) => failRun(m.job_id),
   },
   drafting: {
@@ -77,7 +78,7 @@ const DEAD: { [Q in QueueKey]: MessageHandlers<Q> } = {
 
 async function failLostJob(jobId: string): Promise<void> {
   const job = await getJob(jobId);
-  if (job && !TERMINAL.includes(job.status)) await endJob(job, lostJobOutcome(job));
+  if (job && !TERMINAL.includes(job.status)) await endLostJob(job);
 }
 
 /** Which queue a DLQ record came from: DLQs are named `<prefix>-<queue>-dlq` (queueName in queues.ts). */

@@ -46,7 +46,7 @@ describe('the published OpenAPI document', () => {
     ]);
     expect(doc.paths[`${PUBLIC_BASE}openapi.json`].get.security).toEqual([]);
     expect(Object.keys(doc.webhooks).sort()).toEqual(
-      ['agentic_search.completed', 'agentic_search.failed', 'deep_search.completed', 'deep_search.failed', 'phone_enrich.completed', 'phone_enrich.failed', 'search.completed', 'search.failed'].sort(),
+      ['agentic_search.completed', 'agentic_search.failed', 'bulk_enrich.completed', 'deep_search.completed', 'deep_search.failed', 'phone_enrich.completed', 'phone_enrich.failed', 'search.completed', 'search.failed'].sort(),
     );
     expect(doc.components.securitySchemes.ApiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-api-key' });
   });

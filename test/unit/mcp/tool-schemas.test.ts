@@ -27,6 +27,7 @@ const BEHIND: Record<string, { method: string; path: string; shape?: string; mcp
   agentic_search: { method: 'post', path: 'agentic-search/', mcp: ['max_credits'] },
   cancel_agentic_search: { method: 'post', path: 'agentic-search/{job_id}/cancel/' },
   enrich_phone: { method: 'post', path: 'enrich/phone/' },
+  bulk_enrich: { method: 'post', path: 'enrich/bulk/' },
   job_status: { method: 'get', path: 'search/{job_id}/', mcp: ['kind'] },
   enrich_email: { method: 'post', path: 'enrich/email/' },
   enrich_professional_url: { method: 'post', path: 'enrich/professional-url/' },
@@ -38,8 +39,8 @@ const BEHIND: Record<string, { method: string; path: string; shape?: string; mcp
   cancel_email: { method: 'post', path: 'emails/{id}/cancel/' },
   create_sequence: { method: 'post', path: 'sequences/', mcp: ['confirm'] },
 };
-/** Optional inputs of the MCP server's own: the Idempotency-Key header as a field. */
-const MCP_OPTIONAL = ['idempotency_key'];
+/** Optional inputs of the MCP server's own: the Idempotency-Key header as a field, bulk_enrich's go-ahead after its cost review. */
+const MCP_OPTIONAL = ['idempotency_key', 'confirm'];
 
 function published(tool: string): { required: string[]; fields: string[] } {
   const b = BEHIND[tool]!;
@@ -114,6 +115,29 @@ describe('tool schemas against the published document', () => {
     expect(received.find((r) => r.method === 'POST')!.body).toEqual({ query: 'software engineers', max_results: 25, webhook_url: HOOK });
     const invented = await client.callTool({ name: 'people_search', arguments: { query: 'x', max_results: 25, webhook_url: 'https://hooks.example.com/' } });
     expect(invented.structuredContent).toMatchObject({ code: 'invalid_request' });
+  });
+});
+
+describe('bulk_enrich shows its cost for review before it runs', () => {
+  const items = [
+    { kind: 'email', professional_url: 'https://www.linkedin.com/in/someone' },
+    { kind: 'phone', email: 'a@example.com' },
+    // No identity shape: the tool's schema lets it through (shape rules are the API's), the API reports it invalid.
+    { kind: 'email' },
+  ];
+
+  test('without confirm: the most it can cost, and no call to the API', async () => {
+    received.length = 0;
+    const r = await client.callTool({ name: 'bulk_enrich', arguments: { items } });
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({ review: true, items: 3, credits_reserved_at_most: PRICES.email_enrich + PRICES.phone_enrich, invalid_items: 1, credits_charged: 0 });
+    expect(received).toEqual([]);
+  });
+
+  test('with confirm: true it sends the items and the configured webhook_url', async () => {
+    received.length = 0;
+    await client.callTool({ name: 'bulk_enrich', arguments: { items, confirm: true } });
+    expect(received[0]).toMatchObject({ method: 'POST', path: '/api/public/v1/enrich/bulk/', body: { items, webhook_url: HOOK } });
   });
 });
 

@@ -27,6 +27,7 @@ describe('queue worker', () => {
       people_search: async (m) => void seen.push(`search ${m.job_id}`),
       phone_enrich: async (m) => void seen.push(`phone ${m.job_id}`),
       deep_search: async (m) => void seen.push(`deep ${m.job_id}`),
+      bulk_enrich: async (m) => void seen.push(`bulk ${m.job_id}`),
       agentic_step: async (m) => void seen.push(`agentic ${m.job_id} step ${m.step}`),
     };
     const out = await queueWorker('search', handlers)(
@@ -55,6 +56,7 @@ describe('queue worker', () => {
       },
       phone_enrich: async () => undefined,
       deep_search: async () => undefined,
+      bulk_enrich: async () => undefined,
       agentic_step: async () => undefined,
     };
     const out = await queueWorker('search', handlers)(
