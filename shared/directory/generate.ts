@@ -379,9 +379,9 @@ const CHAIR = 'Chair of the Board';
 /**
  * The leadership every company of 50 or more employees has: a CEO (its founder at a founder-led
  * company), a CFO and the heads of its main functions: two directors or heads below 200
- * employees, three VPs below 1,000, four above, where the first two are chiefs (a technology
- * company's engineering head is its CTO at any size), and a board chair at the large ones. Main functions are the industry's
- * heaviest, so a hospital's heads are clinical.
+ * employees, three VPs below 1,000, four from 1,000 (the first two chiefs, the others VPs); a
+ * technology company's engineering head is its CTO at any size. The large ones have a board
+ * chair. Main functions are the industry's heaviest, so a hospital's heads are clinical.
  */
 function leadershipRoles(industry: string, size: number, founderLed: boolean, rng: Rng): Role[] {
   const roles: Role[] = [
