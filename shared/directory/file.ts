@@ -1,17 +1,35 @@
 /** JSONL directory files: write a generated sample, read (and validate) any directory file. */
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { createReadStream, createWriteStream, existsSync, readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import cliProgress from 'cli-progress';
-import { generateDirectory, type GenerateOptions } from './generate.js';
+import { GENERATOR_VERSION, generateDirectory, type GenerateOptions } from './generate.js';
 import { DirectoryRecordSchema, type DirectoryRecord } from './types.js';
 
 export interface WriteResult {
   companies: number;
   people: number;
   ms: number;
+}
+
+/** Beside a generated sample file: the generator version and options that made it. */
+export const generatorMarkerPath = (path: string): string => `${path}.generator.json`;
+
+/**
+ * A sample file that an older generator (or other options) made: its marker names another version,
+ * seed or size. A file without a marker is left alone (it may be a real directory, or predate markers).
+ */
+export function isStaleSample(path: string, opts: GenerateOptions): boolean {
+  const marker = generatorMarkerPath(path);
+  if (!existsSync(path) || !existsSync(marker)) return false;
+  try {
+    const m = JSON.parse(readFileSync(marker, 'utf8')) as { generator?: unknown; seed?: unknown; people?: unknown };
+    return m.generator !== GENERATOR_VERSION || m.seed !== opts.seed || m.people !== opts.people;
+  } catch {
+    return true;
+  }
 }
 
 /**
@@ -55,6 +73,7 @@ export async function writeDirectoryFile(path: string, opts: GenerateOptions, { 
     out.end();
     await once(out, 'close');
   }
+  await writeFile(generatorMarkerPath(path), JSON.stringify({ generator: GENERATOR_VERSION, seed: opts.seed, people: opts.people, ...(opts.asOf ? { asOf: opts.asOf } : {}) }) + '\n');
   return { companies, people, ms: Math.round(performance.now() - started) };
 }
 

@@ -85,7 +85,10 @@ export interface DirectoryPlan {
 export async function loadDirectory(opts: DirectoryPlan): Promise<LoadedDirectory> {
   const log = opts.log ?? (() => undefined);
   let generated: DirectoryRecord[] | undefined;
-  if (!existsSync(opts.file)) {
+  const { isStaleSample } = await import('../directory/file.js');
+  const stale = isStaleSample(opts.file, { people: opts.people, seed: opts.seed });
+  if (stale) log(`the sample directory ${opts.file} was made by another generator version or options: regenerating it`);
+  if (!existsSync(opts.file) || stale) {
     log(`generating a sample directory of ${opts.people.toLocaleString('en-US')} people (seed ${opts.seed}) → ${opts.file}`);
     generated = [];
     const { writeDirectoryFile } = await import('../directory/file.js');

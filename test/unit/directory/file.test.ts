@@ -1,8 +1,8 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readDirectoryFile, writeDirectoryFile } from '../../../shared/directory/file.js';
-import { generateDirectory } from '../../../shared/directory/generate.js';
+import { generatorMarkerPath, isStaleSample, readDirectoryFile, writeDirectoryFile } from '../../../shared/directory/file.js';
+import { GENERATOR_VERSION, generateDirectory } from '../../../shared/directory/generate.js';
 import type { DirectoryRecord } from '../../../shared/directory/types.js';
 
 describe('directory files', () => {
@@ -37,5 +37,19 @@ describe('directory files', () => {
     await expect(consume()).rejects.toThrow(/bad\.jsonl:2: invalid record at employee_count/);
     await writeFile(path, '{not json\n');
     await expect(consume()).rejects.toThrow(/bad\.jsonl:1: not valid JSON/);
+  });
+
+  it('marks a generated file with its generator version, so a file from another version or options is stale', async () => {
+    const path = join(dir, 'marked.jsonl');
+    await writeDirectoryFile(path, { seed: 3, people: 50 });
+    expect(JSON.parse(await readFile(generatorMarkerPath(path), 'utf8'))).toEqual({ generator: GENERATOR_VERSION, seed: 3, people: 50 });
+    expect(isStaleSample(path, { seed: 3, people: 50 })).toBe(false);
+    expect(isStaleSample(path, { seed: 4, people: 50 })).toBe(true);
+    expect(isStaleSample(path, { seed: 3, people: 60 })).toBe(true);
+    await writeFile(generatorMarkerPath(path), JSON.stringify({ generator: GENERATOR_VERSION - 1, seed: 3, people: 50 }));
+    expect(isStaleSample(path, { seed: 3, people: 50 })).toBe(true);
+    // A file without a marker (a real directory) is never regenerated.
+    await rm(generatorMarkerPath(path));
+    expect(isStaleSample(path, { seed: 3, people: 50 })).toBe(false);
   });
 });
