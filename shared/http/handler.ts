@@ -329,7 +329,14 @@ export interface UserContext<B, Q> extends RequestContext<B> {
  * handler reads is looked up under `accountId`, so another account's id is a 404.
  */
 export function userRoute<S extends $ZodType | undefined = undefined, Q extends $ZodType | undefined = undefined>(
-  opts: { body?: S; query?: Q },
+  opts: {
+    body?: S;
+    query?: Q;
+    /** As on a public route: a paid call rejected as invalid (400) leaves a `released` audit record. */
+    paidOperation?: string;
+    /** As on a public route: a check of the caller made before the body is read (an enrollment flag's 404). */
+    admit?: (accountId: string) => Promise<void>;
+  },
   fn: (ctx: UserContext<S extends $ZodType ? output<S> : undefined, Q extends $ZodType ? output<Q> : Record<string, string>>) => Promise<HttpResult>,
 ): Handler {
   return wrap(async (event) => {
@@ -338,11 +345,23 @@ export function userRoute<S extends $ZodType | undefined = undefined, Q extends 
     const userSub = claims?.sub;
     if (typeof accountId !== 'string' || accountId === '' || typeof userSub !== 'string') throw new GatewayError(401, 'Unauthorized');
     if (!idsWellFormed(event)) throw new NotFoundError();
-    const base = baseContext(event, opts.body as S);
-    const queryParams = opts.query ? parseQueryParams(opts.query, base.query) : base.query;
-    return fn({ ...base, accountId, userSub, queryParams: queryParams as Q extends $ZodType ? output<Q> : Record<string, string> });
+    if (opts.admit) await opts.admit(accountId);
+    try {
+      const base = baseContext(event, opts.body as S);
+      const queryParams = opts.query ? parseQueryParams(opts.query, base.query) : base.query;
+      return await fn({ ...base, accountId, userSub, queryParams: queryParams as Q extends $ZodType ? output<Q> : Record<string, string> });
+    } catch (e) {
+      if (opts.paidOperation && e instanceof ValidationError) await auditRejectedCall(accountId, opts.paidOperation, requestIdOf(event), e);
+      throw e;
+    }
   });
 }
+
+/**
+ * The caller id a web-app user's jobs carry where an API caller's carry its key id: the per-key limits and
+ * Idempotency-Key scopes of the use cases apply per signed-in user.
+ */
+export const userCallerId = (userSub: string): string => `user_${userSub}`;
 
 /** A route with no credential at all (tracking pixel, one-click unsubscribe); the body is not parsed. */
 export function openRoute(fn: (ctx: RequestContext<undefined>) => Promise<HttpResult>): Handler {
