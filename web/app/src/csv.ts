@@ -51,7 +51,8 @@ export function parseCsvText(text: string): ParsedCsv {
   if (parsed.data.length > MAX_IMPORT_ROWS) throw new CsvFileError(`The file has more than ${MAX_IMPORT_ROWS.toLocaleString()} rows; split it into smaller files.`);
   if (parsed.data.length === 0) throw new CsvFileError('The file has a header row but no rows.');
   const bad = parsed.errors.find((e) => e.type === 'Quotes' || e.code === 'TooManyFields');
-  if (bad) throw new CsvFileError(`Row ${(bad.row ?? 0) + 2} cannot be read: ${bad.message}.`);
+  // Papa Parse counts a quote error's row from the header line, a field-count error's from the first data row.
+  if (bad) throw new CsvFileError(`Line ${(bad.row ?? 0) + (bad.type === 'Quotes' ? 1 : 2)} cannot be read: ${bad.message}.`);
   return { headers, rows: parsed.data };
 }
 
