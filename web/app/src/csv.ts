@@ -78,18 +78,6 @@ export function toCsv<T>(columns: Column<T>[], rows: T[]): string {
   );
 }
 
-/** Offer `text` as a file download (UTF-8 with a byte-order mark, so spreadsheet programs read it as UTF-8). */
-export function download(filename: string, text: string): void {
-  const url = URL.createObjectURL(new Blob(['\ufeff', text], { type: 'text/csv;charset=utf-8' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
 const path = (row: unknown, p: string): unknown => p.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), row);
 const list = (row: unknown, p: string, pick?: (item: Record<string, unknown>) => string) => {
   const v = path(row, p);

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../session.js';
 import { html, Loading, useLoad, when } from '../ui.js';
-import { download, resultColumns, toCsv } from '../csv.js';
+import { resultColumns, toCsv } from '../csv.js';
+import { download } from '../download.js';
 import { PENDING_CONTACTS_KEY } from './sequences.js';
 import type { ContactIn } from './import-contacts.js';
 

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { api } from '../session.js';
 import { html, Loading, useLoad, when } from '../ui.js';
-import { download, toCsv, type Column } from '../csv.js';
+import { toCsv, type Column } from '../csv.js';
+import { download } from '../download.js';
 import { ImportContacts, type ContactIn } from './import-contacts.js';
 
 /** Contacts handed to a new sequence from another page (a job's result), read once by the new-sequence page. */
