@@ -19,9 +19,9 @@ const PAGE = `<!doctype html>
     <div id="app"></div>
     <script src="scalar.js"></script>
     <script>
-      // The examples name this host (with an API Gateway stage prefix when there is one): the document's
-      // server is "/", which a copied curl command cannot use.
-      var base = new URL('..', location.href).href.replace(/\/$/, '');
+      // The examples name this host with its API Gateway stage prefix when there is one (the document's server
+      // is "/", which would resolve to the host alone).
+      var base = new URL('..', location.href).href.replace(/\\/$/, '');
       Scalar.createApiReference('#app', {
         url: '../api/public/v1/openapi.json',
         servers: [{ url: base, description: 'This host' }],

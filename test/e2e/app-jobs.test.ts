@@ -272,6 +272,17 @@ test('from the app: a people search started with its price, its result exported;
   await page.getByTestId('sequence-status').filter({ hasText: 'cancelled' }).waitFor();
   expect((await owner.app.route('GET', `sequences/${sequenceId}/`)).body.status).toBe('cancelled');
 
+  // Another account's user: the sequence is not found by any app route; agentic search is not enrolled (404);
+  // an invalid paid call from the app is a 400 that leaves a released audit record, as from the API.
+  const stranger = await newAppTenant(stack, 'csv.stranger@tenant.test');
+  const contact = { email: 'x@prospect.test', first_name: 'X', company_name: 'Acme' };
+  for (const [path, body] of [['contact-checks/', { contacts: [contact], sequence_id: sequenceId }], [`sequences/${sequenceId}/contacts/`, { contacts: [contact] }], [`sequences/${sequenceId}/approve/`, undefined], [`sequences/${sequenceId}/cancel/`, undefined], ['agentic-search/', { query: 'x', webhook_url: receiver.url }]] as const) {
+    expect([path, (await stranger.app.route('POST', path, body)).status]).toEqual([path, 404]);
+  }
+  const invalid = await stranger.app.route('POST', 'search/', { query: 'engineers', max_results: 5, webhook_url: receiver.url });
+  expect([invalid.status, invalid.body.error.details[0].path]).toEqual([400, 'max_results']);
+  expect((await stranger.app.route('GET', 'charges/')).body.results.map((c: { operation: string; charge_status: string; charged: number }) => [c.operation, c.charge_status, c.charged])).toEqual([['people_search', 'released', 0]]);
+
   // The ledger by operation name, filtered by one of them.
   await page.getByRole('link', { name: 'Credits' }).click();
   await page.getByLabel('Operation').selectOption('sequence');
