@@ -19,7 +19,23 @@ const PAGE = `<!doctype html>
     <div id="app"></div>
     <script src="scalar.js"></script>
     <script>
-      Scalar.createApiReference('#app', { url: '../api/public/v1/openapi.json', withDefaultFonts: false, defaultOpenAllTags: true, hideClientButton: true, telemetry: false });
+      // The examples name this host with its API Gateway stage prefix when there is one (the document's server
+      // is "/", which would resolve to the host alone).
+      var base = new URL('..', location.href).href.replace(/\\/$/, '');
+      Scalar.createApiReference('#app', {
+        url: '../api/public/v1/openapi.json',
+        servers: [{ url: base, description: 'This host' }],
+        withDefaultFonts: false,
+        defaultOpenAllTags: true,
+        telemetry: false,
+        // No buttons of Scalar's hosted services: no "Ask AI" agent, no MCP install, no toolbar (deploy,
+        // share), no "Open in client", no developer tools.
+        agent: { disabled: true },
+        mcp: { disabled: true },
+        showToolbar: 'never',
+        showDeveloperTools: 'never',
+        hideClientButton: true,
+      });
     </script>
   </body>
 </html>

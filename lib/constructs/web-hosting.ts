@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, join, relative } from 'node:path';
 import { AssetHashType, Aws, DockerImage, Duration, Stack, Validations } from 'aws-cdk-lib';
@@ -25,7 +25,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3'
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct, type IConstruct } from 'constructs';
 import { APP_BASE, OAUTH_CALLBACK_PATH } from '../../shared/catalog/routes.js';
-import { cognitoEndpointOf, cognitoOriginOf, webAppContentSecurityPolicy } from '../../shared/catalog/web-app.js';
+import { WEB_APP_STATIC_FILES, cognitoEndpointOf, cognitoOriginOf, webAppContentSecurityPolicy } from '../../shared/catalog/web-app.js';
 import { REPO_ROOT, nagFinding } from './service-function.js';
 
 /** Where the app lives in the bucket and on the distribution, as `npm start` serves it (shared/local/web-app.ts). */
@@ -190,7 +190,7 @@ export class WebHosting extends Construct {
       prune: false,
       cacheControl: [CacheControl.noCache()],
       distribution: this.distribution,
-      distributionPaths: [`/${APP_PREFIX}`, `/${APP_PREFIX}index.html`, `/${APP_PREFIX}config.json`],
+      distributionPaths: [`/${APP_PREFIX}`, `/${APP_PREFIX}index.html`, `/${APP_PREFIX}config.json`, `/${APP_PREFIX}favicon.svg`],
     });
     this.pageDeployment.node.addDependency(bundles);
     this.url = `https://${this.distribution.distributionDomainName}/${APP_PREFIX}`;
@@ -257,6 +257,8 @@ export function buildHostedWebApp(outDir: string): void {
     html = html.replace(attribute, `$1="${named(entry)}"`);
   }
   writeFileSync(join(outDir, 'index.html'), html);
+  // The favicon keeps its name (index.html links favicon.svg) and is deployed with the pages.
+  for (const file of WEB_APP_STATIC_FILES.filter((f) => f.endsWith('.svg'))) copyFileSync(join(source, file), join(outDir, file));
 }
 
 function requireEsbuild(): typeof import('esbuild') {

@@ -265,6 +265,19 @@ export const ROUTES: RouteDef[] = [
   { method: 'GET', path: app('sequences/'), module: 'functions/app/list-sequences.ts', auth: 'user', throttle: T.appRead, bindings: { tables: { outreach: 'read' } } },
   { method: 'GET', path: app('sequences/{sequence_id}/'), module: 'functions/app/get-sequence.ts', auth: 'user', throttle: T.appRead, bindings: { tables: { outreach: 'read' } } },
   { method: 'GET', path: app('sequences/{sequence_id}/replies/'), module: 'functions/app/sequence-replies.ts', auth: 'user', throttle: T.appRead, bindings: { tables: { outreach: 'read' } } },
+  // Starting work from the web app: the same use cases as the public routes, charged to the signed-in user's
+  // account as the API charges it; per-key limits and Idempotency-Key scopes apply per user (userCallerId). The
+  // gateway counts the app's calls for all users together (appWrite); agentic concurrency is still per user.
+  { method: 'POST', path: app('sequences/'), module: 'functions/app/create-sequence.ts', auth: 'user', throttle: T.appWrite, bindings: sequencesAccept },
+  { method: 'POST', path: app('sequences/{sequence_id}/contacts/'), module: 'functions/app/add-sequence-contacts.ts', auth: 'user', throttle: T.appWrite, bindings: sequencesAccept },
+  { method: 'POST', path: app('sequences/{sequence_id}/approve/'), module: 'functions/app/approve-sequence.ts', auth: 'user', throttle: T.appWrite, bindings: { tables: { accounts: 'read', outreach: 'readwrite' }, queues: { sending: 'send' }, scheduler: true } },
+  { method: 'POST', path: app('sequences/{sequence_id}/cancel/'), module: 'functions/app/cancel-sequence.ts', auth: 'user', throttle: T.appWrite, bindings: { tables: { accounts: 'readwrite', outreach: 'readwrite' }, scheduler: true } },
+  // A CSV import's validation report: each contact judged as a sequence would judge it, nothing written.
+  { method: 'POST', path: app('contact-checks/'), module: 'functions/app/check-sequence-contacts.ts', auth: 'user', throttle: T.appRead, bindings: { tables: { outreach: 'read', directory: 'read' } } },
+  { method: 'POST', path: app('search/'), module: 'functions/app/start-search.ts', auth: 'user', throttle: T.appWrite, bindings: acceptJob },
+  { method: 'POST', path: app('deep-search/'), module: 'functions/app/start-deep-search.ts', auth: 'user', throttle: T.appWrite, bindings: acceptJob },
+  { method: 'POST', path: app('agentic-search/'), module: 'functions/app/start-agentic-search.ts', auth: 'user', throttle: T.appWrite, bindings: acceptJob },
+  { method: 'GET', path: app('prices/'), module: 'functions/app/get-prices.ts', auth: 'user', throttle: T.appRead, bindings: {} },
   { method: 'GET', path: app('jobs/'), module: 'functions/app/list-jobs.ts', auth: 'user', throttle: T.appRead, bindings: { tables: { jobs: 'read' } } },
   { method: 'GET', path: app('jobs/{job_id}/'), module: 'functions/app/get-job.ts', auth: 'user', throttle: T.appRead, bindings: { tables: { jobs: 'read' } } },
   { method: 'GET', path: app('jobs/{job_id}/webhook-deliveries/'), module: 'functions/app/webhook-deliveries.ts', auth: 'user', throttle: T.appRead, bindings: { tables: { jobs: 'read' } } },

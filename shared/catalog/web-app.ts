@@ -22,3 +22,9 @@ export const cognitoOriginOf = (region: string): string => `https://cognito-idp.
 
 /** The endpoint the app posts Cognito's JSON protocol to (no SDK in the page). */
 export const cognitoEndpointOf = (region: string): string => `${cognitoOriginOf(region)}/`;
+
+/**
+ * The app's files served as they are, beside the bundle: the local gateway copies them, and the stack's
+ * hosting deploys them (the favicon is named by index.html, so no page asks for /favicon.ico).
+ */
+export const WEB_APP_STATIC_FILES = ['index.html', 'app.css', 'favicon.svg'] as const;

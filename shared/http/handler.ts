@@ -328,9 +328,37 @@ export interface UserContext<B, Q> extends RequestContext<B> {
  * a request without them is refused as the authorizer would (401 {"message":"Unauthorized"}). Every object the
  * handler reads is looked up under `accountId`, so another account's id is a 404.
  */
-export function userRoute<S extends $ZodType | undefined = undefined, Q extends $ZodType | undefined = undefined>(
-  opts: { body?: S; query?: Q },
-  fn: (ctx: UserContext<S extends $ZodType ? output<S> : undefined, Q extends $ZodType ? output<Q> : Record<string, string>>) => Promise<HttpResult>,
+type UserRouteOptions<S, Q> = {
+  body?: S;
+  query?: Q;
+  /** As on a public route: a check of the caller made before the body is read (an enrollment flag's 404). */
+  admit?: (accountId: string) => Promise<void>;
+};
+type UserRouteFn<S extends $ZodType | undefined, Q extends $ZodType | undefined> = (
+  ctx: UserContext<S extends $ZodType ? output<S> : undefined, Q extends $ZodType ? output<Q> : Record<string, string>>,
+) => Promise<HttpResult>;
+
+export function userRoute<S extends $ZodType | undefined = undefined, Q extends $ZodType | undefined = undefined>(opts: UserRouteOptions<S, Q>, fn: UserRouteFn<S, Q>): Handler {
+  return userRouteWith(opts, fn, null);
+}
+
+/**
+ * A web-app route that starts paid work: as a public route with `paidOperation`, a call rejected as invalid
+ * (400) leaves a `released` audit record. Its own function, so that the app's read-only routes do not bundle
+ * the ledger write (test/infra/grants.test.ts).
+ */
+export function paidUserRoute<S extends $ZodType | undefined = undefined, Q extends $ZodType | undefined = undefined>(
+  paidOperation: string,
+  opts: UserRouteOptions<S, Q>,
+  fn: UserRouteFn<S, Q>,
+): Handler {
+  return userRouteWith(opts, fn, (accountId, reference, e) => auditRejectedCall(accountId, paidOperation, reference, e));
+}
+
+function userRouteWith<S extends $ZodType | undefined, Q extends $ZodType | undefined>(
+  opts: UserRouteOptions<S, Q>,
+  fn: UserRouteFn<S, Q>,
+  onRejected: ((accountId: string, reference: string, e: ValidationError) => Promise<void>) | null,
 ): Handler {
   return wrap(async (event) => {
     const claims = (event.requestContext?.authorizer as { claims?: Record<string, unknown> } | null | undefined)?.claims;
@@ -338,11 +366,23 @@ export function userRoute<S extends $ZodType | undefined = undefined, Q extends 
     const userSub = claims?.sub;
     if (typeof accountId !== 'string' || accountId === '' || typeof userSub !== 'string') throw new GatewayError(401, 'Unauthorized');
     if (!idsWellFormed(event)) throw new NotFoundError();
-    const base = baseContext(event, opts.body as S);
-    const queryParams = opts.query ? parseQueryParams(opts.query, base.query) : base.query;
-    return fn({ ...base, accountId, userSub, queryParams: queryParams as Q extends $ZodType ? output<Q> : Record<string, string> });
+    if (opts.admit) await opts.admit(accountId);
+    try {
+      const base = baseContext(event, opts.body as S);
+      const queryParams = opts.query ? parseQueryParams(opts.query, base.query) : base.query;
+      return await fn({ ...base, accountId, userSub, queryParams: queryParams as Q extends $ZodType ? output<Q> : Record<string, string> });
+    } catch (e) {
+      if (onRejected && e instanceof ValidationError) await onRejected(accountId, requestIdOf(event), e);
+      throw e;
+    }
   });
 }
+
+/**
+ * The caller id a web-app user's jobs carry where an API caller's carry its key id: the per-key limits and
+ * Idempotency-Key scopes of the use cases apply per signed-in user.
+ */
+export const userCallerId = (userSub: string): string => `user_${userSub}`;
 
 /** A route with no credential at all (tracking pixel, one-click unsubscribe); the body is not parsed. */
 export function openRoute(fn: (ctx: RequestContext<undefined>) => Promise<HttpResult>): Handler {

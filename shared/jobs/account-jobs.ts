@@ -12,9 +12,13 @@ export async function requireAccountJob(accountId: string, jobId: string): Promi
   return job;
 }
 
-/** The public polling envelope of any of the account's jobs, whatever its tier. */
+/**
+ * The public polling envelope of any of the account's jobs, whatever its tier, with the `request` it was started
+ * with (the query and its options), which the job's page shows.
+ */
 export async function accountJobView(accountId: string, jobId: string) {
-  return pollingView(await requireAccountJob(accountId, jobId));
+  const job = await requireAccountJob(accountId, jobId);
+  return { ...pollingView(job), request: job.request };
 }
 
 const JOB_ID = /^dj_[0-9a-hjkmnp-tv-z]{26}$/;

@@ -1,6 +1,6 @@
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
-import { webAppContentSecurityPolicy } from '../catalog/web-app.js';
+import { WEB_APP_STATIC_FILES, webAppContentSecurityPolicy } from '../catalog/web-app.js';
 import type { StaticAnswer } from './gateway.js';
 
 /**
@@ -15,7 +15,7 @@ export interface WebAppConfig {
   cognito: { endpoint: string; region: string; userPoolId: string; clientId: string };
 }
 
-/** Bundle the app into `outDir` (index.html, app.css, app.js); returns how long it took. */
+/** Bundle the app into `outDir` (index.html, app.css, favicon.svg, app.js); returns how long it took. */
 export async function buildWebApp(root: string, outDir: string): Promise<number> {
   const t0 = Date.now();
   const source = resolve(root, 'web/app');
@@ -32,7 +32,7 @@ export async function buildWebApp(root: string, outDir: string): Promise<number>
     logLevel: 'silent',
     absWorkingDir: root,
   });
-  for (const file of ['index.html', 'app.css']) copyFileSync(join(source, file), join(outDir, file));
+  for (const file of WEB_APP_STATIC_FILES) copyFileSync(join(source, file), join(outDir, file));
   return Date.now() - t0;
 }
 
@@ -41,6 +41,7 @@ const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.json': 'application/json',
+  '.svg': 'image/svg+xml',
 };
 
 /**

@@ -36,9 +36,10 @@ async function reasonFor(accountId: string, contact: Contact, sequenceId: string
   return null;
 }
 
-export async function judgeContacts(accountId: string, raw: unknown[], opts: { sequenceId: string; enrolled: ReadonlySet<string>; now: Date }): Promise<Eligibility> {
+/** Each contact's verdict, in the order given: the contact when eligible, else the first reason that applies. */
+export async function judgeEach(accountId: string, raw: unknown[], opts: { sequenceId: string; enrolled: ReadonlySet<string>; now: Date }): Promise<(RejectionReason | Contact)[]> {
   const seen = new Set<string>();
-  const verdicts: (RejectionReason | Contact | null)[] = raw.map((r) => {
+  const verdicts: (RejectionReason | Contact)[] = raw.map((r) => {
     const contact = parseContact(r);
     if (!contact || seen.has(contact.email.toLowerCase())) return 'invalid_contact';
     seen.add(contact.email.toLowerCase());
@@ -54,6 +55,11 @@ export async function judgeContacts(accountId: string, raw: unknown[], opts: { s
       }),
     );
   }
+  return verdicts;
+}
+
+export async function judgeContacts(accountId: string, raw: unknown[], opts: { sequenceId: string; enrolled: ReadonlySet<string>; now: Date }): Promise<Eligibility> {
+  const verdicts = await judgeEach(accountId, raw, opts);
   const out: Eligibility = { eligible: [], sent: [], rejected: [] };
   verdicts.forEach((v, i) => {
     if (typeof v === 'string') out.rejected.push({ contact: raw[i], reason: v });

@@ -113,6 +113,23 @@ test('the ledger filters by operation, status and date, and pages with a cursor'
   expect(overview.recent_charges).toHaveLength(4);
 }, 60_000);
 
+test('the charge lists take the ledger\'s operation names: each matches its own charges, and an unknown name is 400 in the app and the console', async () => {
+  const tenant = await newAppTenant(stack, 'operations@tenant.test');
+  expect((await reply(tenant.client.typed.POST('/api/public/v1/enrich/email/', { body: { first_name: 'Nobody', last_name: 'Known', domain: 'nowhere.test' } }))).status).toBe(404);
+  expect((await reply(tenant.client.typed.POST('/api/public/v1/enrich/professional-url/', { body: { email: 'nobody@nowhere.test' } }))).status).toBe(404);
+  const ops = async (op: string) => (await tenant.app.route('GET', `charges/?operation=${op}`)).body.results.map((c: { operation: string; charged: number }) => [c.operation, c.charged]);
+  expect(await ops('email_enrich')).toEqual([['email_enrich', 5]]);
+  expect(await ops('professional_url_enrich')).toEqual([['professional_url_enrich', 3]]);
+  // The names the credits page used to send, which matched nothing, and any other: 400 with the field named.
+  for (const op of ['email', 'professional_url', 'professional_profile', 'bogus']) {
+    const app = await tenant.app.route('GET', `charges/?operation=${op}`);
+    expect([op, app.status, app.body.error.code, app.body.error.details[0].path]).toEqual([op, 400, 'invalid_request', 'operation']);
+    const console = await tenant.admin.console('GET', `accounts/${tenant.accountId}/charges/?operation=${op}`);
+    expect([op, console.status]).toEqual([op, 400]);
+  }
+  expect((await tenant.admin.console('GET', `accounts/${tenant.accountId}/charges/?operation=email_enrich`)).body.results).toHaveLength(1);
+}, 60_000);
+
 test('sending accounts: listed for their owner, paused and limited with the console\'s rules, another account\'s is 404', async () => {
   const sender = { email: 'rep@owner.test', type: 'google' };
   const owner = await newAppTenant(stack, 'sender.owner@tenant.test', {}, { sender });
@@ -203,8 +220,8 @@ describe('in Chromium', () => {
 
     await page.getByRole('link', { name: 'Credits' }).click();
     const ledger = page.getByTestId('ledger');
-    await ledger.getByRole('cell', { name: 'outreach_email' }).first().waitFor();
-    await expect(ledger.getByRole('row').filter({ hasText: 'outreach_email' }).filter({ hasText: 'charged' }).count()).resolves.toBe(1);
+    await ledger.getByRole('cell', { name: 'Outreach email' }).first().waitFor();
+    await expect(ledger.getByRole('row').filter({ hasText: 'Outreach email' }).filter({ hasText: 'charged' }).count()).resolves.toBe(1);
     await page.getByLabel('Status').selectOption('released');
     await page.getByRole('button', { name: 'Apply' }).click();
     await ledger.getByText('No charges match.').waitFor();

@@ -81,6 +81,14 @@ describe('/docs/ in headless Chromium', () => {
     }
     expect({ missing: summaries.filter((s) => !headings.has(s)), outside }).toEqual({ missing: [], outside: [] });
     expect(summaries.length).toBeGreaterThan(25);
+    // The examples name this host and the registered (trailing-slash) paths, so a copied command works as written.
+    const text = await page.locator('body').innerText();
+    expect(text).toContain(`${origin}/api/public/v1/search/`);
+    expect(text).not.toMatch(/curl[^\n]*--url '?\/api\//);
+    // No button of Scalar's hosted services.
+    const names = /\b(ask ai|deploy|share|open in (api )?client|developer tools|mcp|generate sdk)\b/i;
+    const hosted = page.getByRole('button', { name: names }).or(page.getByRole('link', { name: names }));
+    expect(await hosted.allInnerTexts()).toEqual([]);
   }, 120_000);
 });
 

@@ -1338,7 +1338,7 @@ describe('the customer web app: user pool, app client, Cognito authorizer', () =
   });
 
   test('the sequences and jobs pages: reads only read their table; the redeliver writes jobs and sends only to the webhooks queue', () => {
-    const pageRoutes = userRoutes.filter((r) => /^\/api\/app\/v1\/(sequences|jobs)\//.test(r.path));
+    const pageRoutes = userRoutes.filter((r) => /^\/api\/app\/v1\/(sequences|jobs)\//.test(r.path) && (r.method === 'GET' || r.path.endsWith('/redeliver/')));
     expect(pageRoutes).toHaveLength(7);
     for (const route of pageRoutes) {
       const fn = api.routeFunctions.get(route)!;
@@ -1353,6 +1353,20 @@ describe('the customer web app: user pool, app client, Cognito authorizer', () =
     }
     expect(pageRoutes.find((r) => r.method === 'POST')!.throttle).toEqual({ perMinute: 30, burst: 5 });
   });
+});
+
+test('the app routes that start work are granted exactly what their public twins are', () => {
+  const twins: [string, string][] = [
+    ['POST /api/app/v1/search/', 'POST /api/public/v1/search/'],
+    ['POST /api/app/v1/deep-search/', 'POST /api/public/v1/deep-search/'],
+    ['POST /api/app/v1/agentic-search/', 'POST /api/public/v1/agentic-search/'],
+    ['POST /api/app/v1/sequences/', 'POST /api/public/v1/sequences/'],
+    ['POST /api/app/v1/sequences/{sequence_id}/contacts/', 'POST /api/public/v1/sequences/{id}/contacts/'],
+    ['POST /api/app/v1/sequences/{sequence_id}/approve/', 'POST /api/public/v1/sequences/{id}/approve/'],
+    ['POST /api/app/v1/sequences/{sequence_id}/cancel/', 'POST /api/public/v1/sequences/{id}/cancel/'],
+  ];
+  const route = (key: string) => ROUTES.find((r) => `${r.method} ${r.path}` === key)!;
+  for (const [app, pub] of twins) expect([app, route(app).auth, route(app).bindings]).toEqual([app, 'user', route(pub).bindings]);
 });
 
 describe('room to grow (CloudFormation: 500 resources per stack, nested stacks included)', () => {
@@ -1615,7 +1629,7 @@ describe('the customer web app on S3 and CloudFront', () => {
     // Source.jsonData: CloudFormation resolves each token into a marker the provider writes into config.json.
     const stateful = stateful_userPool();
     for (const value of [stateful.pool, stateful.client, 'AWS::Region']) expect(markers).toContain(value);
-    expect(pages.DistributionPaths).toEqual(['/app/', '/app/index.html', '/app/config.json']);
+    expect(pages.DistributionPaths).toEqual(['/app/', '/app/index.html', '/app/config.json', '/app/favicon.svg']);
   });
 
   test('the API stack outputs the app\'s URL on the distribution', () => {

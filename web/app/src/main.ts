@@ -11,6 +11,10 @@ import { DeliverabilityPage } from './pages/deliverability.js';
 import { SequencesPage } from './pages/sequences.js';
 import { JobsPage } from './pages/jobs.js';
 import { OutreachPage } from './pages/outreach.js';
+import { NewSearchPage } from './pages/new-search.js';
+
+/** The product's name, on the sign-in page and in every tab's title. */
+export const PRODUCT = 'People Search & Outreach';
 
 /**
  * The pages, in navigation order: `#/<path>` shows `page`. A new page is one module under pages/ and one row
@@ -24,6 +28,7 @@ const PAGES: { path: string; title: string; page: (props: { rest?: string }) => 
   { path: 'sending-accounts', title: 'Sending accounts', page: SendingAccountsPage },
   { path: 'deliverability', title: 'Deliverability', page: DeliverabilityPage },
   { path: 'sequences', title: 'Sequences', page: SequencesPage },
+  { path: 'search', title: 'New search', page: NewSearchPage },
   { path: 'jobs', title: 'Search jobs', page: JobsPage },
   { path: 'outreach', title: 'Outreach review', page: OutreachPage },
 ];
@@ -49,7 +54,8 @@ function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
     }
   };
   return html`<main class="signin">
-    <h1>Sign in</h1>
+    <p class="product" aria-hidden="true"><img src="favicon.svg" alt="" width="32" height="32" /> ${PRODUCT}</p>
+    <h1>Sign in to ${PRODUCT}</h1>
     <form onSubmit=${submit}>
       <div class="field"><label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required /></div>
       <div class="field"><label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required /></div>
@@ -74,14 +80,14 @@ function App() {
   }, []);
   useEffect(() => {
     const page = pageOf(path);
-    document.title = `${page?.title ?? 'Not found'} — your account`;
+    document.title = signedIn ? `${page?.title ?? 'Not found'} — ${PRODUCT}` : `Sign in — ${PRODUCT}`;
     document.getElementById('main')?.focus();
-  }, [path]);
+  }, [path, signedIn]);
   if (!signedIn) return html`<${SignIn} onSignedIn=${() => setSignedIn(true)} />`;
   const page = pageOf(path);
   return html`<a class="skip" href="#main" onClick=${(e: Event) => (e.preventDefault(), document.getElementById('main')?.focus())}>Skip to content</a>
     <header class="top">
-      <h1>Your account</h1>
+      <h1>${PRODUCT}</h1>
       <nav aria-label="Pages"><ul>
         ${PAGES.map((p) => html`<li><a href=${`#/${p.path}`} aria-current=${p === pageOf(path) ? 'page' : undefined}>${p.title}</a></li>`)}
       </ul></nav>

@@ -64,7 +64,7 @@ export class ApiError extends Error {
 }
 
 /** A call to the web app's API (`/api/app/v1/…`) with the user's token; a 401 signs the user out. */
-export async function api<T = unknown>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
+export async function api<T = unknown>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
   const { apiBase } = await loadConfig();
   const token = idToken();
   if (!token) {
@@ -73,7 +73,7 @@ export async function api<T = unknown>(method: 'GET' | 'POST' | 'PATCH' | 'DELET
   }
   const res = await fetch(`${apiBase}${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...extraHeaders },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   if (res.status === 401) {

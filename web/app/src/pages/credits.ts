@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../session.js';
 import { html, Loading, useLoad, when } from '../ui.js';
+import { OPERATION_NAMES, operationName, STATUS_MEANING } from '../operations.js';
 
 export interface Charge {
   id: string;
@@ -14,8 +15,7 @@ export interface Charge {
   reason?: string;
 }
 
-// The ledger's operation names (charges of enrichments are named after what they look up).
-const OPERATIONS = ['', 'people_search', 'deep_search', 'agentic_search', 'email', 'phone_enrich', 'professional_url', 'professional_profile', 'outreach_email', 'sequence'];
+const OPERATIONS = ['', ...Object.keys(OPERATION_NAMES)];
 const STATUSES = ['', 'pending', 'charged', 'zero_result', 'released', 'lost_released'];
 
 interface Filters {
@@ -81,7 +81,7 @@ export function CreditsPage() {
     <h3>Charge ledger</h3>
     <form class="row" onSubmit=${apply} aria-label="Filter the ledger">
       <div class="field"><label for="f-op">Operation</label>
-        <select id="f-op" value=${filters.operation} onChange=${set('operation')}>${OPERATIONS.map((o) => html`<option value=${o}>${o || 'Any'}</option>`)}</select></div>
+        <select id="f-op" value=${filters.operation} onChange=${set('operation')}>${OPERATIONS.map((o) => html`<option value=${o}>${o ? operationName(o) : 'Any'}</option>`)}</select></div>
       <div class="field"><label for="f-status">Status</label>
         <select id="f-status" value=${filters.status} onChange=${set('status')}>${STATUSES.map((s) => html`<option value=${s}>${s || 'Any'}</option>`)}</select></div>
       <div class="field"><label for="f-from">From</label><input id="f-from" type="date" value=${filters.from} onInput=${set('from')} /></div>
@@ -91,11 +91,11 @@ export function CreditsPage() {
     ${!ledger.data
       ? html`<${Loading} error=${ledger.error} />`
       : html`<div class="table-wrap"><table data-testid="ledger">
-            <thead><tr><th scope="col">When</th><th scope="col">Operation</th><th scope="col">Reference</th><th scope="col">Status</th><th scope="col">Reserved</th><th scope="col">Charged</th></tr></thead>
+            <thead><tr><th scope="col">When</th><th scope="col">Operation</th><th scope="col">Reference</th><th scope="col">Status</th><th scope="col">Reserved</th><th scope="col">Charged</th><th scope="col">Why</th></tr></thead>
             <tbody>
-              ${ledger.data.results.length === 0 && html`<tr><td colspan="6" class="muted">No charges match.</td></tr>`}
+              ${ledger.data.results.length === 0 && html`<tr><td colspan="7" class="muted">No charges match.</td></tr>`}
               ${ledger.data.results.map(
-                (c) => html`<tr><td>${when(c.created_at)}</td><td>${c.operation}</td><td><code>${c.reference}</code></td><td title=${c.reason ?? ''}>${c.charge_status}</td><td>${c.reserved}</td><td>${c.charged}</td></tr>`,
+                (c) => html`<tr><td>${when(c.created_at)}</td><td>${operationName(c.operation)}</td><td><code>${c.reference}</code></td><td>${c.charge_status}</td><td>${c.reserved}</td><td>${c.charged}</td><td class="reason">${c.reason ?? STATUS_MEANING[c.charge_status] ?? ''}</td></tr>`,
               )}
             </tbody>
           </table></div>

@@ -1,6 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../session.js';
 import { html, Loading, useLoad, when } from '../ui.js';
+import { resultColumns, toCsv } from '../csv.js';
+import { download } from '../download.js';
+import { PENDING_CONTACTS_KEY } from './sequences.js';
+import type { ContactIn } from './import-contacts.js';
 
 interface JobRow {
   id: string;
@@ -23,6 +27,8 @@ interface Job {
   leads_returned: number | null;
   result: ({ results?: Record<string, unknown>[]; phone?: string | null } & Record<string, unknown>) | null;
   error: { code: string; message: string } | null;
+  /** What the job was started with: the query and its options. */
+  request?: Record<string, unknown>;
 }
 
 interface Attempt {
@@ -34,7 +40,7 @@ interface Attempt {
   next_retry_at: string | null;
 }
 
-const TIERS: Record<string, string> = { people_search: 'People search', deep_search: 'Deep search', agentic_search: 'Agentic search', phone_enrich: 'Phone lookup' };
+const TIERS: Record<string, string> = { people_search: 'People search', deep_search: 'Deep search', agentic_search: 'Agentic search', phone_enrich: 'Phone lookup', bulk_enrich: 'Bulk enrichment' };
 const RUNNING = ['pending', 'running'];
 // Polling backoff while a job runs: from 1 s, half as long again each time, never more than 15 s apart.
 const FIRST_POLL_MS = 1_000;
@@ -50,6 +56,7 @@ function JobList() {
   };
   return html`<section aria-labelledby="jobs-title">
     <h2 id="jobs-title">Search jobs</h2>
+    <p><a class="button" href="#/search">New search</a></p>
     ${!list.data
       ? html`<${Loading} error=${list.error} />`
       : html`<div class="table-wrap"><table data-testid="jobs">
@@ -102,17 +109,51 @@ function useJob(id: string): { job: Job | null; error: string | null } {
   return { job, error };
 }
 
+/** A profile URL as a link: results carry the bare-host form (SPEC.md), which a browser needs a scheme for. */
+const profileLink = (url: unknown) => {
+  if (typeof url !== 'string' || !url) return '';
+  const href = /^https?:\/\//.test(url) ? url : `https://${url}`;
+  return html`<a href=${href} rel="noopener noreferrer" target="_blank">${url}</a>`;
+};
+
+/** The result's people with an email, as contacts for a new sequence. */
+function contactsOf(rows: Record<string, unknown>[]): ContactIn[] {
+  return rows
+    .filter((r) => typeof r.email === 'string' && r.email)
+    .map((r) => {
+      const [first = '', ...rest] = String(r.full_name ?? '').trim().split(/\s+/);
+      const company = r.company as { name?: string } | undefined;
+      const c: ContactIn = { email: String(r.email), first_name: String(r.first_name ?? first) };
+      const last = String(r.last_name ?? rest.join(' '));
+      if (last) c.last_name = last;
+      if (company?.name) c.company_name = company.name;
+      if (typeof r.professional_url === 'string' && r.professional_url) c.professional_url = r.professional_url;
+      return c;
+    });
+}
+
 function Results({ job }: { job: Job }) {
   if (job.error) return html`<p class="error" role="alert">${job.error.code}: ${job.error.message}</p>`;
   if (job.tier === 'phone_enrich') return html`<p>Phone: <strong>${job.result?.phone ?? 'no number found'}</strong></p>`;
   const rows = job.result?.results ?? [];
-  return html`<div class="table-wrap"><table data-testid="job-results">
+  const exportCsv = () => download(`${job.id}-${job.tier}.csv`, toCsv(resultColumns(job.tier, rows), rows));
+  const contacts = contactsOf(rows);
+  const toSequence = () => {
+    sessionStorage.setItem(PENDING_CONTACTS_KEY, JSON.stringify(contacts));
+    location.hash = '#/sequences/new';
+  };
+  const hasEmail = rows.some((r) => 'email' in r);
+  return html`<div class="row">
+      <button type="button" class="secondary" disabled=${rows.length === 0} onClick=${exportCsv}>Export results (CSV)</button>
+      ${contacts.length > 0 && html`<button type="button" class="secondary" onClick=${toSequence}>Start a sequence with these ${contacts.length} people</button>`}
+    </div>
+    <div class="table-wrap"><table data-testid="job-results">
     <caption>${rows.length} result${rows.length === 1 ? '' : 's'}</caption>
-    <thead><tr><th scope="col">Name</th><th scope="col">Title</th><th scope="col">Company</th><th scope="col">Location</th></tr></thead>
+    <thead><tr><th scope="col">Name</th><th scope="col">Title</th><th scope="col">Company</th><th scope="col">Location</th>${hasEmail && html`<th scope="col">Email</th>`}<th scope="col">Profile</th></tr></thead>
     <tbody>
       ${rows.map((r) => {
         const company = r.company as { name?: string } | undefined;
-        return html`<tr><td>${String(r.full_name ?? '')}</td><td>${String(r.current_job_title ?? '')}</td><td>${company?.name ?? ''}</td><td>${String(r.location ?? '')}</td></tr>`;
+        return html`<tr><td>${String(r.full_name ?? '')}</td><td>${String(r.current_job_title ?? '')}</td><td>${company?.name ?? ''}</td><td>${String(r.location ?? '')}</td>${hasEmail && html`<td>${String(r.email ?? '')}</td>`}<td>${profileLink(r.professional_url)}</td></tr>`;
       })}
     </tbody>
   </table></div>`;
@@ -168,6 +209,10 @@ function JobDetail({ id }: { id: string }) {
             <dt>Status</dt><dd data-testid="job-status">${job.status}</dd>
             <dt>Started</dt><dd>${when(job.created_at)}</dd>
             <dt>Finished</dt><dd>${when(job.completed_at)}</dd>
+            ${typeof job.request?.query === 'string' && html`<dt>Query</dt><dd data-testid="job-query">${job.request.query}</dd>`}
+            ${job.request?.max_results !== undefined && html`<dt>Most leads</dt><dd>${String(job.request.max_results)}</dd>`}
+            ${job.request?.mode !== undefined && html`<dt>Mode</dt><dd>${String(job.request.mode)}</dd>`}
+            ${job.request?.max_credits !== undefined && html`<dt>Credit cap</dt><dd>${String(job.request.max_credits)}</dd>`}
           </dl>
           ${RUNNING.includes(job.status)
             ? html`<p aria-live="polite"><label for="job-progress">Running — the page checks again on its own</label> <progress id="job-progress"></progress></p>`
