@@ -1,7 +1,7 @@
 /**
  * Every operation name the charge ledger records, as written by the use cases that reserve and settle
  * (people-search.ts, deep-search-accept.ts, accept-agentic.ts, enrichment.ts, accept-phone-enrichment.ts,
- * create-email.ts, reserve-pass.ts). The charge lists filter by exactly these: any other name is a 400, never an
+ * create-email.ts, reserve-pass.ts, accept-bulk-enrichment.ts, bulk.schema.ts). The charge lists filter by exactly these: any other name is a 400, never an
  * empty page that looks like "no charges".
  */
 export const LEDGER_OPERATIONS = [
@@ -14,6 +14,8 @@ export const LEDGER_OPERATIONS = [
   'phone_enrich',
   'outreach_email',
   'sequence',
+  'bulk_enrich',
+  'bulk_enrich_item',
 ] as const;
 
 export type LedgerOperation = (typeof LEDGER_OPERATIONS)[number];

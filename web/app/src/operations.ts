@@ -12,6 +12,8 @@ export const OPERATION_NAMES: Record<string, string> = {
   phone_enrich: 'Phone lookup',
   outreach_email: 'Outreach email',
   sequence: 'Sequence drafts',
+  bulk_enrich: 'Bulk enrichment (reservation)',
+  bulk_enrich_item: 'Bulk enrichment (invalid item)',
 };
 
 export const operationName = (op: string) => OPERATION_NAMES[op] ?? op;
