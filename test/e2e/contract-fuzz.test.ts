@@ -16,10 +16,16 @@ import { ROOT, newTenant, startTestStack } from '../support/local.js';
  * docs/contract-fuzzing.md says how to run it by hand and read a failure.
  */
 const SEED = 20261126;
-/** Per operation and phase; with the coverage phase's own cases about 1,900 requests in all. */
+/** Per operation and phase, in each pass of the fuzzing phases. */
 const MAX_EXAMPLES = 5;
-/** The run must end by itself well within this; past it the process is killed and the test fails. */
-const RUN_LIMIT_MS = Number(process.env.FUZZ_LIMIT_MS ?? 150_000);
+/**
+ * schemathesis's time budget (`--max-time`): it shares it among the phases and, once every phase has had its
+ * turn, repeats fuzzing and stateful testing until it is spent; so the test takes about this long on any
+ * machine, and a faster one is fuzzed more.
+ */
+const BUDGET_SECONDS = 80;
+/** The run must end by itself within this; past it the process is killed and the test fails. */
+const RUN_LIMIT_MS = (BUDGET_SECONDS + 60) * 1000;
 
 /**
  * Checks turned off, each with its reason (also in docs/contract-fuzzing.md). Every other check of
@@ -95,6 +101,8 @@ test('schemathesis finds nothing: no 5xx, every answer as the document declares 
       String(SEED),
       '--max-examples',
       String(MAX_EXAMPLES),
+      '--max-time',
+      String(BUDGET_SECONDS),
       // One worker: schemathesis 4.32 under Python 3.11 hits a race in hypothesis's lambda introspection with
       // more (a "Runtime Error" of the tool, not a finding), and the stack shares the machine's two cores.
       '--workers',
@@ -137,7 +145,8 @@ test('schemathesis finds nothing: no 5xx, every answer as the document declares 
   // the document from (published-contract.test.ts checks that one).
   const fuzzed = operations - 1;
   expect(r.operations).toMatchObject({ total: fuzzed, selected: fuzzed, tested: fuzzed, errored: 0 });
-  expect(r.test_cases.generated).toBeGreaterThan(fuzzed * MAX_EXAMPLES);
+  // At least a case for each (about 2,000 in all on an idle machine; a busy one gets fewer within the budget).
+  expect(r.test_cases.generated).toBeGreaterThanOrEqual(fuzzed);
   expect([r.test_cases.with_failures, r.test_cases.errored]).toEqual([0, 0]);
   console.log(`schemathesis: ${r.operations.tested} operations, ${r.test_cases.generated} test cases, no finding`);
 }, RUN_LIMIT_MS + 30_000);
