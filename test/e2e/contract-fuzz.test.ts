@@ -51,7 +51,7 @@ let apiKey: string;
 const dir = mkdtempSync(join(tmpdir(), 'contract-fuzz-'));
 
 beforeAll(async () => {
-  // The gateway's throttles and per-source limits ×1000: schemathesis sends about 30 requests a second from
+  // The gateway's throttles and per-source limits ×1000: schemathesis sends tens of requests a second from
   // one address, and a 429 everywhere would test nothing behind it (the throttles have their own tests).
   // No workers: what the fuzzing creates (drafts, searches, sequences) stays accepted and unprocessed, so the
   // two cores serve its requests; the answers it checks are the HTTP API's own. What the workers make of a
