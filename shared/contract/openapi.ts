@@ -99,7 +99,10 @@ function responseRef(schema: z.core.$ZodType): Json {
 }
 
 function content(answer: Answer, extra?: z.core.$ZodType): Json | undefined {
-  if (answer.mediaType) return { [answer.mediaType]: { schema: { type: answer.mediaType === 'application/json' ? 'object' : 'string' } } };
+  if (answer.mediaType) {
+    const media: Json = { [answer.mediaType]: { schema: { type: answer.mediaType === 'application/json' ? 'object' : 'string' } } };
+    return answer.schema ? { ...media, 'application/json': { schema: responseRef(answer.schema) } } : media;
+  }
   const schemas = [answer.schema, extra].filter((s): s is z.core.$ZodType => s !== undefined);
   if (schemas.length === 0) return undefined;
   const schema = schemas.length === 1 ? responseRef(schemas[0]!) : { anyOf: schemas.map(responseRef) };

@@ -17,7 +17,7 @@ import * as R from './responses.js';
 export interface Answer {
   description: string;
   schema?: z.ZodType;
-  /** A non-JSON answer (the tracking pixel, the unsubscribe page). */
+  /** A non-JSON answer (the tracking pixel, the unsubscribe page); with `schema` too, the answer is either. */
   mediaType?: string;
 }
 
@@ -49,6 +49,7 @@ const noCredits = err('`insufficient_credits`: the balance cannot cover the char
 const contention = err('`contention`: a reservation lost after bounded retries; retry after `Retry-After`.');
 const noSecret = err('`conflict`: no active webhook signing secret; or the `Idempotency-Key` was reused with a different body.');
 const upstream = err('`upstream_error`: the lookup failed upstream; not charged.');
+const unknownLink = err('`not_found`: an unknown unsubscribe link, or a token not of the shape of one.');
 const accepted = (what: string): Answer => ({ description: `Accepted: ${what}.`, schema: R.JobAcceptance });
 const poll = (schema: z.ZodType): Answer => ({ description: 'The polling envelope (free).', schema });
 
@@ -247,17 +248,27 @@ export const OPERATIONS: Record<string, Operation> = {
     summary: 'Open-tracking pixel',
     tag: 'Recipient links',
     description: 'Called by the recipient\'s mail client; no credential.',
-    answers: { 200: { description: 'A 1×1 GIF.', mediaType: 'image/gif' } },
+    answers: {
+      200: { description: 'A 1×1 GIF, for any token of the shape of a tracking token (an unknown one reveals nothing).', mediaType: 'image/gif' },
+      404: err('`not_found`: the path\'s token is not of the shape of a tracking token (32 base64url characters), so it names nothing.'),
+    },
   },
   'GET u/{token}/': {
     summary: 'Unsubscribe confirmation page',
     tag: 'Recipient links',
-    answers: { 200: { description: 'A page whose button POSTs the one-click unsubscribe.', mediaType: 'text/html' }, 404: { description: 'Unknown link.', mediaType: 'text/html' } },
+    answers: { 200: { description: 'A page whose button POSTs the one-click unsubscribe.', mediaType: 'text/html' }, 404: unknownLink },
   },
   'POST u/{token}/': {
     summary: 'One-click unsubscribe (RFC 8058)',
     tag: 'Recipient links',
-    answers: { 200: { description: 'Suppressed.', mediaType: 'text/html' }, 404: { description: 'Unknown link.', mediaType: 'text/html' } },
+    answers: {
+      200: {
+        description: 'Suppressed: the confirmation page (`text/html`) when the body is the page\'s form (`confirm=yes`), else `{"unsubscribed": true}` (RFC 8058 one-click from a mail client).',
+        mediaType: 'text/html',
+        schema: R.Unsubscribed,
+      },
+      404: unknownLink,
+    },
   },
   'POST test-emails/': {
     summary: 'Send a test email (pilot)',

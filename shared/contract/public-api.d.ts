@@ -1608,6 +1608,10 @@ export interface components {
                 message: string;
             } | null;
         };
+        Unsubscribed: {
+            /** @constant */
+            unsubscribed: true;
+        };
     };
     responses: never;
     parameters: never;
@@ -3990,13 +3994,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A 1×1 GIF. */
+            /** @description A 1×1 GIF, for any token of the shape of a tracking token (an unknown one reveals nothing). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "image/gif": string;
+                };
+            };
+            /** @description `not_found`: the path's token is not of the shape of a tracking token (32 base64url characters), so it names nothing. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Throttled. */
@@ -4030,13 +4043,13 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Unknown link. */
+            /** @description `not_found`: an unknown unsubscribe link, or a token not of the shape of one. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": string;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Throttled. */
@@ -4061,22 +4074,23 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Suppressed. */
+            /** @description Suppressed: the confirmation page (`text/html`) when the body is the page's form (`confirm=yes`), else `{"unsubscribed": true}` (RFC 8058 one-click from a mail client). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "text/html": string;
+                    "application/json": components["schemas"]["Unsubscribed"];
                 };
             };
-            /** @description Unknown link. */
+            /** @description `not_found`: an unknown unsubscribe link, or a token not of the shape of one. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": string;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Throttled. */

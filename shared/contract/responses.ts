@@ -232,3 +232,6 @@ export const TestEmail = z
     error: jobError.nullable(),
   })
   .meta({ id: 'TestEmail' });
+
+/** POST /u/{token}/ without the confirmation page's form: the one-click unsubscribe of RFC 8058. */
+export const Unsubscribed = z.object({ unsubscribed: z.literal(true) }).meta({ id: 'Unsubscribed' });

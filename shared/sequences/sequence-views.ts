@@ -24,8 +24,14 @@ export async function requireSequence(accountId: string, id: string): Promise<Se
  * is left for the sequence's own fields (instructions at most 2,000 characters), the headers and the envelope.
  */
 const PAGE_BYTES = 5 * 1024 * 1024;
-/** Enrollments read per round trip: 25 of at most 4 steps is one BatchGetItem of 100 emails. */
+/** Enrollments read per round trip at most: 25 of at most 4 steps is one BatchGetItem of 100 emails. */
 const READ_CHUNK = 25;
+/**
+ * Enrollments read first, before their sizes are known: then each round trip reads about as many as the
+ * room left holds at the page's average so far (plus one, to find the end), so a page of long emails does
+ * not read twice the enrollments it can carry.
+ */
+const FIRST_READ = 8;
 
 const proxiedBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(JSON.stringify(value))) - 2;
 
@@ -51,7 +57,8 @@ async function enrollmentPage(s: SequenceRecord, start: number, pageSize: number
   let next = start;
   let bytes = 0;
   while (next < s.contacts.length && enrollments.length < pageSize) {
-    const chunk = s.contacts.slice(next, next + Math.min(READ_CHUNK, pageSize - enrollments.length));
+    const fits = enrollments.length === 0 ? FIRST_READ : Math.floor((PAGE_BYTES - bytes) / (bytes / enrollments.length)) + 1;
+    const chunk = s.contacts.slice(next, next + Math.max(1, Math.min(READ_CHUNK, pageSize - enrollments.length, fits)));
     const found = await enrollmentsAt(s, chunk);
     const emails = await getEmails(s.account_id, [...found.values()].flatMap((e) => e.email_ids));
     const byId = new Map(emails.map((m) => [m.id, m]));
