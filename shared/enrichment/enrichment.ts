@@ -6,6 +6,8 @@ import { logger } from '../core/logger.js';
 import { normalizeProfessionalUrl } from '../directory/urls.js';
 import { toProfessionalProfile } from '../directory/shape.js';
 import { findByProfessionalUrl } from '../directory/directory.repository.js';
+import { foundEmail } from '../email-status/email-status.js';
+import type { EmailStatusFields } from '../email-status/classify.js';
 import { commonIdentityIssues, findContact, hasNames, identityFields, nameCompanyShape, nameDomainShape, type IdentityInput } from './identity.js';
 
 /**
@@ -101,12 +103,25 @@ async function charged<T>(accountId: string, operation: 'email' | 'professional_
   return found;
 }
 
-export function enrichEmail(accountId: string, reference: string, v: z.output<typeof EmailEnrichSchema>): Promise<{ email: string }> {
-  return charged(accountId, 'email', reference, async () => {
-    // A name + company name alone cannot resolve an email (SPEC.md): charged, and a 404.
-    const hit = await findContact(v, ['url', 'namedomain']);
-    return hit?.work_email ? { email: hit.work_email } : null;
+/**
+ * The email finder's answer for one identity, or null for no match: the address with its email status
+ * (shared/email-status). Bulk enrichment's email items are answered by this same function.
+ */
+export async function findEmail(v: z.output<typeof EmailEnrichSchema>): Promise<({ email: string } & EmailStatusFields) | null> {
+  // A name + company name alone cannot resolve an email (SPEC.md): charged, and a 404.
+  const hit = await findContact(v, ['url', 'namedomain']);
+  if (!hit?.work_email) return null;
+  // The owner's names and company (catch-all mark) for the status: one more read, by the key the hit carries.
+  const entry = await findByProfessionalUrl(normalizeProfessionalUrl(hit.professional_url) ?? hit.professional_url);
+  return foundEmail(hit.work_email, {
+    first_name: entry?.person.first_name ?? v.first_name,
+    last_name: entry?.person.last_name ?? v.last_name,
+    accept_all: entry?.company.accept_all,
   });
+}
+
+export function enrichEmail(accountId: string, reference: string, v: z.output<typeof EmailEnrichSchema>): Promise<{ email: string } & EmailStatusFields> {
+  return charged(accountId, 'email', reference, () => findEmail(v));
 }
 
 export function enrichProfessionalUrl(accountId: string, reference: string, v: z.output<typeof ProfessionalUrlEnrichSchema>): Promise<{ professional_url: string }> {

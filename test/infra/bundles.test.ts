@@ -53,9 +53,11 @@ const LAZY_CHECKS: Record<(typeof LAZY_PACKAGES)[number], { module: string; expo
   '@googleapis/gmail': { module: 'functions/oauth/callback.ts', exported: 'gmail' },
   '@microsoft/microsoft-graph-client': { module: 'functions/oauth/callback.ts', exported: 'Client' },
   'openid-client': { module: 'functions/oauth/callback.ts', exported: 'authorizationCodeGrant' },
+  'disposable-email-domains-js': { module: 'functions/enrich/email.ts', exported: 'disposableEmailBlocklistSet' },
+  'role-based-email-addresses': { module: 'functions/enrich/email.ts', exported: 'default' },
 };
 
-test.each(['functions/search/create.ts', 'functions/emails/edit.ts', 'functions/test-emails/create.ts', 'functions/oauth/callback.ts'])('%s: its lazily imported packages stay out of the bundle and resolve from the asset to their own bundled builds', async (module) => {
+test.each(['functions/search/create.ts', 'functions/emails/edit.ts', 'functions/test-emails/create.ts', 'functions/oauth/callback.ts', 'functions/enrich/email.ts'])('%s: its lazily imported packages stay out of the bundle and resolve from the asset to their own bundled builds', async (module) => {
   const dir = join(outdir, 'lazy', module.replace(/[/.]/g, '_'));
   await bundle(module, join(dir, 'index.mjs'), { lazyPackages: true });
   const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
