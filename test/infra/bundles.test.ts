@@ -81,10 +81,11 @@ console.log(JSON.stringify(out));`,
   // The asset carries only the lazy packages its bundle imports.
   const absent = LAZY_PACKAGES.filter((p) => !code.includes(`"${p}"`));
   const expectedAbsent: Record<string, string[]> = {
-    'functions/search/create.ts': ['sanitize-html', 'html-to-text', 'file-type', '@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client'],
-    'functions/emails/edit.ts': ['file-type', '@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client'],
-    'functions/test-emails/create.ts': ['@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client'],
-    'functions/oauth/callback.ts': ['sanitize-html', 'html-to-text', 'file-type'],
+    'functions/search/create.ts': ['sanitize-html', 'html-to-text', 'file-type', '@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client', 'disposable-email-domains-js', 'role-based-email-addresses'],
+    'functions/emails/edit.ts': ['file-type', '@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client', 'disposable-email-domains-js', 'role-based-email-addresses'],
+    'functions/test-emails/create.ts': ['@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client', 'disposable-email-domains-js', 'role-based-email-addresses'],
+    'functions/oauth/callback.ts': ['sanitize-html', 'html-to-text', 'file-type', 'disposable-email-domains-js', 'role-based-email-addresses'],
+    'functions/enrich/email.ts': ['sanitize-html', 'html-to-text', 'file-type', '@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client'],
   };
   expect(absent).toEqual(expectedAbsent[module]);
   expect(absent.filter((p) => existsSync(join(dir, 'node_modules', p)))).toEqual([]);
