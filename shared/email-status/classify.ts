@@ -9,7 +9,8 @@
  *    a throwaway domain (`disposable_domain`); a domain with no mail exchanger (`no_mail_exchanger`).
  * 2. `valid`: a send to this address was delivered, later than any bounce (`delivered`).
  * 3. `unknown`: the domain's mail exchangers could not be looked up now (`dns_unavailable`); a role address
- *    (`info@`, `sales@`…), which reaches a team or nobody, not the person (`role_address`).
+ *    (`info@`, `sales@`…), which reaches a team or nobody, not the person (`role_address`), unless the
+ *    owner's names explain the local part.
  * 4. `accept_all`: the domain accepts every recipient, so no answer proves a mailbox (`accept_all_domain`),
  *    unless a hard bounce from the domain has shown that it rejects unknown recipients.
  * 5. `valid`: another address of the domain built on the same pattern (first.last, flast…) was delivered
@@ -136,9 +137,10 @@ export function classifyEmail(address: string, facts: EmailFacts): EmailStatusFi
   if (facts.mx === 'absent') return status('invalid', 'no_mail_exchanger');
   if (delivered_at) return status('valid', 'delivered');
   if (facts.mx === 'unavailable') return status('unknown', 'dns_unavailable');
-  if (facts.role) return status('unknown', 'role_address');
-  if (facts.accept_all_domain && !facts.evidence.domain_rejects_unknown) return status('accept_all', 'accept_all_domain');
   const pattern = patternOf(parsed.local, facts.first_name, facts.last_name);
+  // A local part the owner's names explain is theirs, even when it reads like a role ("Art", "Grant").
+  if (facts.role && !pattern) return status('unknown', 'role_address');
+  if (facts.accept_all_domain && !facts.evidence.domain_rejects_unknown) return status('accept_all', 'accept_all_domain');
   if (pattern && facts.evidence.domain_patterns?.includes(pattern)) return status('valid', 'pattern_confirmed');
   return status('unknown', 'unverified');
 }

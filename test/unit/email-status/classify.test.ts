@@ -25,8 +25,9 @@ describe('classifyEmail', () => {
     expect(classifyEmail('ada.lovelace@acme.io', facts({ evidence: { bounced_at: '2026-11-01T00:00:00.000Z', delivered_at: '2026-11-02T00:00:00.000Z' } }))).toEqual({ email_status: 'valid', email_status_reason: 'delivered' });
   });
 
-  test('a role address is unknown, whatever the domain', () => {
+  test('a role address is unknown, whatever the domain, unless the owner’s names explain it', () => {
     expect(classifyEmail('sales@acme.io', facts({ role: true, accept_all_domain: true }))).toEqual({ email_status: 'unknown', email_status_reason: 'role_address' });
+    expect(classifyEmail('art@acme.io', facts({ role: true, first_name: 'Art', last_name: 'Garfunkel', evidence: { domain_patterns: ['first'] } }))).toEqual({ email_status: 'valid', email_status_reason: 'pattern_confirmed' });
   });
 
   test('a catch-all domain is accept_all, unless a bounce showed that it refuses unknown recipients', () => {
