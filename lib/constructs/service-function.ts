@@ -142,14 +142,22 @@ export const directoryBucketArnExport = (prefix: string) => `${prefix}-directory
  *   client and openid-client, imported by shared/adapters/{gmail,graph}-mailbox.ts and oauth-client.ts at a
  *   mailbox's first call or the first OAuth step: the sending, timers and connect functions load only the
  *   provider an invocation reaches, and none when it sends by SES or SMTP.
+ * - The disposable-domain and role-address lists (`disposable-email-domains-js`, ≈ 170 KB of JSON, and
+ *   `role-based-email-addresses`): shared/email-status/address-lists.ts imports them at the first email status,
+ *   which keeps the DynamoDB-only enrichment functions within their bundle target (test/infra/bundles.test.ts).
  */
-export const LAZY_PACKAGES = ['@aws-lambda-powertools/tracer', '@smithy/core/event-streams', '@smithy/credential-provider-imds', 'sanitize-html', 'html-to-text', 'file-type', '@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client'] as const;
+export const LAZY_PACKAGES = ['@aws-lambda-powertools/tracer', '@smithy/core/event-streams', '@smithy/credential-provider-imds', 'sanitize-html', 'html-to-text', 'file-type', '@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client', 'disposable-email-domains-js', 'role-based-email-addresses'] as const;
 
 /**
  * Lazy packages that are CommonJS: esbuild cannot re-export a CommonJS module's names with `export *` (the build
  * would export nothing), so each build names what the service imports; `default` is the module itself.
  */
-const LAZY_CJS_EXPORTS: Partial<Record<(typeof LAZY_PACKAGES)[number], string>> = { 'sanitize-html': 'default', '@googleapis/gmail': 'gmail' };
+const LAZY_CJS_EXPORTS: Partial<Record<(typeof LAZY_PACKAGES)[number], string>> = {
+  'sanitize-html': 'default',
+  '@googleapis/gmail': 'gmail',
+  'disposable-email-domains-js': 'disposableEmailBlocklistSet',
+  'role-based-email-addresses': 'default',
+};
 
 /** A lazy package's name and its subpath (`.` for the package itself): `@smithy/core/event-streams` → `@smithy/core`, `./event-streams`. */
 export function splitPackageSpecifier(specifier: string): { name: string; subpath: string } {

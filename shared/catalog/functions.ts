@@ -26,7 +26,7 @@ export const DIRECTORY_IMPORT = {
 /** Inbound mail stored by SES receiving (S3), matched and classified. */
 export const INBOUND_MAIL = {
   module: 'functions/inbound/ses-s3.ts',
-  bindings: { tables: { outreach: 'readwrite' }, scheduler: true },
+  bindings: { tables: { outreach: 'readwrite', mail_evidence: 'readwrite' }, scheduler: true },
 } as const satisfies { module: string; bindings: Bindings };
 
 /**

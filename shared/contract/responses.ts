@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { omit, type ZodMiniObject } from '../core/zod.js';
 import { EMAIL_STATUSES } from '../outreach/model.js';
+import { FOUND_EMAIL_STATUSES, FOUND_EMAIL_STATUS_REASONS } from '../email-status/classify.js';
 import { ENROLLMENT_STATUSES, SEQUENCE_STATUSES } from '../sequences/model.js';
 import { TEST_EMAIL_STATUSES } from '../test-emails/model.js';
 import { ATTACHMENT_TYPES } from '../test-emails/test-email.schema.js';
@@ -77,7 +78,16 @@ export const PhoneEnrichJob = pollingEnvelope('phone_enrich', z.union([withoutEn
 // A bulk enrichment always completes (a lost run completes with its undone items `failed`): one shape of result.
 export const BulkEnrichJob = pollingEnvelope('bulk_enrich', z.union([withoutEnvelope(bulkEnrichCompletedSchema)]), 'BulkEnrichJob');
 
-export const EmailFound = z.object({ email: z.string() }).meta({ id: 'EmailFound' });
+export const EmailFound = z
+  .object({
+    email: z.string(),
+    email_status: z
+      .enum(FOUND_EMAIL_STATUSES)
+      .optional()
+      .describe('Beyond SPEC: how far the address can be trusted. `valid` (a delivery confirmed it or its pattern), `accept_all` (the domain accepts every recipient), `unknown` (nothing confirms the mailbox), `invalid` (malformed, disposable, no mail exchanger, or a hard bounce). Decided without contacting the mail server.'),
+    email_status_reason: z.enum(FOUND_EMAIL_STATUS_REASONS).optional().describe('Beyond SPEC: the rule that decided `email_status`.'),
+  })
+  .meta({ id: 'EmailFound' });
 export const ProfessionalUrlFound = z.object({ professional_url: z.string().describe('Bare-host form.') }).meta({ id: 'ProfessionalUrlFound' });
 
 const yearMonth = z.string().regex(/^\d{4}-\d{2}$/).nullable();

@@ -23,6 +23,8 @@ export const CompanySchema = z.object({
   industry: z.string().check(z.minLength(1)),
   employee_count: z.number().check(z.int(), z.gte(1)),
   hq: PlaceSchema,
+  /** The data provider's mark that the domain's mail server accepts every recipient (a catch-all). */
+  accept_all: z.optional(z.boolean()),
 });
 
 export const ExperienceSchema = z.object({

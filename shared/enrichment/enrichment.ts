@@ -6,6 +6,8 @@ import { logger } from '../core/logger.js';
 import { normalizeProfessionalUrl } from '../directory/urls.js';
 import { toProfessionalProfile } from '../directory/shape.js';
 import { findByProfessionalUrl } from '../directory/directory.repository.js';
+import { foundEmail } from '../email-status/email-status.js';
+import type { EmailStatusFields } from '../email-status/classify.js';
 import { commonIdentityIssues, findContact, hasNames, identityFields, nameCompanyShape, nameDomainShape, type IdentityInput } from './identity.js';
 
 /**
@@ -105,11 +107,23 @@ async function charged<T>(accountId: string, operation: 'email' | 'professional_
   return found;
 }
 
-/** The lookups alone, uncharged: each single call wraps its own in `charged`, bulk enrichment settles them per item. */
-export async function lookupEmail(v: z.output<typeof EmailEnrichSchema>): Promise<{ email: string } | null> {
+/**
+ * The lookups alone, uncharged: each single call wraps its own in `charged`, bulk enrichment settles them per item.
+ *
+ * The email finder's answer for one identity, or null for no match: the address with its email status
+ * (shared/email-status). Bulk enrichment's email items are answered by this same function (uncharged: each caller charges).
+ */
+export async function lookupEmail(v: z.output<typeof EmailEnrichSchema>): Promise<({ email: string } & EmailStatusFields) | null> {
   // A name + company name alone cannot resolve an email (SPEC.md): charged, and a 404.
   const hit = await findContact(v, ['url', 'namedomain']);
-  return hit?.work_email ? { email: hit.work_email } : null;
+  if (!hit?.work_email) return null;
+  // The owner's names and company (catch-all mark) for the status: one more read, by the key the hit carries.
+  const entry = await findByProfessionalUrl(normalizeProfessionalUrl(hit.professional_url) ?? hit.professional_url);
+  return foundEmail(hit.work_email, {
+    first_name: entry?.person.first_name ?? v.first_name,
+    last_name: entry?.person.last_name ?? v.last_name,
+    accept_all: entry?.company.accept_all,
+  });
 }
 
 export async function lookupProfessionalUrl(v: z.output<typeof ProfessionalUrlEnrichSchema>): Promise<{ professional_url: string } | null> {
@@ -128,7 +142,7 @@ export async function lookupPhone(v: IdentityInput): Promise<{ phone: string } |
   return hit?.phone ? { phone: hit.phone } : null;
 }
 
-export function enrichEmail(accountId: string, reference: string, v: z.output<typeof EmailEnrichSchema>): Promise<{ email: string }> {
+export function enrichEmail(accountId: string, reference: string, v: z.output<typeof EmailEnrichSchema>): Promise<{ email: string } & EmailStatusFields> {
   return charged(accountId, 'email', reference, () => lookupEmail(v));
 }
 

@@ -5,6 +5,7 @@ import { PRICES } from '../accounts/prices.js';
 import { runJob, type JobOutcome } from '../jobs/run-job.js';
 import type { Job } from '../jobs/model.js';
 import { toDeepSearchItem } from '../directory/shape.js';
+import { emailStatusOf } from '../email-status/email-status.js';
 import type { Company, Person } from '../directory/types.js';
 import { findContact } from '../enrichment/identity.js';
 import { understanding } from '../understanding/understanding.js';
@@ -63,7 +64,13 @@ export async function deepSearchOutcome(job: Job, engine: SearchEngine, research
   if (isEmptyQuery(parsed)) return { status: 'failed', event_type: 'deep_search.failed', code: 'invalid_input', message: FAILURE_MESSAGES.deep_search.invalid_input };
   const shortlist = await deepShortlist(engine, parsed, { size: DEEP_SEARCH_SIZE[request.mode], asOf: new Date(job.created_at) });
   const emails = await mapBounded(shortlist, RESEARCH_CONCURRENCY, (e) => research.workEmail(e.person, e.company));
-  const results = shortlist.map((e, i) => ({ ...toDeepSearchItem(e.person, e.company, e.score), email: emails[i] ?? '' }));
+  // Each found email with its status (shared/email-status), as the email finder answers it; none without an email.
+  const statuses = await mapBounded(
+    shortlist.map((e, i) => ({ e, email: emails[i] })),
+    RESEARCH_CONCURRENCY,
+    ({ e, email }) => (email ? emailStatusOf(email, { first_name: e.person.first_name, last_name: e.person.last_name, accept_all: e.company.accept_all }) : Promise.resolve(null)),
+  );
+  const results = shortlist.map((e, i) => ({ ...toDeepSearchItem(e.person, e.company, e.score), email: emails[i] ?? '', ...statuses[i] }));
   return {
     status: 'completed',
     event_type: 'deep_search.completed',

@@ -1,4 +1,5 @@
 import { findContact } from '../enrichment/identity.js';
+import { emailStatusOf } from '../email-status/email-status.js';
 import { getLead, isSuppressed } from '../outreach/leads.repository.js';
 import type { Contact } from '../outreach/model.js';
 import { enrollmentsOfContact } from './sequences.repository.js';
@@ -8,7 +9,9 @@ import { parseContact } from './schemas.js';
 /**
  * Sequence eligibility (DESIGN.md §3), decided per contact, first reason wins:
  * 1. `invalid_contact`: not a valid contact (bad or missing email or first name), the same address twice in
- *    one request, or an address on the suppression list (unsubscribed, hard bounce).
+ *    one request, an address on the suppression list (unsubscribed, hard bounce), or an address whose email
+ *    status is `invalid` (shared/email-status: malformed, disposable, no mail exchanger, or a hard bounce in
+ *    any account's sending).
  * 2. `already_enrolled` (add-contacts): the address is in this sequence already.
  * 3. `already_in_automation`: a non-terminal enrollment of the account in another sequence.
  * 4. `recently_contacted`: the account sent to the address in the last 30 days.
@@ -28,8 +31,13 @@ export interface Eligibility {
 async function reasonFor(accountId: string, contact: Contact, sequenceId: string, enrolled: ReadonlySet<string>, now: Date): Promise<RejectionReason | null> {
   const address = contact.email.toLowerCase();
   if (enrolled.has(address)) return 'already_enrolled';
-  const [suppressed, enrollments, lead] = await Promise.all([isSuppressed(accountId, address), enrollmentsOfContact(accountId, address), getLead(accountId, address)]);
-  if (suppressed) return 'invalid_contact';
+  const [suppressed, enrollments, lead, status] = await Promise.all([
+    isSuppressed(accountId, address),
+    enrollmentsOfContact(accountId, address),
+    getLead(accountId, address),
+    emailStatusOf(address, { first_name: contact.first_name }),
+  ]);
+  if (suppressed || status.email_status === 'invalid') return 'invalid_contact';
   if (enrollments.some((e) => e.sequence_id !== sequenceId && !TERMINAL_ENROLLMENT.includes(e.status))) return 'already_in_automation';
   if (lead?.last_sent_at && now.getTime() - new Date(lead.last_sent_at).getTime() < RECENT_CONTACT_MS) return 'recently_contacted';
   if (!contact.company_name && !contact.professional_url && !contact.context?.trim() && !(await findContact({ email: address }, ['email']))) return 'not_enriched';

@@ -4,6 +4,7 @@
  * body without `id` and `event_type` (DESIGN.md §3 "polling envelope").
  */
 import * as z from '../core/zod.js';
+import { FOUND_EMAIL_STATUSES, FOUND_EMAIL_STATUS_REASONS } from '../email-status/classify.js';
 
 export const leadCompanySchema = z.object({
   name: z.string(),
@@ -31,8 +32,15 @@ export const experienceItemSchema = z.object({
   date_range: z.string(),
 });
 
+/** Beyond SPEC (issue 34): how far a found email can be trusted; both present beside a non-empty `email`. */
+export const emailStatusFields = {
+  email_status: z.optional(z.enum(FOUND_EMAIL_STATUSES)),
+  email_status_reason: z.optional(z.enum(FOUND_EMAIL_STATUS_REASONS)),
+};
+
 export const deepSearchItemSchema = z.extend(leadSchema, {
   email: z.string(),
+  ...emailStatusFields,
   experience: z.array(experienceItemSchema),
   score: z.number().check(z.int()),
 });

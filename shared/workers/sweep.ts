@@ -34,7 +34,7 @@ const LIMIT_PER_TABLE = 2000;
 /** Records handled at once: distinct records never contend (each step is guarded on its own item). */
 const CONCURRENCY = 8;
 
-const SWEEPERS: Record<Exclude<TableKey, 'directory'>, (key: DueKey, deps: { clock: Clock; scheduler?: Scheduler }) => Promise<SweepAction>> = {
+const SWEEPERS: Record<Exclude<TableKey, 'directory' | 'mail_evidence'>, (key: DueKey, deps: { clock: Clock; scheduler?: Scheduler }) => Promise<SweepAction>> = {
   jobs: async (key, { clock }) => {
     const id = jobIdOfKey(key);
     return id ? sweepJob(id, clock) : 'none';

@@ -317,7 +317,7 @@ describe('5. smaller gaps', () => {
     const p = people.find((x) => x.work_email)!;
     const withUrl = await reply(t.client.typed.POST('/api/public/v1/enrich/email/', { body: { professional_url: p.professional_url, first_name: p.first_name } }));
     expect(withUrl.status).toBe(200);
-    expect(withUrl.body).toEqual({ email: p.work_email });
+    expect(withUrl.body).toEqual({ email: p.work_email, email_status: 'unknown', email_status_reason: 'unverified' });
     expect((await reply(t.client.typed.POST('/api/public/v1/enrich/email/', { body: { first_name: p.first_name, domain: 'acme.test' } }))).status).toBe(400);
     const phone = await reply(t.client.typed.POST('/api/public/v1/enrich/phone/', { body: { professional_url: p.professional_url, last_name: p.last_name, webhook_url: receiver.url } }));
     expect(phone.status).toBe(202);

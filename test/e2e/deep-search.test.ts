@@ -100,7 +100,9 @@ describe('deep search', () => {
     expect(poll.body.result.total_returned).toBe(25);
     expect(items).toHaveLength(25);
     for (const [i, item] of items.entries()) {
-      expect(Object.keys(item).sort()).toEqual(ITEM_KEYS);
+      // Beyond SPEC (issue 34): an item with an email carries its email status beside it.
+      expect(Object.keys(item).sort()).toEqual(item.email ? [...ITEM_KEYS, 'email_status', 'email_status_reason'].sort() : ITEM_KEYS);
+      if (item.email) expect(item).toMatchObject({ email_status: 'unknown', email_status_reason: 'unverified' });
       expect(Number.isInteger(item.score) && item.score >= 0 && item.score <= 100).toBe(true);
       if (i) expect(item.score).toBeLessThanOrEqual(items[i - 1].score);
       expect(item.professional_url).toMatch(/^linkedin\.com\/in\/[a-z0-9-]+$/);

@@ -6,8 +6,13 @@ import type { LocalStack } from '../../shared/local/stack.js';
 import { startServices } from '../../shared/local/services.js';
 import { readDirectoryFile } from '../../shared/directory/file.js';
 import type { Company, Person } from '../../shared/directory/types.js';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../../shared/adapters/aws.js';
+import { tableName } from '../../shared/core/env.js';
+import { mailEvidenceKeys } from '../../shared/email-status/mail-evidence.repository.js';
 import { Client, ROOT, newTenant, reply, startTestStack } from '../support/local.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { sesEventFor } from '../support/ses-events.js';
 
 let stack: LocalStack;
 let receiver: WebhookReceiver;
@@ -256,9 +261,10 @@ describe('enrichment', () => {
     const p = withEmail();
     const found = await reply(t.client.typed.POST('/api/public/v1/enrich/email/', { body: { professional_url: `https://www.${p.professional_url}/` } }));
     expect(found.status).toBe(200);
-    expect(found.body).toEqual({ email: p.work_email });
+    // Beyond SPEC (issue 34): the status beside the email; the sample's domains take mail, nothing has been sent.
+    expect(found.body).toEqual({ email: p.work_email, email_status: 'unknown', email_status_reason: 'unverified' });
     const byDomain = await reply(t.client.typed.POST('/api/public/v1/enrich/email/', { body: { first_name: p.first_name, last_name: p.last_name, domain: companyOf(p).domain } }));
-    expect(byDomain.body).toEqual({ email: p.work_email });
+    expect(byDomain.body).toEqual(found.body);
     const byCompany = await reply(t.client.typed.POST('/api/public/v1/enrich/email/', { body: { first_name: p.first_name, last_name: p.last_name, company_name: companyOf(p).name } }));
     expect(byCompany.status).toBe(404); // accepted shape, but cannot resolve an email without a profile URL
     const none = await reply(t.client.typed.POST('/api/public/v1/enrich/email/', { body: { professional_url: 'linkedin.com/in/nobody-at-all-000000' } }));
@@ -327,5 +333,76 @@ describe('enrichment', () => {
     ]);
     expect(await balance(t.accountId)).toBe(1200);
     expect((await reply(t.client.typed.POST('/api/public/v1/enrich/phone/', { body: { first_name: 'A', last_name: 'B', webhook_url: receiver.url } }))).status).toBe(400);
+  });
+});
+
+// Issue 34 item 2 (beyond SPEC): a hard bounce in one account's sending makes an address `invalid` for every
+// account, through a record that names no account; a delivery confirms the address and its pattern; sequences
+// refuse invalid addresses as `invalid_contact`. One round of sends serves every assertion (each settle ≈ 3 s).
+describe('email status from the service’s own sending', () => {
+  let n = 0;
+  const sender = () => ({ email: `rep${++n}.${Date.now()}@seller.test`, type: 'google' });
+  const findEmail = async (t: { client: Client }, p: Person) => (await reply(t.client.typed.POST('/api/public/v1/enrich/email/', { body: { professional_url: p.professional_url } }))).body;
+  const sendOf = (emailId: string) => stack.sentMail.find((s) => s.raw?.toString('utf8').includes(`<${emailId}.`));
+  const inject = async (event: Record<string, unknown>) => expect((await admin.console('POST', 'dev/ses-events/', event)).status).toBe(202);
+
+  test('a bounce makes the address invalid and a delivery valid for another account, the delivery’s pattern confirms a colleague, the record names no account, sequences refuse the bounced address', async () => {
+    // From the end of the directory, away from the people the tests above use.
+    const byCompany = new Map<string, Person[]>();
+    for (const p of [...people].reverse()) if (p.work_email && !/\d@/.test(p.work_email)) byCompany.set(p.company_id, [...(byCompany.get(p.company_id) ?? []), p]);
+    const groups = [...byCompany.values()];
+    const [delivered, colleague] = groups.find((ps) => ps.length >= 2)!;
+    const bounced = groups.find((ps) => ps[0]!.company_id !== delivered!.company_id)![0]!;
+    const sending = await newTenant(stack, {}, { sender: sender() });
+    const later = await newTenant(stack, {}, { sender: sender() });
+    expect(await findEmail(later, bounced)).toEqual({ email: bounced.work_email, email_status: 'unknown', email_status_reason: 'unverified' });
+
+    const ids: string[] = [];
+    for (const p of [bounced, delivered!]) {
+      const created = await reply(sending.client.typed.POST('/api/public/v1/emails/', { body: { to: { email: p.work_email!, first_name: p.first_name, last_name: p.last_name }, instructions: 'Introduce our analytics product in two sentences.' } }));
+      expect(created.status).toBe(202);
+      ids.push(created.body.id);
+    }
+    await settle();
+    for (const id of ids) expect((await reply(sending.client.typed.POST('/api/public/v1/emails/{id}/approve/', { params: { path: { id } }, body: { schedule: 'now' } }))).status).toBe(200);
+    await settle();
+    await inject(sesEventFor('bounce-permanent', { messageId: sendOf(ids[0]!)!.provider_message_id!, recipient: bounced.work_email! }));
+    await inject(sesEventFor('delivery', { messageId: sendOf(ids[1]!)!.provider_message_id!, recipient: delivered!.work_email! }));
+    await settle();
+
+    expect(await findEmail(later, bounced)).toEqual({ email: bounced.work_email, email_status: 'invalid', email_status_reason: 'hard_bounce' });
+    expect(await findEmail(later, delivered!)).toEqual({ email: delivered!.work_email, email_status: 'valid', email_status_reason: 'delivered' });
+    expect(await findEmail(later, colleague!)).toEqual({ email: colleague!.work_email, email_status: 'valid', email_status_reason: 'pattern_confirmed' });
+
+    // The shared record: keyed by the address's hash, holding neither account nor the address itself.
+    const items = ((await documentClient().send(new ScanCommand({ TableName: tableName('mail_evidence') }))).Items ?? []) as Record<string, unknown>[];
+    expect(items.find((i) => i.pk === mailEvidenceKeys.address(bounced.work_email!).pk)).toMatchObject({ bounced_at: expect.any(String) });
+    const stored = JSON.stringify(items);
+    for (const secret of [sending.accountId, later.accountId, bounced.work_email!, delivered!.work_email!]) expect(stored).not.toContain(secret);
+
+    // Sequences: the bounced address (for an account that never sent to it), a disposable one and one whose domain
+    // has no mail exchanger are invalid_contact; a plain prospect is accepted.
+    const seq = await reply(
+      later.client.typed.POST('/api/public/v1/sequences/', {
+        body: {
+          name: 'Status check',
+          instructions: 'Introduce our analytics product briefly.',
+          steps: 1,
+          contacts: [
+            { email: bounced.work_email!, first_name: bounced.first_name, company_name: 'Acme' },
+            { email: 'sam@mailinator.com', first_name: 'Sam', company_name: 'Acme' },
+            { email: 'kim@nowhere.invalid', first_name: 'Kim', company_name: 'Acme' },
+            { email: `lee.${Date.now()}@prospect.test`, first_name: 'Lee', company_name: 'Acme' },
+          ],
+        },
+      }),
+    );
+    expect(seq.status).toBe(202);
+    expect(seq.body.contacts_accepted).toBe(1);
+    expect(seq.body.contacts_rejected.map((r: { contact: { email: string }; reason: string }) => [r.contact.email, r.reason])).toEqual([
+      [bounced.work_email, 'invalid_contact'],
+      ['sam@mailinator.com', 'invalid_contact'],
+      ['kim@nowhere.invalid', 'invalid_contact'],
+    ]);
   });
 });

@@ -53,9 +53,11 @@ const LAZY_CHECKS: Record<(typeof LAZY_PACKAGES)[number], { module: string; expo
   '@googleapis/gmail': { module: 'functions/oauth/callback.ts', exported: 'gmail' },
   '@microsoft/microsoft-graph-client': { module: 'functions/oauth/callback.ts', exported: 'Client' },
   'openid-client': { module: 'functions/oauth/callback.ts', exported: 'authorizationCodeGrant' },
+  'disposable-email-domains-js': { module: 'functions/enrich/email.ts', exported: 'disposableEmailBlocklistSet' },
+  'role-based-email-addresses': { module: 'functions/enrich/email.ts', exported: 'default' },
 };
 
-test.each(['functions/search/create.ts', 'functions/emails/edit.ts', 'functions/test-emails/create.ts', 'functions/oauth/callback.ts'])('%s: its lazily imported packages stay out of the bundle and resolve from the asset to their own bundled builds', async (module) => {
+test.each(['functions/search/create.ts', 'functions/emails/edit.ts', 'functions/test-emails/create.ts', 'functions/oauth/callback.ts', 'functions/enrich/email.ts'])('%s: its lazily imported packages stay out of the bundle and resolve from the asset to their own bundled builds', async (module) => {
   const dir = join(outdir, 'lazy', module.replace(/[/.]/g, '_'));
   await bundle(module, join(dir, 'index.mjs'), { lazyPackages: true });
   const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
@@ -79,10 +81,11 @@ console.log(JSON.stringify(out));`,
   // The asset carries only the lazy packages its bundle imports.
   const absent = LAZY_PACKAGES.filter((p) => !code.includes(`"${p}"`));
   const expectedAbsent: Record<string, string[]> = {
-    'functions/search/create.ts': ['sanitize-html', 'html-to-text', 'file-type', '@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client'],
-    'functions/emails/edit.ts': ['file-type', '@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client'],
-    'functions/test-emails/create.ts': ['@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client'],
-    'functions/oauth/callback.ts': ['sanitize-html', 'html-to-text', 'file-type'],
+    'functions/search/create.ts': ['sanitize-html', 'html-to-text', 'file-type', '@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client', 'disposable-email-domains-js', 'role-based-email-addresses'],
+    'functions/emails/edit.ts': ['file-type', '@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client', 'disposable-email-domains-js', 'role-based-email-addresses'],
+    'functions/test-emails/create.ts': ['@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client', 'disposable-email-domains-js', 'role-based-email-addresses'],
+    'functions/oauth/callback.ts': ['sanitize-html', 'html-to-text', 'file-type', 'disposable-email-domains-js', 'role-based-email-addresses'],
+    'functions/enrich/email.ts': ['sanitize-html', 'html-to-text', 'file-type', '@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client'],
   };
   expect(absent).toEqual(expectedAbsent[module]);
   expect(absent.filter((p) => existsSync(join(dir, 'node_modules', p)))).toEqual([]);

@@ -91,6 +91,20 @@ describe('the published OpenAPI document', () => {
     expect(checkResponse('POST', template, 403, 'application/json', attachments)).toEqual({ ok: true });
   });
 
+  test('email_status and email_status_reason are optional additive fields of the email finder and the deep-search item (issue 34)', () => {
+    const statuses = ['valid', 'accept_all', 'unknown', 'invalid'];
+    const found = doc.components.schemas.EmailFound;
+    expect(found.required).toEqual(['email']);
+    expect(found.properties.email_status.enum).toEqual(statuses);
+    expect(found.properties.email_status_reason.enum).toEqual(expect.arrayContaining(['syntax', 'hard_bounce', 'no_mail_exchanger', 'delivered', 'accept_all_domain', 'pattern_confirmed', 'unverified']));
+    const item = doc.components.schemas.DeepSearchCompletedEvent.properties.results.items;
+    expect(item.properties.email_status.enum).toEqual(statuses);
+    expect(item.required).toContain('email');
+    expect(item.required).not.toContain('email_status');
+    expect(checkResponse('POST', `${PUBLIC_BASE}enrich/email/`, 200, 'application/json', { email: 'a@b.io', email_status: 'invalid', email_status_reason: 'hard_bounce' })).toEqual({ ok: true });
+    expect(checkResponse('POST', `${PUBLIC_BASE}enrich/email/`, 200, 'application/json', { email: 'a@b.io', email_status: 'bounced' })).toMatchObject({ ok: false });
+  });
+
   test('the committed openapi.json and public-api.d.ts are what `npm run openapi` writes now', async () => {
     const rendered = await renderArtifacts();
     expect(readFileSync(join(ROOT, ARTIFACTS.document), 'utf8')).toBe(rendered.document);

@@ -1,0 +1,70 @@
+import { createHash } from 'node:crypto';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../adapters/aws.js';
+import { isConditionFailed } from '../adapters/dynamodb-errors.js';
+import { tableName } from '../core/env.js';
+import type { MailEvidence } from './classify.js';
+
+/**
+ * What the service's own sending has learnt, shared by every account and naming none (the mail_evidence table):
+ *   ADDR#<sha256 of the lower-case address> / A   `bounced_at`, `delivered_at` (latest of each)
+ *   DOMAIN#<domain> / D                           `patterns` (string set: delivered patterns), `rejects_unknown`
+ * The address is stored only as its hash: the record says "this address bounced", never who sent to it.
+ * Every write is idempotent and keeps the latest instant, so a redelivered or late event changes nothing.
+ */
+const addressKey = (address: string) => ({ pk: `ADDR#${createHash('sha256').update(address.trim().toLowerCase()).digest('hex')}`, sk: 'A' });
+const domainKey = (domain: string) => ({ pk: `DOMAIN#${domain.toLowerCase()}`, sk: 'D' });
+const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+
+async function setLatest(address: string, field: 'bounced_at' | 'delivered_at', at: string): Promise<void> {
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName('mail_evidence'),
+        Key: addressKey(address),
+        UpdateExpression: 'SET #f = :at',
+        ConditionExpression: 'attribute_not_exists(#f) OR #f < :at',
+        ExpressionAttributeNames: { '#f': field },
+        ExpressionAttributeValues: { ':at': at },
+      }),
+    );
+  } catch (e) {
+    if (!isConditionFailed(e)) throw e;
+  }
+}
+
+/** A permanent bounce of `address`: it is invalid for every later enrichment, and its domain refuses unknown recipients. */
+export async function recordHardBounce(address: string, at: string): Promise<void> {
+  await Promise.all([
+    setLatest(address, 'bounced_at', at),
+    documentClient().send(new UpdateCommand({ TableName: tableName('mail_evidence'), Key: domainKey(domainOf(address)), UpdateExpression: 'SET rejects_unknown = :t', ExpressionAttributeValues: { ':t': true } })),
+  ]);
+}
+
+/** A delivery to `address`, whose local part follows `pattern` (null when the recipient's names do not explain it). */
+export async function recordDelivery(address: string, pattern: string | null, at: string): Promise<void> {
+  await Promise.all([
+    setLatest(address, 'delivered_at', at),
+    pattern
+      ? documentClient().send(new UpdateCommand({ TableName: tableName('mail_evidence'), Key: domainKey(domainOf(address)), UpdateExpression: 'ADD patterns :p', ExpressionAttributeValues: { ':p': new Set([pattern]) } }))
+      : undefined,
+  ]);
+}
+
+/** Everything known about `address` and its domain: two eventually consistent GetItems, in parallel. */
+export async function mailEvidenceFor(address: string): Promise<MailEvidence> {
+  const table = tableName('mail_evidence');
+  const [a, d] = await Promise.all([
+    documentClient().send(new GetCommand({ TableName: table, Key: addressKey(address), ProjectionExpression: 'bounced_at, delivered_at' })),
+    documentClient().send(new GetCommand({ TableName: table, Key: domainKey(domainOf(address)), ProjectionExpression: 'patterns, rejects_unknown' })),
+  ]);
+  const evidence: MailEvidence = {};
+  if (typeof a.Item?.bounced_at === 'string') evidence.bounced_at = a.Item.bounced_at;
+  if (typeof a.Item?.delivered_at === 'string') evidence.delivered_at = a.Item.delivered_at;
+  if (d.Item?.patterns instanceof Set) evidence.domain_patterns = [...(d.Item.patterns as Set<string>)];
+  if (d.Item?.rejects_unknown === true) evidence.domain_rejects_unknown = true;
+  return evidence;
+}
+
+/** The stored keys of an address's record, for tests that check what it holds. */
+export const mailEvidenceKeys = { address: addressKey, domain: domainKey };
