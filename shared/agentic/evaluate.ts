@@ -112,14 +112,13 @@ export function pageFor(check: EvidenceCheck, company: Company, person: Person):
 
 /**
  * What a page says about a check: `proven` with the block that states it, `disproven` with the block that
- * states the contrary (a smaller team led, only working in a team, no open position or none for the role,
+ * states the contrary (a smaller team led, no open position or none for the role,
  * a company that says it never raised, a stack page without the tool), or `unknown` when the page says
  * neither. Only text of the page counts; silence is never a disproof.
  */
 export type Assessment = { verdict: 'proven'; block: Block } | { verdict: 'disproven'; block: Block } | { verdict: 'unknown' };
 
 const LED_TEAM = /\b(?:leads?|led|leading|manages?|managed|managing|heads?|headed|runs?|ran|built and led|grew)\s+(?:a\s+|an\s+)?(?:team|org(?:ani[sz]ation)?|department|group)\s+of\s+(\d{1,5})\b/i;
-const IN_TEAM = /\b(?:works?|worked|working|is|was)\s+(?:in|on|part of)\s+(?:a\s+|the\s+)?team\s+of\s+(\d{1,5})\b/i;
 
 export function assessCheck(check: EvidenceCheck, blocks: Block[], today: Date): Assessment {
   const proven = findProofBlock(check, blocks, today);
@@ -132,7 +131,8 @@ export function assessCheck(check: EvidenceCheck, blocks: Block[], today: Date):
     case 'team':
       return against((b) => {
         const led = LED_TEAM.exec(b.text);
-        return (led !== null && check.min !== null && Number(led[1]) < check.min) || (led === null && IN_TEAM.test(b.text));
+        // Working in a team says nothing about leading one: unknown, not disproven.
+        return led !== null && check.min !== null && Number(led[1]) < check.min;
       });
     case 'hiring':
       // A careers page lists every open position: none, or none for the role, is a "no".

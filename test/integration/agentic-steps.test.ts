@@ -117,7 +117,7 @@ describe('agentic search, step by step', () => {
     expect(await markAgenticRunning(r.body.id, serviceClock.now())).toBe(true);
     expect((await t.client.api('POST', `agentic-search/${r.body.id}/cancel/`)).body.status).toBe('completed');
     const poll = await t.client.api('GET', `agentic-search/${r.body.id}/`);
-    expect(poll.body.result).toEqual({ partial: true, completion_reason: 'user_cancelled', total_returned: 0, results: [] });
+    expect(poll.body.result).toEqual({ partial: true, completion_reason: 'user_cancelled', total_returned: 0, results: [], broadening: [] });
     expect(await charge(t.accountId, r.body.id)).toMatchObject({ charged: 0, charge_status: 'zero_result' });
     expect(await balance(t.accountId)).toBe(before);
   }, 120_000);
@@ -179,7 +179,7 @@ describe('agentic search, step by step', () => {
     // Evidence cites only pages the sample web served during this job, and the job keeps no list of pages read.
     const served = new Set(stack.sampleWeb.served.slice(servedBefore));
     for (const x of results) for (const e of x.evidence) if (e.url) expect(served.has(e.url)).toBe(true);
-    expect(Object.keys(done.checkpoint).sort()).toEqual(['charged', 'cursor', 'leads', 'step', 'stop']);
+    expect(Object.keys(done.checkpoint).sort()).toEqual(['charged', 'cursor', 'leads', 'rung', 'rungs', 'step', 'stop']);
     expect(results.filter((x) => x.tier === 'perfect').every((x) => x.evidence.some((e: any) => e.url && /\/team\//.test(e.url)))).toBe(true);
     expect(results.some((x) => x.tier === 'good')).toBe(true);
   }, 180_000);
