@@ -33,7 +33,7 @@ const PERSONAS = [
   { query: 'HR managers in Sydney who led a team of 5 or more', target_results: 10, max_credits: 500 },
   { query: 'CTOs of fintech startups in London that are hiring', target_results: 10, max_credits: 500 },
   { query: 'Finance directors in Toronto at companies that raised funding', target_results: 10, max_credits: 500 },
-  { query: 'Marketing directors at retail companies in France that use HubSpot', target_results: 10, max_credits: 500 },
+  { query: 'Heads of marketing in Paris at companies that use HubSpot', target_results: 10, max_credits: 500 },
   { query: 'Data scientists at fintech companies who spoke at a conference', target_results: 10, max_credits: 500 },
   { query: 'Engineering managers in San Francisco with a team of 8+. Ideally they use Kubernetes.', target_results: 10, max_credits: 500 },
   { query: 'VP of Engineering at software companies that raised a Series B in the last year and are hiring data engineers. Ideally they use Snowflake or spoke at a conference.', target_results: 10, max_credits: 500 },
@@ -99,7 +99,7 @@ try {
       completion_reason: poll.result?.completion_reason ?? null,
       wall_ms: Math.round(wallMs),
       steps: job.checkpoint.step,
-      candidates_evaluated: job.checkpoint.cursor,
+      candidates_evaluated: (job.checkpoint.rungs ?? []).reduce((n, r) => n + r.evaluated, 0),
       leads: leads.length,
       tiers: Object.fromEntries(['perfect', 'strong', 'good'].map((tier) => [tier, leads.filter((l: any) => l.tier === tier).length])),
       charged: charge?.charged ?? null,
@@ -108,7 +108,7 @@ try {
       page_requests_per_lead: leads.length ? Number((requests / leads.length).toFixed(2)) : null,
       proof_backed_share: leads.length ? Number((backed / leads.length).toFixed(3)) : null,
       leads_with_page_evidence: leads.filter((l) => l.evidence.some((e) => e.url !== undefined && fetched.has(e.url))).length,
-      rungs: ((poll.result?.broadening ?? []) as { rung: string; relaxes: string; candidates: number; leads: number }[]).map((b) => ({ rung: b.rung, relaxes: b.relaxes, candidates: b.candidates, leads: b.leads })),
+      rungs: ((poll.result?.broadening ?? []) as { rung: string; relaxes: string; candidates: number; evaluated: number; leads: number }[]).map((b) => ({ rung: b.rung, relaxes: b.relaxes, candidates: b.candidates, evaluated: b.evaluated, leads: b.leads })),
       reference_ms: Math.round(requests * (out.reference as { raw_page_get_ms: number }).raw_page_get_ms),
     };
     log(JSON.stringify(run));

@@ -76,7 +76,7 @@ export async function rungShortlist(engine: SearchEngine, ladder: Rung[], index:
   return out;
 }
 
-const rungUse = (r: Rung, candidates: number): RungUse => ({ rung: r.rung, relaxes: r.relaxes, added: r.added.slice(0, RUNG_ADDED_MAX), candidates });
+const rungUse = (r: Rung, candidates: number): RungUse => ({ rung: r.rung, relaxes: r.relaxes, added: r.added.slice(0, RUNG_ADDED_MAX), candidates, evaluated: 0 });
 
 /** What a lead found below the first rung says about how it was found. */
 function broadenedBy(r: Rung): string {
@@ -188,6 +188,8 @@ export async function runAgenticStep(jobId: string, step: number, deps: { clock?
     cursor++;
     if (cp.leads + leads.length >= request.target_results) break;
   }
+  const evaluated = cursor - (shortlist === job.shortlist ? cp.cursor : 0);
+  if (evaluated > 0) rungs = rungs.map((r, i) => (i === rungs.length - 1 ? { ...r, evaluated: r.evaluated + evaluated } : r));
   const delivered = cp.leads + leads.length;
   if (stopNext === null && (delivered >= request.target_results || (cursor >= shortlist.length && rung + 1 >= ladder.length))) stopNext = '';
   const next: Checkpoint = { step: step + 1, cursor, leads: delivered, charged, stop: stopNext, rung, rungs };

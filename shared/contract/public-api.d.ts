@@ -927,6 +927,8 @@ export interface components {
                 added: string[];
                 /** @description Candidates the rung shortlisted (people no earlier rung described). */
                 candidates: number;
+                /** @description Candidates of the rung evaluated against the criteria (the run stops early once it has its leads). */
+                evaluated: number;
                 /** @description Leads it delivered. */
                 leads: number;
             }[];
@@ -1003,6 +1005,8 @@ export interface components {
                     added: string[];
                     /** @description Candidates the rung shortlisted (people no earlier rung described). */
                     candidates: number;
+                    /** @description Candidates of the rung evaluated against the criteria (the run stops early once it has its leads). */
+                    evaluated: number;
                     /** @description Leads it delivered. */
                     leads: number;
                 }[];

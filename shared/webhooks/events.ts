@@ -78,6 +78,7 @@ export const broadeningSchema = z.array(
     relaxes: z.enum(['none', 'title', 'seniority', 'place']).check(z.describe('What the rung widens beyond the query: `place` means leads from this rung are outside the place asked for.')),
     added: z.array(z.string()).check(z.describe('The titles, seniorities or places the rung added (at most 12 listed).')),
     candidates: z.number().check(z.int(), z.nonnegative(), z.describe('Candidates the rung shortlisted (people no earlier rung described).')),
+    evaluated: z.number().check(z.int(), z.nonnegative(), z.describe('Candidates of the rung evaluated against the criteria (the run stops early once it has its leads).')),
     leads: z.number().check(z.int(), z.nonnegative(), z.describe('Leads it delivered.')),
   }),
 );

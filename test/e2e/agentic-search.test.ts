@@ -154,7 +154,7 @@ describe('agentic search over HTTP', () => {
     await settle();
     const poll = await reply(t.client.typed.GET('/api/public/v1/agentic-search/{job_id}/', { params: { path: { job_id: r.body.id } } }));
     // Nobody to evaluate on any rung: the result says so, and nothing is charged.
-    expect(poll.body.result).toEqual({ partial: false, completion_reason: '', total_returned: 0, results: [], broadening: [{ rung: 'exact', relaxes: 'none', added: [], candidates: 0, leads: 0 }] });
+    expect(poll.body.result).toEqual({ partial: false, completion_reason: '', total_returned: 0, results: [], broadening: [{ rung: 'exact', relaxes: 'none', added: [], candidates: 0, evaluated: 0, leads: 0 }] });
     expect((await charges(t.accountId))[0]).toMatchObject({ reference: r.body.id, reserved: 500, charged: 0, charge_status: 'zero_result' });
     const other = await tenant();
     expect((await reply(other.client.typed.GET('/api/public/v1/agentic-search/{job_id}/', { params: { path: { job_id: r.body.id } } }))).status).toBe(404);
@@ -169,9 +169,10 @@ describe('agentic search over HTTP', () => {
     expect(poll.body.status).toBe('completed');
     // Candidates were evaluated (the result says how many), none qualified: the 100 of SPEC.md, not zero_result.
     expect(poll.body.result).toMatchObject({ partial: false, completion_reason: '', total_returned: 0, results: [] });
-    const broadening = poll.body.result.broadening as { candidates: number; leads: number }[];
+    const broadening = poll.body.result.broadening as { candidates: number; evaluated: number; leads: number }[];
     expect(broadening[0]).toMatchObject({ rung: 'exact', relaxes: 'none' });
-    expect(broadening.reduce((n, r) => n + r.candidates, 0)).toBeGreaterThan(0);
+    expect(broadening.reduce((n, r) => n + r.evaluated, 0)).toBeGreaterThan(0);
+    expect(broadening.every((r) => r.evaluated === r.candidates)).toBe(true);
     expect(broadening.every((r) => r.leads === 0)).toBe(true);
     expect((await charges(t.accountId))[0]).toMatchObject({ reference: r.body.id, reserved: 500, charged: 100, charge_status: 'charged' });
     expect(receiver.for(r.body.id)[0]!.body).toMatchObject({ event_type: 'agentic_search.completed', total_returned: 0 });
