@@ -89,7 +89,7 @@ describe('the broadening ladder', () => {
 });
 
 describe('rung shortlists on a real index', () => {
-  const records: DirectoryRecord[] = [...generateDirectory({ seed: 23, people: 6000 })];
+  const records: DirectoryRecord[] = [...generateDirectory({ seed: 23, people: 3000 })];
   const people = records.filter((r): r is Person => r.type === 'person');
   const index = PeopleIndex.build(records);
 
