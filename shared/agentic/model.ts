@@ -22,7 +22,7 @@ export type AgenticSearchRequest = z.output<typeof AgenticSearchSchema>;
  *
  * `rung` is the broadening ladder's rung (ladder.ts) whose shortlist the job holds and `cursor` points
  * into; `rungs` records each rung looked at so far (at most one entry per rung, RUNG_ADDED_MAX names
- * each), for the result's `broadening`. Both are absent on a checkpoint written before the ladder, which
+ * of at most 80 characters each), for the result's `broadening`. Both are absent on a checkpoint written before the ladder, which
  * reads as rung 0.
  */
 export interface Checkpoint {

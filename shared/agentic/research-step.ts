@@ -76,18 +76,20 @@ export async function rungShortlist(engine: SearchEngine, ladder: Rung[], index:
   return out;
 }
 
-const rungUse = (r: Rung, candidates: number): RungUse => ({ rung: r.rung, relaxes: r.relaxes, added: r.added.slice(0, RUNG_ADDED_MAX), candidates, evaluated: 0 });
+const rungUse = (r: Rung, candidates: number): RungUse => ({ rung: r.rung, relaxes: r.relaxes, added: r.added.slice(0, RUNG_ADDED_MAX).map((a) => a.slice(0, 80)), candidates, evaluated: 0 });
 
-/** What a lead found below the first rung says about how it was found. */
+/**
+ * What a lead found below the first rung says about how it was found (the names the rung added are in the
+ * result's `broadening`, once, not in every lead: 50 leads stay well inside the job item's size).
+ */
 function broadenedBy(r: Rung): string {
-  const added = r.added.slice(0, 4).join('; ') + (r.added.length > 4 ? '…' : '');
   switch (r.relaxes) {
     case 'title':
-      return `Found by broadening to equivalent titles (${added}).`;
+      return 'Found by broadening to equivalent titles.';
     case 'seniority':
-      return `Found by broadening to an adjacent seniority (${added}).`;
+      return 'Found by broadening to an adjacent seniority.';
     case 'place':
-      return `Found outside the place asked for, by broadening to ${r.rung === 'same_metro' ? 'the same metro area' : 'the wider region'} (${added}).`;
+      return `Found outside the place asked for, by broadening to ${r.rung === 'same_metro' ? 'the same metro area' : 'the wider region'}.`;
     default:
       return '';
   }
