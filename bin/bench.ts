@@ -399,7 +399,10 @@ const md = [
   `| physical reference of that run: sequential raw GetItem, same DynamoDB Local | ${r.bulk.reference.get_item_per_s} GetItem/s |`,
   `| sweeper: ${r.sweep.examined} overdue reservations ended (one run) | ${r.sweep.ms} ms (${r.sweep.records_per_s} records/s) |`,
   `| sequential raw GetItem, same DynamoDB Local (reference) | ${r.sweep.sequential_get_item_per_s} GetItem/s |`,
-  ...r.agentic.runs.map((x: any) => `| agentic search at ${r.agentic.people.toLocaleString('en-US')} people, POST → completed (${x.leads} leads, ${x.steps} steps, ${x.completion_reason || 'target or shortlist reached'}) | ${x.wall_ms} ms |`),
+  ...r.agentic.runs.map(
+    (x: any) =>
+      `| agentic search at ${r.agentic.people.toLocaleString('en-US')} people, POST → completed: "${x.query}" (${x.leads} leads, ${x.leads_with_page_evidence} with page evidence; rungs ${x.rungs.filter((g: any) => g.candidates > 0).map((g: any) => `${g.rung} ${g.leads}/${g.evaluated}`).join(', ') || 'none'}; ${x.charged} credits; ${x.steps} steps, ${x.completion_reason || 'target or ladder reached'}) | ${x.wall_ms} ms (physical reference: ${x.page_requests} page requests × ${r.agentic.reference.raw_page_get_ms} ms raw GET = ${x.reference_ms} ms) |`,
+  ),
   `| agentic: sample-web requests per delivered lead (robots.txt included) | ${r.agentic.summary.page_requests_per_lead} |`,
   `| agentic: delivered leads whose every proof point is backed by an evidence item | ${r.agentic.summary.proof_backed_share} |`,
   '',

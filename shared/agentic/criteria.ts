@@ -21,7 +21,9 @@ export type EvidenceCheck =
   | { kind: 'article'; withinDays: number | null }
   | { kind: 'launch'; withinDays: number | null }
   | { kind: 'office'; city: string | null; withinDays: number | null }
-  | { kind: 'leadership'; role: string | null; withinDays: number | null };
+  | { kind: 'leadership'; role: string | null; withinDays: number | null }
+  /** The person led a team of at least `min` people (any stated team when null), as their own page says. */
+  | { kind: 'team'; min: number | null };
 
 export type Priority = { text: string; check: EvidenceCheck } | { text: string; persona: ParsedQuery };
 
@@ -32,7 +34,22 @@ export interface Criteria {
 }
 
 const PRIORITY_LEAD = /^\s*(?:ideally|preferably|prefer(?:ably)?|bonus(?: points)?(?: if)?|nice to have|a plus(?: if)?|extra points(?: if)?|even better(?: if)?|it helps if)\b[:,]?\s*/i;
-const CONNECTIVES = /^(?:and|or|that|who|which|whose|where|they|them|their|are|is|was|were|has|have|had|currently|recently|also|already|been|be|the company|companies|company)\b\s*/i;
+const CONNECTIVES = /^(?:and|or|that|who|which|whose|where|they|them|their|are|is|was|were|has|have|had|must|should|ideally|currently|recently|actively|also|already|been|be|the company|companies|company)\b\s*/i;
+
+/** "led a team of 10+", "managed a team of at least 12", "manages 10+ people", "a team of more than 10", "10+ direct reports". */
+const TEAM = /\b(?:(?:led|leads?|leading|managed|manages?|managing|heads?|headed|heading|runs?|ran|running|built|builds?|grew|grown)\s+(?:a\s+|an\s+)?(?:teams?|org(?:ani[sz]ation)?s?|departments?|groups?)\b(?:\s+of)?|teams?\s+of|team\s+size\s+of|(?:led|leads?|managed|manages?|managing)\b(?=\s+(?:over\s+|more\s+than\s+|at\s+least\s+)?\d))\s*(?:(at\s+least|over|more\s+than|min(?:imum)?(?:\s+of)?)\s+)?(\d{1,5})?\s*(\+|or\s+more|plus)?(?:\s+(?:people|engineers|reps|sellers|staff|employees|(?:direct\s+)?reports))?/i;
+const REPORTS = /\b(\d{1,5})\s*(\+|or\s+more)?\s+(?:direct\s+)?reports\b/i;
+
+function teamCheck(t: string): EvidenceCheck | null {
+  const m = TEAM.exec(t);
+  if (m && (m[2] !== undefined || /\b(?:teams?|orgs?|organi[sz]ations?|departments?|groups?)\b/i.test(m[0]))) {
+    if (m[2] === undefined && !/\b(?:led|leads?|leading|managed|manages?|managing|heads?|headed|heading|runs?|ran|running|built|builds?|grew|grown)\b/i.test(m[0])) return null;
+    const n = m[2] === undefined ? null : Number(m[2]);
+    return { kind: 'team', min: n === null ? null : /^(?:over|more)/i.test(m[1] ?? '') ? n + 1 : n };
+  }
+  const r = REPORTS.exec(t);
+  return r ? { kind: 'team', min: Number(r[1]) } : null;
+}
 
 function window(text: string): number | null {
   const t = text.toLowerCase();
@@ -52,6 +69,8 @@ const singularWord = (w: string) => (/(ss|us)$/.test(w) ? w : w.replace(/ies$/, 
 export function evidenceCheckOf(clause: string): EvidenceCheck | null {
   const t = clause.toLowerCase();
   const within = window(t);
+  const team = teamCheck(t);
+  if (team) return team;
   if (/\b(?:raised|raises|raising|funding|funded|series\s+[a-e]|seed round|pre-seed)\b/.test(t)) {
     const r = /\b(pre-seed|seed|series\s+[a-e])\b/.exec(t);
     return { kind: 'funding', round: r ? r[1]!.replace(/\s+/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase()) : null, withinDays: within };
@@ -61,6 +80,7 @@ export function evidenceCheckOf(clause: string): EvidenceCheck | null {
     const role = hiring[1]!.trim().split(/\s+/);
     return { kind: 'hiring', role: [...role.slice(0, -1), singularWord(role.at(-1)!)].join(' ') };
   }
+  if (/^(?:(?:is|are|actively|currently|now)\s+)*(?:hiring|recruiting)(?:\s+(?:right now|now|actively))?$/.test(t.trim())) return { kind: 'hiring', role: '' };
   const tech = /\b(?:uses?|using|runs? on|built on|build on|on top of|adopted|standardi[sz]ed on)\s+([a-z0-9][\w.+#/-]*(?:\s+(?:cloud|data|sql|analytics)\b)?)/i.exec(clause);
   if (tech) return { kind: 'tech', tool: tech[1]! };
   if (/\b(?:spoke|speaks|speaking|speaker|gave a talk|talks?|keynote|presented|panelist)\b/.test(t)) return { kind: 'talk', withinDays: within };
@@ -92,7 +112,7 @@ function clauses(sentence: string, alternatives: boolean): string[] {
 }
 
 /** Where an evidence check starts inside a clause that first describes the persona ("Heads of sales in London hiring AEs"). */
-const CHECK_START = /\b(?:hiring|recruiting|looking to hire|raised|raises|raising|uses?|using|runs? on|built on|spoke|speaks|gave a talk|launched|opened|appointed|wrote|published)\b/i;
+const CHECK_START = /\b(?:led|leads|managed|manages|managing|with\s+(?=(?:a\s+team|\d+\s*\+?\s*(?:or\s+more\s+)?(?:direct\s+)?reports)\b)|hiring|recruiting|looking to hire|raised|raises|raising|uses?|using|runs? on|built on|spoke|speaks|gave a talk|launched|opened|appointed|wrote|published)\b/i;
 
 /** A clause as its persona part (possibly empty) and the evidence check it asks for (or null). */
 function splitClause(clause: string): { persona: string; check: EvidenceCheck | null; text: string } {
@@ -137,7 +157,9 @@ export function describeCheck(c: EvidenceCheck): string {
     case 'funding':
       return `raised ${c.round ? `a ${c.round} round` : 'a funding round'}${within}`;
     case 'hiring':
-      return `hiring ${c.role}s`;
+      return c.role ? `hiring ${c.role}s` : 'hiring';
+    case 'team':
+      return c.min === null ? 'led a team' : `led a team of ${c.min}+`;
     case 'tech':
       return `uses ${c.tool}`;
     case 'talk':

@@ -103,23 +103,65 @@ export function pageFor(check: EvidenceCheck, company: Company, person: Person):
       return `${site}/stack/`;
     case 'talk':
     case 'article':
+    case 'team':
       return `${site}/team/${person.professional_url.slice(person.professional_url.lastIndexOf('/') + 1)}/`;
     default:
       return `${site}/news/`;
   }
 }
 
+/**
+ * What a page says about a check: `proven` with the block that states it, `disproven` with the block that
+ * states the contrary (a smaller team led, no open position or none for the role,
+ * a company that says it never raised, a stack page without the tool), or `unknown` when the page says
+ * neither. Only text of the page counts; silence is never a disproof.
+ */
+export type Assessment = { verdict: 'proven'; block: Block } | { verdict: 'disproven'; block: Block } | { verdict: 'unknown' };
+
+const LED_TEAM = /\b(?:leads?|led|leading|manages?|managed|managing|heads?|headed|runs?|ran|built and led|grew)\s+(?:a\s+|an\s+)?(?:team|org(?:ani[sz]ation)?|department|group)\s+of\s+(\d{1,5})\b/i;
+
+export function assessCheck(check: EvidenceCheck, blocks: Block[], today: Date): Assessment {
+  const proven = findProofBlock(check, blocks, today);
+  if (proven) return { verdict: 'proven', block: proven };
+  const against = (test: (b: Block) => boolean): Assessment => {
+    const b = blocks.find(test);
+    return b ? { verdict: 'disproven', block: b } : { verdict: 'unknown' };
+  };
+  switch (check.kind) {
+    case 'team':
+      return against((b) => {
+        const led = LED_TEAM.exec(b.text);
+        // Working in a team says nothing about leading one: unknown, not disproven.
+        return led !== null && check.min !== null && Number(led[1]) < check.min;
+      });
+    case 'hiring':
+      // A careers page lists every open position: none, or none for the role, is a "no".
+      return against((b) => /\bno open (?:positions|roles|jobs)\b/i.test(b.text) || (check.role !== '' && /\bwe are hiring\b/i.test(b.text) && blocks.every((x) => !findProofBlock(check, [x], today))));
+    case 'funding':
+      return against((b) => /\b(?:bootstrapped|never raised|self-funded)\b/i.test(b.text));
+    case 'tech':
+      // The company's own stack page lists what it builds and runs on.
+      return against((b) => /\btools we build and run\b/i.test(b.text));
+    default:
+      return { verdict: 'unknown' };
+  }
+}
+
 /** The block of a page that satisfies a check, if any. */
 export function findProof(check: EvidenceCheck, blocks: Block[], today: Date): Block | null {
+  return findProofBlock(check, blocks, today);
+}
+
+function findProofBlock(check: EvidenceCheck, blocks: Block[], today: Date): Block | null {
   const some = (test: (b: Block) => boolean) => blocks.find(test) ?? null;
   switch (check.kind) {
     case 'funding':
-      return some((b) => /\b(?:raise[sd]?|funding|round)\b/i.test(b.text) && (!check.round || new RegExp(`\\b${escapeRe(check.round)}\\b`, 'i').test(b.text)) && withinDays(b, check.withinDays, today));
+      return some((b) => !/\b(?:bootstrapped|never raised)\b/i.test(b.text) && /\b(?:raise[sd]?|funding|round)\b/i.test(b.text) && (!check.round || new RegExp(`\\b${escapeRe(check.round)}\\b`, 'i').test(b.text)) && withinDays(b, check.withinDays, today));
     case 'hiring': {
       const role = words(check.role);
       return some((b) => {
         const have = new Set(words(b.headline || b.text));
-        return role.every((w) => have.has(w)) && /\b(?:hiring|join|apply|position|role|opening)\b/i.test(b.text);
+        return role.every((w) => have.has(w)) && /\b(?:hiring|join|apply|position|role|opening)\b/i.test(b.text) && !/\bno open (?:positions|roles|jobs)\b/i.test(b.text);
       });
     }
     case 'tech':
@@ -134,6 +176,11 @@ export function findProof(check: EvidenceCheck, blocks: Block[], today: Date): B
       return some((b) => /\bopen(?:ed|s|ing)?\b[^.]*\boffice\b/i.test(b.text) && (!check.city || b.text.toLowerCase().includes(check.city.toLowerCase())) && withinDays(b, check.withinDays, today));
     case 'leadership':
       return some((b) => /\b(?:appoint(?:s|ed)?|joins\b[^.]*\bas|leadership change|new (?:ceo|cto|cfo|coo))\b/i.test(b.text) && (!check.role || new RegExp(`\\b${escapeRe(check.role)}\\b`, 'i').test(b.text)) && withinDays(b, check.withinDays, today));
+    case 'team':
+      return some((b) => {
+        const led = LED_TEAM.exec(b.text);
+        return led !== null && (check.min === null || Number(led[1]) >= check.min);
+      });
   }
 }
 

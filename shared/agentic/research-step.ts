@@ -13,7 +13,9 @@ import { markAgenticRunning, saveStep } from './agentic.repository.js';
 import { evaluateCandidate } from './evaluate.js';
 import { understanding } from '../understanding/understanding.js';
 import type { Understanding } from '../understanding/port.js';
-import { isAgenticJob, type AgenticJob, type Checkpoint } from './model.js';
+import { isAgenticJob, RUNG_ADDED_MAX, type AgenticJob, type Checkpoint, type RungUse } from './model.js';
+import { isNewAt, ladderOf, type Rung } from './ladder.js';
+import { cursorAfter, type SearchCursor, type SearchEngine } from '../search/search-port.js';
 import { completeRun } from './run-end.js';
 import type { PageReader, PageResult } from './page-reader.js';
 
@@ -25,16 +27,23 @@ import type { PageReader, PageResult } from './page-reader.js';
  * 2. The first step moves the job `pending` → `running`.
  * 3. Between steps: a run past its deadline ends `deadline_exceeded`; a checkpoint that says the run
  *    must stop (target reached, shortlist done, budget) ends it.
- * 4. The step evaluates the next slice of the shortlist (at most CANDIDATES_PER_STEP candidates and
+ * 4. When the shortlist is used up before the run has its leads, the step moves down the broadening ladder
+ *    (ladder.ts): the next rung's shortlist (people no earlier rung describes) replaces it, and the rung is
+ *    saved in the checkpoint with it; rungs with nobody new are passed over. The run completes when the
+ *    target is reached or the last rung's shortlist is used up.
+ * 5. The step evaluates the next slice of the shortlist (at most CANDIDATES_PER_STEP candidates and
  *    STEP_BUDGET_MS of work, so no invocation comes near the Lambda time limit). Paid work starts with the
  *    first candidate evaluated: 100 credits, then 10 per lead; a lead that would pass `max_credits` is not
  *    taken and the run stops `budget_exhausted`.
- * 5. Its leads and the next checkpoint are saved in one write guarded by the step number, then the next
+ * 6. Its leads and the next checkpoint are saved in one write guarded by the step number, then the next
  *    step is sent. A crash before the save repeats the step from the same checkpoint; after it, the
  *    sweeper sends the next step again. Either way nothing is delivered or charged twice.
  */
 export const AGENTIC_LIMITS = {
+  /** Candidates per rung of the ladder, so at most 5 × 400 per run. */
   SHORTLIST_MAX: 400,
+  /** Search pages of SHORTLIST_MAX hits a rung's shortlist may read past people earlier rungs describe. */
+  RUNG_PAGES_MAX: 25,
   CANDIDATES_PER_STEP: 25,
   STEP_BUDGET_MS: 20_000,
 } as const;
@@ -49,6 +58,41 @@ function stopBeforeStep(job: AgenticJob, now: Date): CompletionReason | null {
   if (cp.stop !== null) return cp.stop;
   if (pastDeadline(job, now)) return 'deadline_exceeded';
   return null;
+}
+
+/**
+ * A rung's shortlist: the ids of its best SHORTLIST_MAX hits that no earlier rung describes, in rank order,
+ * read in pages (at most RUNG_PAGES_MAX) so the people earlier rungs already had do not crowd it out.
+ */
+export async function rungShortlist(engine: SearchEngine, ladder: Rung[], index: number): Promise<string[]> {
+  const out: string[] = [];
+  let after: SearchCursor | undefined;
+  for (let page = 0; page < AGENTIC_LIMITS.RUNG_PAGES_MAX && out.length < AGENTIC_LIMITS.SHORTLIST_MAX; page++) {
+    const hits = await engine.search(ladder[index]!.persona, { limit: AGENTIC_LIMITS.SHORTLIST_MAX, ...(after ? { after } : {}) });
+    for (const h of hits) if (out.length < AGENTIC_LIMITS.SHORTLIST_MAX && isNewAt(ladder, index, h.person)) out.push(h.person.id);
+    if (hits.length < AGENTIC_LIMITS.SHORTLIST_MAX) break;
+    after = cursorAfter(hits);
+  }
+  return out;
+}
+
+const rungUse = (r: Rung, candidates: number): RungUse => ({ rung: r.rung, relaxes: r.relaxes, added: r.added.slice(0, RUNG_ADDED_MAX).map((a) => a.slice(0, 80)), candidates, evaluated: 0 });
+
+/**
+ * What a lead found below the first rung says about how it was found (the names the rung added are in the
+ * result's `broadening`, once, not in every lead: 50 leads stay well inside the job item's size).
+ */
+function broadenedBy(r: Rung): string {
+  switch (r.relaxes) {
+    case 'title':
+      return 'Found by broadening to equivalent titles.';
+    case 'seniority':
+      return 'Found by broadening to an adjacent seniority.';
+    case 'place':
+      return `Found outside the place asked for, by broadening to ${r.rung === 'same_metro' ? 'the same metro area' : 'the wider region'}.`;
+    default:
+      return '';
+  }
 }
 
 export async function runAgenticStep(jobId: string, step: number, deps: { clock?: Clock; reader?: PageReader; stepBudgetMs?: number; understanding?: Understanding } = {}): Promise<void> {
@@ -73,10 +117,28 @@ export async function runAgenticStep(jobId: string, step: number, deps: { clock?
   // Read once, by the first step, and saved with the shortlist: a model may read a query differently twice.
   const criteria = job.criteria ?? (await understand.parseCriteria(request.query));
   const engine = await searchEngine();
-  const shortlist = job.shortlist ?? (await engine.search(criteria.persona, { limit: AGENTIC_LIMITS.SHORTLIST_MAX })).map((h) => h.person.id);
+  const ladder = ladderOf(criteria.persona);
   const cp = job.checkpoint;
+  let rung = Math.min(cp.rung ?? 0, ladder.length - 1);
+  let rungs = cp.rungs ?? [];
+  let cursor = cp.cursor;
+  // A shortlist this step fixes (the first rung's, or the next rung's), saved with the step.
+  let fixed: string[] | undefined;
+  let shortlist = job.shortlist;
+  if (!shortlist) {
+    shortlist = fixed = await rungShortlist(engine, ladder, 0);
+    rungs = [rungUse(ladder[0]!, shortlist.length)];
+  }
+  // Used up before the run has its leads: down the ladder to the next rung with anyone new.
+  while (cursor >= shortlist.length && cp.leads < request.target_results && rung + 1 < ladder.length) {
+    rung++;
+    cursor = 0;
+    shortlist = fixed = await rungShortlist(engine, ladder, rung);
+    if (shortlist.length) rungs = [...rungs, rungUse(ladder[rung]!, shortlist.length)];
+  }
+  const foundBy = ladder[rung]!;
   // This step's slice of the shortlist, looked up in one call.
-  const candidates = await engine.entries(shortlist.slice(cp.cursor, cp.cursor + AGENTIC_LIMITS.CANDIDATES_PER_STEP));
+  const candidates = await engine.entries(shortlist.slice(cursor, cursor + AGENTIC_LIMITS.CANDIDATES_PER_STEP));
   const reader = deps.reader ?? pageReader();
   const pages = new Map<string, Promise<PageResult>>();
   const started = Date.now();
@@ -104,7 +166,6 @@ export async function runAgenticStep(jobId: string, step: number, deps: { clock?
 
   const today = new Date(clock.now().toISOString().slice(0, 10));
   const leads: AgenticSearchItem[] = [];
-  let cursor = cp.cursor;
   let charged = cp.charged;
   let stopNext: CompletionReason | null = null;
   for (let n = 0; n < AGENTIC_LIMITS.CANDIDATES_PER_STEP && cursor < shortlist.length; n++) {
@@ -121,17 +182,20 @@ export async function runAgenticStep(jobId: string, step: number, deps: { clock?
           stopNext = 'budget_exhausted';
           break;
         }
-        leads.push(verdict.item);
+        const how = broadenedBy(foundBy);
+        leads.push({ ...verdict.item, ...(how ? { fit_summary: `${verdict.item.fit_summary} ${how}` } : {}), found_by: foundBy.rung });
         charged += price.per_lead;
       }
     }
     cursor++;
     if (cp.leads + leads.length >= request.target_results) break;
   }
+  const evaluated = cursor - (shortlist === job.shortlist ? cp.cursor : 0);
+  if (evaluated > 0) rungs = rungs.map((r, i) => (i === rungs.length - 1 ? { ...r, evaluated: r.evaluated + evaluated } : r));
   const delivered = cp.leads + leads.length;
-  if (stopNext === null && (delivered >= request.target_results || cursor >= shortlist.length)) stopNext = '';
-  const next: Checkpoint = { step: step + 1, cursor, leads: delivered, charged, stop: stopNext };
-  const saved = await saveStep(job, step, next, leads, clock.now(), job.shortlist ? undefined : shortlist, job.criteria ? undefined : criteria);
+  if (stopNext === null && (delivered >= request.target_results || (cursor >= shortlist.length && rung + 1 >= ladder.length))) stopNext = '';
+  const next: Checkpoint = { step: step + 1, cursor, leads: delivered, charged, stop: stopNext, rung, rungs };
+  const saved = await saveStep(job, step, next, leads, clock.now(), fixed, job.criteria ? undefined : criteria);
   if (!saved) {
     logger.info('agentic step already saved or job ended meanwhile; nothing to do', { jobId, step });
     return;

@@ -12,7 +12,8 @@ import { isAgenticJob, type AgenticJob } from './model.js';
 /** What the polling `result` and the webhook carry on completion. */
 function completedResult(job: AgenticJob, reason: CompletionReason) {
   const results = job.agentic_results ?? [];
-  return { partial: reason !== '', completion_reason: reason, total_returned: results.length, results };
+  const broadening = (job.checkpoint.rungs ?? []).map((r) => ({ ...r, leads: results.filter((x) => (x.found_by ?? 'exact') === r.rung).length }));
+  return { partial: reason !== '', completion_reason: reason, total_returned: results.length, results, broadening };
 }
 
 /** End a run as `completed` with what it saved (`partial` unless `reason` is empty), then send its webhook. */

@@ -989,6 +989,28 @@ export interface components {
                     url?: string;
                 }[];
                 tier?: string;
+                /**
+                 * @description Which rung of the broadening ladder found the lead: `exact` (the persona as asked), `equivalent_title`, `adjacent_seniority`, `same_metro` or `region` (the last two widen the place asked for).
+                 * @enum {string}
+                 */
+                found_by?: "exact" | "equivalent_title" | "adjacent_seniority" | "same_metro" | "region";
+            }[];
+            broadening?: {
+                /** @enum {string} */
+                rung: "exact" | "equivalent_title" | "adjacent_seniority" | "same_metro" | "region";
+                /**
+                 * @description What the rung widens beyond the query: `place` means leads from this rung are outside the place asked for.
+                 * @enum {string}
+                 */
+                relaxes: "none" | "title" | "seniority" | "place";
+                /** @description The titles, seniorities or places the rung added (at most 12 listed). */
+                added: string[];
+                /** @description Candidates the rung shortlisted (people no earlier rung described). */
+                candidates: number;
+                /** @description Candidates of the rung evaluated against the criteria (the run stops early once it has its leads). */
+                evaluated: number;
+                /** @description Leads it delivered. */
+                leads: number;
             }[];
         };
         AgenticSearchFailedEvent: {
@@ -1045,6 +1067,28 @@ export interface components {
                         url?: string;
                     }[];
                     tier?: string;
+                    /**
+                     * @description Which rung of the broadening ladder found the lead: `exact` (the persona as asked), `equivalent_title`, `adjacent_seniority`, `same_metro` or `region` (the last two widen the place asked for).
+                     * @enum {string}
+                     */
+                    found_by?: "exact" | "equivalent_title" | "adjacent_seniority" | "same_metro" | "region";
+                }[];
+                broadening?: {
+                    /** @enum {string} */
+                    rung: "exact" | "equivalent_title" | "adjacent_seniority" | "same_metro" | "region";
+                    /**
+                     * @description What the rung widens beyond the query: `place` means leads from this rung are outside the place asked for.
+                     * @enum {string}
+                     */
+                    relaxes: "none" | "title" | "seniority" | "place";
+                    /** @description The titles, seniorities or places the rung added (at most 12 listed). */
+                    added: string[];
+                    /** @description Candidates the rung shortlisted (people no earlier rung described). */
+                    candidates: number;
+                    /** @description Candidates of the rung evaluated against the criteria (the run stops early once it has its leads). */
+                    evaluated: number;
+                    /** @description Leads it delivered. */
+                    leads: number;
                 }[];
             } | {
                 error: {

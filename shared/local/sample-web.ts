@@ -10,8 +10,9 @@ import { SAMPLE_WEB_HOSTS_PATH } from '../adapters/page-reader-local.js';
  * served on loopback so the agentic research loop has real pages to read on the one-machine twin.
  *
  * Every company of the directory gets a site at `https://<domain>/` with `/about/`, `/news/` (funding
- * rounds, launches, office openings, leadership changes), `/careers/` (job posts), `/stack/` (the tools it
- * runs on) and `/team/<slug>/` for each of its people (talks and articles). What a site says is drawn from
+ * rounds, launches, office openings, leadership changes; or that it is bootstrapped), `/careers/` (job posts),
+ * `/stack/` (the tools it runs on) and `/team/<slug>/` for each of its people (the team they lead or work
+ * in, talks and articles). What a site says is drawn from
  * a generator seeded by the domain (or the person's profile slug), so the same directory always serves the
  * same web; dates are days before the service clock's current day, so "in the last year" keeps its meaning
  * as the clock moves. A few sites keep robots out of `/team/`. The page reader reaches a site through the
@@ -21,6 +22,8 @@ import { SAMPLE_WEB_HOSTS_PATH } from '../adapters/page-reader-local.js';
 
 export interface SiteFacts {
   founded: number;
+  /** The company says it has never raised outside money (only companies without funding news). */
+  bootstrapped: boolean;
   funding: { round: string; amountMillions: number; daysAgo: number; investor: string }[];
   launches: { product: string; daysAgo: number }[];
   offices: { city: string; daysAgo: number }[];
@@ -33,6 +36,11 @@ export interface SiteFacts {
 export interface PersonFacts {
   talks: { conference: string; title: string; daysAgo: number }[];
   articles: { title: string; outlet: string; daysAgo: number }[];
+  /**
+   * What the person's page says about a team, if anything: `led` when they lead it (a leader's page),
+   * else they only work in it (an individual contributor's page, which proves nothing about leading).
+   */
+  team: { size: number; led: boolean; of: string } | null;
 }
 
 const TOOLS = ['Snowflake', 'Databricks', 'BigQuery', 'Redshift', 'dbt', 'Airflow', 'Kafka', 'PostgreSQL', 'MongoDB', 'Kubernetes', 'Terraform', 'AWS', 'Google Cloud', 'Azure', 'Salesforce', 'HubSpot', 'Segment', 'Looker', 'Tableau', 'React', 'Python', 'Go', 'Rust', 'TypeScript', 'Datadog', 'Stripe'];
@@ -74,8 +82,11 @@ export function siteFacts(company: Company): SiteFacts {
     : [];
   const stack = new Set<string>();
   for (let n = r.int(4, 7); stack.size < n; ) stack.add(r.pick(TOOLS));
+  // Drawn from a stream of its own, so the facts above stay what they were before it was added.
+  const bootstrapped = funding.length === 0 && draw(`bootstrapped:${company.domain}`).chance(0.4);
   return {
     founded: 2026 - r.int(2, 30),
+    bootstrapped,
     funding,
     launches: Array.from({ length: r.int(0, 2) }, () => ({ product: `${company.name.split(' ')[0]} ${r.pick(PRODUCTS)}`, daysAgo: r.int(10, 700) })),
     offices: r.chance(0.3) ? [{ city: r.pick(CITIES), daysAgo: r.int(15, 600) }] : [],
@@ -88,12 +99,40 @@ export function siteFacts(company: Company): SiteFacts {
 
 export const personSlug = (person: Pick<Person, 'professional_url'>): string => person.professional_url.slice(person.professional_url.lastIndexOf('/') + 1);
 
-export function personFacts(slug: string): PersonFacts {
+/** Titles of people who lead others: their pages may say how large a team they lead. */
+const LEADER_TITLE = /\b(?:vp|vice president|head|director|chief|ceo|cto|cfo|coo|cmo|cro|founder|co-founder|owner|president|manager|lead|partner|principal)\b/i;
+
+/** Who a team is made of, by the words of a title. */
+function teamOf(title: string): string {
+  const t = title.toLowerCase();
+  if (/sales|revenue|account|business development/.test(t)) return 'sales reps and account executives';
+  if (/engineer|technology|cto|software|devops|platform/.test(t)) return 'engineers';
+  if (/market|growth|brand|content/.test(t)) return 'marketers';
+  if (/data|analytics/.test(t)) return 'analysts and data scientists';
+  if (/hr|people|talent|human/.test(t)) return 'HR and people partners';
+  if (/financ|cfo|account|controller/.test(t)) return 'finance staff';
+  if (/design|ux/.test(t)) return 'designers';
+  if (/product/.test(t)) return 'product managers';
+  if (/customer|success|support/.test(t)) return 'customer success managers';
+  return 'people';
+}
+
+/**
+ * A person's page facts, drawn from their profile slug. About a third of pages state a team: half of the
+ * leaders' pages say how many people they lead (about 70% of those ten or more, the rest a small team),
+ * a quarter of the others say the size of the team they work in (which proves nothing about leading).
+ * The team is drawn from a stream of its own, so talks and articles are what they were before it was added.
+ */
+export function personFacts(slug: string, title = ''): PersonFacts {
   const r = draw(`person:${slug}`);
-  return {
-    talks: r.chance(0.3) ? Array.from({ length: r.int(1, 2) }, () => ({ conference: r.pick(CONFERENCES), title: r.pick(TALK_TOPICS), daysAgo: r.int(20, 700) })) : [],
-    articles: r.chance(0.2) ? [{ title: r.pick(TALK_TOPICS), outlet: r.pick(OUTLETS), daysAgo: r.int(5, 500) }] : [],
-  };
+  const talks = r.chance(0.3) ? Array.from({ length: r.int(1, 2) }, () => ({ conference: r.pick(CONFERENCES), title: r.pick(TALK_TOPICS), daysAgo: r.int(20, 700) })) : [];
+  const articles = r.chance(0.2) ? [{ title: r.pick(TALK_TOPICS), outlet: r.pick(OUTLETS), daysAgo: r.int(5, 500) }] : [];
+  const t = draw(`team:${slug}`);
+  const leader = LEADER_TITLE.test(title);
+  let team: PersonFacts['team'] = null;
+  if (leader && t.chance(0.5)) team = { size: t.chance(0.7) ? t.int(10, 80) : t.int(2, 9), led: true, of: teamOf(title) };
+  else if (!leader && t.chance(0.25)) team = { size: t.int(4, 30), led: false, of: teamOf(title) };
+  return { talks, articles, team };
 }
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -131,7 +170,8 @@ export function renderSitePage(site: SiteEntry, path: string, today: Date): { co
         ...f.offices.map((x) => ({ d: x.daysAgo, h: `${company.name} opens an office in ${x.city}`, t: `${company.name} opened a new office in ${x.city}.` })),
         ...f.leadership.map((x) => ({ d: x.daysAgo, h: `${company.name} appoints ${x.name} as ${x.role}`, t: `${x.name} joins ${company.name} as ${x.role}, a leadership change.` })),
       ].sort((a, b) => a.d - b.d);
-      return html(`${company.name} news`, posts.map((p) => article(p.h, dayOf(today, p.d), p.t)).join('') || '<p>No news yet.</p>');
+      const own = f.bootstrapped ? `<article><h2>How ${esc(company.name)} is funded</h2><p>${esc(company.name)} is bootstrapped: it has never raised outside funding and is funded by its customers.</p></article>` : '';
+      return html(`${company.name} news`, posts.map((p) => article(p.h, dayOf(today, p.d), p.t)).join('') + own || '<p>No news yet.</p>');
     }
     case '/careers/':
       return html(`Careers at ${company.name}`, f.jobs.map((j) => article(j.title, dayOf(today, j.daysAgo), `We are hiring a ${j.title} in ${j.city}.`)).join('') || '<p>No open positions right now.</p>');
@@ -141,9 +181,10 @@ export function renderSitePage(site: SiteEntry, path: string, today: Date): { co
   const team = /^\/team\/([a-z0-9-]+)\/$/.exec(path);
   const person = team ? site.people.get(team[1]!) : undefined;
   if (!team || !person) return null;
-  const pf = personFacts(team[1]!);
+  const pf = personFacts(team[1]!, person.title);
+  const said = pf.team && (pf.team.led ? ` ${person.full_name} leads a team of ${pf.team.size} ${pf.team.of}.` : ` ${person.full_name} works in a team of ${pf.team.size} ${pf.team.of}.`);
   const body = [
-    `<p>${esc(person.full_name)} is ${esc(person.title)} at ${esc(company.name)}.</p>`,
+    `<article><h2>About ${esc(person.full_name)}</h2><p>${esc(person.full_name)} is ${esc(person.title)} at ${esc(company.name)}.${esc(said ?? '')}</p></article>`,
     ...pf.talks.map((t) => article(`Talk at ${t.conference}: ${t.title}`, dayOf(today, t.daysAgo), `${person.full_name} spoke at ${t.conference} on "${t.title}".`)),
     ...pf.articles.map((a) => article(`Article: ${a.title}`, dayOf(today, a.daysAgo), `${person.full_name} wrote "${a.title}", published in ${a.outlet}.`)),
   ].join('');

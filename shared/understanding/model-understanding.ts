@@ -18,7 +18,7 @@ import { FUNCTIONS, INDUSTRIES, SENIORITIES, TITLE_ROLES } from '../directory/ta
 import { normalizeCompanyName } from '../directory/urls.js';
 import { keywordKey, parseQuery, type ParsedQuery, type Place, type TermUse } from '../search/query.js';
 import type { Criteria, EvidenceCheck, Priority } from '../agentic/criteria.js';
-import { withinDays, type Block } from '../agentic/evaluate.js';
+import { findProof, withinDays, type Block } from '../agentic/evaluate.js';
 import type { LanguageModel, ToolRequest, Understanding } from './port.js';
 
 export const DEFAULT_MODEL_TIMEOUT_MS = 5000;
@@ -70,7 +70,7 @@ const PersonaSchema = z.strictObject({
 });
 type PersonaAnswer = z.output<typeof PersonaSchema>;
 
-const CHECK_KINDS = ['funding', 'hiring', 'tech', 'talk', 'article', 'launch', 'office', 'leadership'] as const;
+const CHECK_KINDS = ['funding', 'hiring', 'tech', 'talk', 'article', 'launch', 'office', 'leadership', 'team'] as const;
 const CheckSchema = z.strictObject({
   kind: z.enum(CHECK_KINDS),
   round: z.nullable(z.string().check(z.describe('funding: "Seed", "Series B"…, else null'), z.maxLength(40))),
@@ -78,6 +78,7 @@ const CheckSchema = z.strictObject({
   tool: z.nullable(z.string().check(z.describe('tech: the product or technology used, else null'), z.maxLength(80))),
   city: z.nullable(z.string().check(z.describe('office: the city of the new office, else null'), z.maxLength(80))),
   within_days: z.nullable(z.int().check(z.describe('the time window in days ("last year" = 365), else null'), z.gte(1), z.lte(3650))),
+  team_min: z.optional(z.nullable(z.int().check(z.describe('team: the least team size the person must have led ("a team of 10+" = 10), else null'), z.gte(1), z.lte(100000)))),
 });
 type CheckAnswer = z.output<typeof CheckSchema>;
 
@@ -209,7 +210,12 @@ export function checkOf(answer: CheckAnswer, query: string): EvidenceCheck {
     case 'funding':
       return { kind: 'funding', round: optional(answer.round, 'round'), withinDays: within };
     case 'hiring':
-      return { kind: 'hiring', role: named(answer.role, 'role') };
+      return { kind: 'hiring', role: optional(answer.role, 'role') ?? '' };
+    case 'team': {
+      const min = answer.team_min ?? null;
+      if (min !== null && !new RegExp(`\\b${min}\\b`).test(query)) throw new UnusableAnswerError(`team size ${min} is not in the query`);
+      return { kind: 'team', min };
+    }
     case 'tech':
       return { kind: 'tech', tool: named(answer.tool, 'tool') };
     case 'office':
@@ -255,6 +261,8 @@ export function groundedBlock(answer: z.output<typeof JudgementSchema>, check: E
     const ok = check.kind === 'hiring' ? quoted.has(term) : occursIn(quote, term);
     if (!ok) throw new UnusableAnswerError(`the quote does not name "${term}"`);
   }
+  // A team's size is a number the service compares, not the model.
+  if (check.kind === 'team' && !findProof(check, [block], today)) throw new UnusableAnswerError('the quoted block does not state a team of that size led');
   // Dates are the page's, and the window is the service's to check.
   return withinDays(block, 'withinDays' in check ? check.withinDays : null, today) ? block : null;
 }

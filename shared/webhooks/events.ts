@@ -6,6 +6,9 @@
 import * as z from '../core/zod.js';
 import { FOUND_EMAIL_STATUSES, FOUND_EMAIL_STATUS_REASONS } from '../email-status/classify.js';
 
+/** The agentic broadening ladder's rungs, in order (shared/agentic/ladder.ts). */
+export const BROADENING_RUNGS = ['exact', 'equivalent_title', 'adjacent_seniority', 'same_metro', 'region'] as const;
+
 export const leadCompanySchema = z.object({
   name: z.string(),
   domain: z.string(),
@@ -66,10 +69,28 @@ export const agenticSearchItemSchema = z.object({
   proof_points: z.optional(z.array(z.string())),
   evidence: z.optional(z.array(z.object({ headline: z.optional(z.string()), description: z.optional(z.string()), url: z.optional(z.string()) }))),
   tier: z.optional(z.string()),
+  found_by: z.optional(
+    z.enum(BROADENING_RUNGS).check(
+      z.describe('Which rung of the broadening ladder found the lead: `exact` (the persona as asked), `equivalent_title`, `adjacent_seniority`, `same_metro` or `region` (the last two widen the place asked for).'),
+    ),
+  ),
 });
 export type AgenticSearchItem = z.infer<typeof agenticSearchItemSchema>;
 
 export const COMPLETION_REASONS = ['', 'budget_exhausted', 'deadline_exceeded', 'user_cancelled'] as const;
+
+/** How far the run broadened its search, one entry per rung it looked at, in ladder order (docs/agentic-research.md). */
+export const broadeningSchema = z.array(
+  z.object({
+    rung: z.enum(BROADENING_RUNGS),
+    relaxes: z.enum(['none', 'title', 'seniority', 'place']).check(z.describe('What the rung widens beyond the query: `place` means leads from this rung are outside the place asked for.')),
+    added: z.array(z.string()).check(z.describe('The titles, seniorities or places the rung added (at most 12 listed).')),
+    candidates: z.number().check(z.int(), z.nonnegative(), z.describe('Candidates the rung shortlisted (people no earlier rung described).')),
+    evaluated: z.number().check(z.int(), z.nonnegative(), z.describe('Candidates of the rung evaluated against the criteria (the run stops early once it has its leads).')),
+    leads: z.number().check(z.int(), z.nonnegative(), z.describe('Leads it delivered.')),
+  }),
+);
+export type Broadening = z.infer<typeof broadeningSchema>;
 export type CompletionReason = (typeof COMPLETION_REASONS)[number];
 
 export type FailureCode = 'invalid_input' | 'error';
@@ -116,6 +137,7 @@ export const agenticSearchCompletedSchema = z.object({
   completion_reason: z.enum(COMPLETION_REASONS),
   total_returned: totalReturned,
   results: z.array(agenticSearchItemSchema),
+  broadening: z.optional(broadeningSchema),
 });
 export const agenticSearchFailedSchema = z.object({
   id: z.string(),
@@ -214,7 +236,7 @@ export function phoneEnrichFailed(id: string, code: FailureCode): PhoneEnrichFai
 
 export function agenticSearchCompleted(
   id: string,
-  outcome: { partial: boolean; completion_reason: CompletionReason; total_returned: number; results: AgenticSearchItem[] },
+  outcome: { partial: boolean; completion_reason: CompletionReason; total_returned: number; results: AgenticSearchItem[]; broadening?: Broadening },
 ): AgenticSearchCompletedEvent {
   return {
     id,
@@ -223,6 +245,7 @@ export function agenticSearchCompleted(
     completion_reason: outcome.completion_reason,
     total_returned: outcome.total_returned,
     results: outcome.results,
+    ...(outcome.broadening ? { broadening: outcome.broadening } : {}),
   };
 }
 

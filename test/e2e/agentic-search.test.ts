@@ -1,8 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LocalStack } from '../../shared/local/stack.js';
 import { startServices } from '../../shared/local/services.js';
+import { generateDirectory } from '../../shared/directory/generate.js';
+import { germanSalesLeaders } from '../support/agentic-fixture.js';
 import { getJob } from '../../shared/jobs/jobs.repository.js';
 import { agenticSearchCompletedSchema } from '../../shared/webhooks/events.js';
 import { Client, ROOT, newTenant, startTestStack, reply } from '../support/local.js';
@@ -21,10 +23,16 @@ let admin: Client;
 const dir = mkdtempSync(join(tmpdir(), 'agentic-'));
 
 const QUERY = 'Software engineers at companies that use Python. Ideally they spoke at a conference.';
+/** Issue 32's example, which used to complete with 0 leads at 0 credits. */
+const EXAMPLE = 'VP of Sales at B2B SaaS companies in Germany, must have led a team of 10+, exclude agencies';
+const LADDER = ['exact', 'equivalent_title', 'adjacent_seniority', 'same_metro', 'region'];
 
 beforeAll(async () => {
   stack = await startTestStack({ throttleMultiplier: 1000, env: { WEBHOOK_HOSTS: JSON.stringify({ 'hooks.public.test': ['93.184.216.34'], 'internal.test': ['10.0.0.7'] }) } });
-  await startServices({ root: ROOT, stack, dataDir: null, directory: { file: join(dir, 'directory.jsonl'), people: 3000, seed: 7 } });
+  // The generated 3,000 people, plus the German sales leadership of agentic-fixture.ts (issue 32's example).
+  const file = join(dir, 'directory.jsonl');
+  writeFileSync(file, [...generateDirectory({ seed: 7, people: 3000 })].concat(germanSalesLeaders(7)).map((r) => JSON.stringify(r)).join('\n') + '\n');
+  await startServices({ root: ROOT, stack, dataDir: null, directory: { file, people: 3000, seed: 7 } });
   receiver = await new WebhookReceiver([]).start();
   admin = new Client(stack);
 }, 120_000);
@@ -147,13 +155,61 @@ describe('agentic search over HTTP', () => {
     expect(await balance(t.accountId)).toBe(before - 200);
   }, 120_000);
 
+  test('the issue\'s example returns leads, each with the team size read on its own page, the rung that found it and the charge of SPEC.md', async () => {
+    const t = await tenant();
+    const served = stack.sampleWeb.served.length;
+    const r = await reply(t.client.typed.POST('/api/public/v1/agentic-search/', { body: { query: EXAMPLE, target_results: 10, max_credits: 500, webhook_url: receiver.url } }));
+    expect(r.status).toBe(202);
+    const started = Date.now();
+    let poll = await reply(t.client.typed.GET('/api/public/v1/agentic-search/{job_id}/', { params: { path: { job_id: r.body.id } } }));
+    while ((poll.body.status === 'pending' || poll.body.status === 'running') && Date.now() - started < 120_000) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      poll = await reply(t.client.typed.GET('/api/public/v1/agentic-search/{job_id}/', { params: { path: { job_id: r.body.id } } }));
+    }
+    expect(poll.body.status).toBe('completed');
+    const result = poll.body.result as any;
+    const leads = result.results as any[];
+    expect(leads.length).toBeGreaterThan(0);
+
+    const fetched = new Set(stack.sampleWeb.served.slice(served));
+    for (const lead of leads) {
+      // Hard constraints held on every rung: Germany, software, no agency.
+      expect(lead.location).toMatch(/Germany$/);
+      expect(lead.company.industry).not.toBe('Marketing & Advertising');
+      expect(lead.company.industry).toBe('Computer Software');
+      expect(lead.current_job_title).toMatch(/sales|revenue|business development/i);
+      // The team size is a quotation of the lead's own page, read during this job, stating 10 or more led.
+      const i = lead.proof_points.findIndex((p: string) => p.startsWith('led a team of 10+'));
+      expect(i).toBeGreaterThan(0);
+      const team = lead.evidence[i];
+      expect(team.url).toMatch(new RegExp(`^https://${lead.company.domain.replace(/\./g, '\\.')}/team/[a-z0-9-]+/$`));
+      expect(fetched.has(team.url)).toBe(true);
+      const size = /leads a team of (\d+)/.exec(team.description);
+      expect(Number(size?.[1])).toBeGreaterThanOrEqual(10);
+      expect(team.description).toContain(lead.full_name);
+      // Which rung found it; a lead found below the first rung says how.
+      expect(LADDER).toContain(lead.found_by);
+      if (lead.found_by !== 'exact') expect(lead.fit_summary).toMatch(/Found by broadening/);
+    }
+    // The result says which rungs were used, in ladder order, and never the place rungs: a country is not widened.
+    const broadening = result.broadening as any[];
+    expect(broadening.map((b) => b.rung)).toEqual(LADDER.filter((x) => broadening.some((b) => b.rung === x)));
+    expect(broadening.every((b) => b.relaxes !== 'place')).toBe(true);
+    for (const b of broadening) expect(b.leads).toBe(leads.filter((l) => l.found_by === b.rung).length);
+    // Some leads came from broadening: the exact persona alone was too thin for the run.
+    expect(leads.some((l) => l.found_by !== 'exact')).toBe(true);
+    const charge = ((await admin.console('GET', `accounts/${t.accountId}/charges/`)).body.results as any[]).find((c) => c.reference === r.body.id);
+    expect(charge).toMatchObject({ charged: 100 + 10 * leads.length, charge_status: 'charged' });
+  }, 180_000);
+
   test('a search with nothing to shortlist completes empty at no charge (zero_result); another account sees 404', async () => {
     const t = await tenant();
     const r = await reply(t.client.typed.POST('/api/public/v1/agentic-search/', { body: { query: 'people who spoke at a conference', webhook_url: receiver.url } }));
     expect(r.status).toBe(202);
     await settle();
     const poll = await reply(t.client.typed.GET('/api/public/v1/agentic-search/{job_id}/', { params: { path: { job_id: r.body.id } } }));
-    expect(poll.body.result).toEqual({ partial: false, completion_reason: '', total_returned: 0, results: [] });
+    // Nobody to evaluate on any rung: the result says so, and nothing is charged.
+    expect(poll.body.result).toEqual({ partial: false, completion_reason: '', total_returned: 0, results: [], broadening: [{ rung: 'exact', relaxes: 'none', added: [], candidates: 0, evaluated: 0, leads: 0 }] });
     expect((await charges(t.accountId))[0]).toMatchObject({ reference: r.body.id, reserved: 500, charged: 0, charge_status: 'zero_result' });
     const other = await tenant();
     expect((await reply(other.client.typed.GET('/api/public/v1/agentic-search/{job_id}/', { params: { path: { job_id: r.body.id } } }))).status).toBe(404);
@@ -166,7 +222,13 @@ describe('agentic search over HTTP', () => {
     await settle();
     const poll = await reply(t.client.typed.GET('/api/public/v1/agentic-search/{job_id}/', { params: { path: { job_id: r.body.id } } }));
     expect(poll.body.status).toBe('completed');
-    expect(poll.body.result).toEqual({ partial: false, completion_reason: '', total_returned: 0, results: [] });
+    // Candidates were evaluated (the result says how many), none qualified: the 100 of SPEC.md, not zero_result.
+    expect(poll.body.result).toMatchObject({ partial: false, completion_reason: '', total_returned: 0, results: [] });
+    const broadening = poll.body.result.broadening as { candidates: number; evaluated: number; leads: number }[];
+    expect(broadening[0]).toMatchObject({ rung: 'exact', relaxes: 'none' });
+    expect(broadening.reduce((n, r) => n + r.evaluated, 0)).toBeGreaterThan(0);
+    expect(broadening.every((r) => r.evaluated === r.candidates)).toBe(true);
+    expect(broadening.every((r) => r.leads === 0)).toBe(true);
     expect((await charges(t.accountId))[0]).toMatchObject({ reference: r.body.id, reserved: 500, charged: 100, charge_status: 'charged' });
     expect(receiver.for(r.body.id)[0]!.body).toMatchObject({ event_type: 'agentic_search.completed', total_returned: 0 });
   }, 120_000);

@@ -117,7 +117,7 @@ describe('agentic search, step by step', () => {
     expect(await markAgenticRunning(r.body.id, serviceClock.now())).toBe(true);
     expect((await t.client.api('POST', `agentic-search/${r.body.id}/cancel/`)).body.status).toBe('completed');
     const poll = await t.client.api('GET', `agentic-search/${r.body.id}/`);
-    expect(poll.body.result).toEqual({ partial: true, completion_reason: 'user_cancelled', total_returned: 0, results: [] });
+    expect(poll.body.result).toEqual({ partial: true, completion_reason: 'user_cancelled', total_returned: 0, results: [], broadening: [] });
     expect(await charge(t.accountId, r.body.id)).toMatchObject({ charged: 0, charge_status: 'zero_result' });
     expect(await balance(t.accountId)).toBe(before);
   }, 120_000);
@@ -179,9 +179,68 @@ describe('agentic search, step by step', () => {
     // Evidence cites only pages the sample web served during this job, and the job keeps no list of pages read.
     const served = new Set(stack.sampleWeb.served.slice(servedBefore));
     for (const x of results) for (const e of x.evidence) if (e.url) expect(served.has(e.url)).toBe(true);
-    expect(Object.keys(done.checkpoint).sort()).toEqual(['charged', 'cursor', 'leads', 'step', 'stop']);
+    expect(Object.keys(done.checkpoint).sort()).toEqual(['charged', 'cursor', 'leads', 'rung', 'rungs', 'step', 'stop']);
     expect(results.filter((x) => x.tier === 'perfect').every((x) => x.evidence.some((e: any) => e.url && /\/team\//.test(e.url)))).toBe(true);
     expect(results.some((x) => x.tier === 'good')).toBe(true);
+  }, 180_000);
+
+  test('crashes while broadening: a step that dies mid-rung or right after moving to the next rung is redone from its checkpoint, so the run ends exactly as an uninterrupted one', async () => {
+    // No place, no required check: the ladder is exact → equivalent titles → adjacent seniority, each rung
+    // longer than a step, and every candidate's team page is read (the priority), so a reader can crash a step.
+    const query = 'VP of Sales. Ideally they spoke at a conference.';
+    const run = async (crash: boolean) => {
+      const t = await tenant();
+      const r = await accept(t.client, { query, target_results: 50, max_credits: 2000 });
+      const seen: { step: number; rung: number; cursor: number }[] = [];
+      let crashes = 0;
+      let crashesOnNewRung = 0;
+      for (let s = await steps(); s.length; s = await steps()) {
+        for (const m of s) {
+          if (crash) {
+            const before = await job(m.job_id);
+            // The worker dies at its second page read, before the step's save: nothing of the step is kept.
+            let reads = 0;
+            const dying: PageReader = { read: async (url) => { if (++reads > 1) throw new Error('worker crashed'); return { ok: false, url, reason: 'unreachable', detail: 'x' }; } };
+            const died = await runAgenticStep(m.job_id, m.step, { reader: dying }).then(() => false, (e: Error) => e.message === 'worker crashed');
+            if (died) {
+              crashes++;
+              // A step that had used up its rung's shortlist moved to the next rung before it died.
+              if (before.shortlist && before.checkpoint.cursor >= before.shortlist.length) crashesOnNewRung++;
+              const after = await job(m.job_id);
+              expect(after.checkpoint).toEqual(before.checkpoint);
+              expect(after.shortlist).toEqual(before.shortlist);
+              expect(after.agentic_results).toEqual(before.agentic_results);
+            }
+          }
+          await runAgenticStep(m.job_id, m.step);
+          const saved = await job(m.job_id);
+          // ...and the same message delivered again after the save does nothing.
+          if (crash) await runAgenticStep(m.job_id, m.step);
+          if (crash) expect((await job(m.job_id)).checkpoint).toEqual(saved.checkpoint);
+          seen.push({ step: saved.checkpoint.step, rung: saved.checkpoint.rung ?? 0, cursor: saved.checkpoint.cursor });
+        }
+      }
+      const done = await job(r.body.id);
+      return { done, seen, crashes, crashesOnNewRung, charge: await charge(t.accountId, r.body.id) };
+    };
+    const clean = await run(false);
+    const crashed = await run(true);
+    const results = (d: AgenticJob) => ((d.result as any).results as any[]).map((x) => ({ url: x.professional_url, found_by: x.found_by, tier: x.tier }));
+    expect(crashed.done.status).toBe('completed');
+    expect(crashed.crashes).toBeGreaterThan(2);
+    expect(crashed.crashesOnNewRung).toBeGreaterThan(0);
+    expect(results(crashed.done)).toEqual(results(clean.done));
+    expect((crashed.done.result as any).broadening).toEqual((clean.done.result as any).broadening);
+    expect(crashed.charge).toMatchObject({ charged: clean.charge.charged, charge_status: 'charged' });
+    // The run did broaden, through rungs in ladder order, with steps ending inside a rung.
+    const found = results(crashed.done).map((x) => x.found_by);
+    expect(new Set(found).size).toBeGreaterThan(1);
+    const order = ['exact', 'equivalent_title', 'adjacent_seniority'];
+    expect(found.map((f) => order.indexOf(f))).toEqual([...found.map((f) => order.indexOf(f))].sort((a, b) => a - b));
+    expect(crashed.seen.some((x) => x.rung > 0 && x.cursor > 0)).toBe(true);
+    expect(new Set(results(crashed.done).map((x) => x.url)).size).toBe(results(crashed.done).length);
+    // The job item stays small however far the ladder goes: one rung's shortlist at a time.
+    expect((crashed.done.result as any).broadening.length).toBeLessThanOrEqual(5);
   }, 180_000);
 
   test('concurrency: at most 2 pending or running per API key and 3 per account under parallel requests; replays do not count', async () => {

@@ -3,7 +3,7 @@ import { EVIDENCE_HEADLINE_MAX, EVIDENCE_TEXT_MAX, EVIDENCE_URL_MAX, clip, evalu
 import { dynamoItemSize } from '../../support/dynamo-item-size.js';
 import { saveStepUpdate } from '../../../shared/agentic/agentic.repository.js';
 import type { Criteria } from '../../../shared/agentic/criteria.js';
-import type { AgenticJob } from '../../../shared/agentic/model.js';
+import { RUNG_ADDED_MAX, type AgenticJob } from '../../../shared/agentic/model.js';
 import type { PageResult } from '../../../shared/agentic/page-reader.js';
 import { generateDirectory } from '../../../shared/directory/generate.js';
 import type { Company, Person } from '../../../shared/directory/types.js';
@@ -68,7 +68,9 @@ describe('evidence is bounded', () => {
 
   test('50 such leads keep the job item, as the step save writes it, under 350 KB', async () => {
     const lead = (await evaluateCandidate(person, company, criteria, read, today)).item!;
-    const leads: AgenticSearchItem[] = Array.from({ length: 50 }, () => structuredClone(lead));
+    // Each found below the first rung, with the longest "how" the broadening adds to its summary.
+    const how = ' Found outside the place asked for, by broadening to the same metro area.';
+    const leads: AgenticSearchItem[] = Array.from({ length: 50 }, () => ({ ...structuredClone(lead), fit_summary: `${lead.fit_summary}${how}`, found_by: 'same_metro' as const }));
     const shortlist = Array.from({ length: 400 }, (_, i) => `person-${String(i).padStart(8, '0')}-${'x'.repeat(24)}`);
     // Every evidence URL at the longest evidence may carry.
     for (const l of leads) for (const e of l.evidence!) if (e.url) e.url = `${e.url}?${'q'.repeat(EVIDENCE_URL_MAX)}`.slice(0, EVIDENCE_URL_MAX);
@@ -90,7 +92,9 @@ describe('evidence is bounded', () => {
       checkpoint: { step: 1, cursor: 25, leads: 0, charged: 100, stop: null },
     } satisfies AgenticJob;
     process.env.JOBS_TABLE_NAME ??= 'jobs';
-    const next = { step: 2, cursor: 400, leads: 50, charged: 600, stop: null };
+    // Every rung of the ladder looked at, each listing as many added names as it may, each as long as it may be.
+    const rungs = (['exact', 'equivalent_title', 'adjacent_seniority', 'same_metro', 'region'] as const).map((rung) => ({ rung, relaxes: 'place' as const, added: Array.from({ length: RUNG_ADDED_MAX }, () => 'P'.repeat(80)), candidates: 400, evaluated: 400 }));
+    const next = { step: 2, cursor: 400, leads: 50, charged: 600, stop: null, rung: 4, rungs };
     const values = saveStepUpdate(job, 1, next, leads, today, shortlist).Update.ExpressionAttributeValues;
     // The item after the save: the job with the update's values in their attributes (all 50 leads in agentic_results).
     const item = { ...job, checkpoint: values[':cp'], agentic_results: values[':new'], shortlist: values[':sl'], leads_returned: values[':n'], updated_at: values[':now'], due_pk: values[':dpk'], due_at: values[':dat'] };

@@ -68,6 +68,20 @@ describe('the published OpenAPI document', () => {
     }
   });
 
+  test('an agentic result documents each lead\'s rung (found_by) and the broadening used, both optional and additive', () => {
+    const id = 'dj_01kayj4h1pq2w8b7z3f6c9d0ea';
+    const completed = (result: unknown) => ({ id, status: 'completed', tier: 'agentic_search', created_at: '2026-11-26T10:00:00.000Z', updated_at: '2026-11-26T10:05:00.000Z', completed_at: '2026-11-26T10:05:00.000Z', leads_returned: 1, result, error: null });
+    const base = { partial: false, completion_reason: '', total_returned: 1 };
+    const lead = { full_name: 'Ada Example', found_by: 'same_metro' };
+    const broadening = [{ rung: 'exact', relaxes: 'none', added: [], candidates: 3, evaluated: 3, leads: 0 }, { rung: 'same_metro', relaxes: 'place', added: ['Oakland, California, US'], candidates: 4, evaluated: 2, leads: 1 }];
+    const path = `${PUBLIC_BASE}agentic-search/{job_id}/`;
+    expect(checkResponse('GET', path, 200, 'application/json', completed({ ...base, results: [lead], broadening }))).toEqual({ ok: true });
+    // Additive: a result without them (a run accepted before the ladder) is still valid.
+    expect(checkResponse('GET', path, 200, 'application/json', completed({ ...base, results: [{ full_name: 'Ada Example' }] }))).toEqual({ ok: true });
+    expect(checkResponse('GET', path, 200, 'application/json', completed({ ...base, results: [{ ...lead, found_by: 'anywhere' }] }))).toMatchObject({ ok: false });
+    expect(checkResponse('GET', path, 200, 'application/json', completed({ ...base, results: [lead], broadening: [{ ...broadening[1], relaxes: 'industry' }] }))).toMatchObject({ ok: false });
+  });
+
   test('sequence contacts items have the contact shape of POST /emails/ `to`, for create and add-contacts alike', () => {
     const to = doc.paths[`${PUBLIC_BASE}emails/`].post.requestBody.content['application/json'].schema.properties.to;
     for (const path of ['sequences/', 'sequences/{id}/contacts/']) {
