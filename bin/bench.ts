@@ -75,6 +75,15 @@ const byKind = (xs: string[]) => {
   results.engine = [runEngineBench(Number(values.people)), runEngineBench(process.env.BENCH_MILLION === '1' ? 1_000_000 : 300_000)];
 }
 
+// ── The two engines side by side at --people people: the in-memory index and a live OpenSearch node on loopback
+// (bench-opensearch.ts, its own child process and node) ─────────────────────────────────────────────────
+{
+  log(`opensearch vs memory: ${values.people} people…`);
+  const out = execFileSync(process.execPath, ['--max-old-space-size=8192', '--import', 'tsx', join(root, 'bin/bench-opensearch.ts'), '--people', String(values.people)], { cwd: root, encoding: 'utf8', maxBuffer: 16 * 2 ** 20, stdio: ['ignore', 'pipe', 'inherit'] });
+  results.opensearch = JSON.parse(out.trim().split('\n').at(-1)!);
+  log(`  ${JSON.stringify(results.opensearch)}`);
+}
+
 // ── Agentic search at --people people, on its own local stack in a child process (bench-agentic.ts) ─────
 {
   log(`agentic search: ${values.people} people…`);
@@ -385,6 +394,11 @@ const md = [
       `| search index artifact at ${e.people.toLocaleString('en-US')} people: size / load in a fresh process / heap · external / peak RSS above the parser's baseline (bytes per person) | ${e.artifact_mb} MB / ${e.load_ms} ms / ${e.heap_mb} · ${e.external_mb} MB / ${e.peak_rss_mb - e.baseline_rss_mb} MB (${e.peak_bytes_per_person} B) |`,
   ),
   `| physical reference: reading the ${r.startup.snapshot_mb} MB snapshot's bytes / sha256 of the ${r.startup.directory_file_mb} MB directory file, streamed (in memory) | ${r.startup.read_snapshot_bytes_ms} ms / ${r.startup.sha256_streamed_ms} ms (${r.startup.sha256_in_memory_ms} ms) |`,
+  `| search engines at ${r.opensearch.people.toLocaleString('en-US')} people: in-memory index build / OpenSearch load through the import's loader (searchable) | ${r.opensearch.memory.build_ms} ms / ${r.opensearch.opensearch.load_ms} ms (${r.opensearch.opensearch.load_and_searchable_ms} ms) |`,
+  `| evaluation set (${r.opensearch.queries} queries, first ${r.opensearch.limit}) p50 / p95 / p99: in-memory / live OpenSearch node | ${r.opensearch.memory.p50_ms} / ${r.opensearch.memory.p95_ms} / ${r.opensearch.memory.p99_ms} ms · ${r.opensearch.opensearch.p50_ms} / ${r.opensearch.opensearch.p95_ms} / ${r.opensearch.opensearch.p99_ms} ms |`,
+  `| physical reference: OpenSearch \`match_all\` of ${r.opensearch.limit} p50 / p95 / p99, same node | ${r.opensearch.opensearch.match_all_floor.p50_ms} / ${r.opensearch.opensearch.match_all_floor.p95_ms} / ${r.opensearch.opensearch.match_all_floor.p99_ms} ms |`,
+  `| OpenSearch import loader / physical reference: raw \`_bulk\` of the same documents, same node | ${r.opensearch.opensearch.loader_docs_per_s} / ${r.opensearch.opensearch.raw_bulk_docs_per_s} docs/s |`,
+  `| OpenSearch node: heap used / max (\`_nodes/stats/jvm\`), index store, start to yellow | ${r.opensearch.opensearch.heap_used_mb} / ${r.opensearch.opensearch.heap_max_mb} MB, ${r.opensearch.opensearch.store_mb} MB, ${r.opensearch.opensearch.node_start_ms} ms |`,
   `| directory import into DynamoDB Local (${r.import.people} people; DIRECTORY_STORE=dynamodb only) | ${r.import.ms} ms (${r.import.people_per_s}/s) |`,
   `| email enrichment over HTTP p50 / p95 | ${r.enrichment_http.p50_ms} / ${r.enrichment_http.p95_ms} ms |`,
   `| poll throughput, ${r.poll_throughput.concurrency} clients, through the local stack | ${r.poll_throughput.polls_per_s} polls/s |`,

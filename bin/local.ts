@@ -29,6 +29,9 @@ process.on('SIGTERM', onSignal);
 const dynamoLocal = startDynamoLocal({ root, dbPath: resolve(dataDir, 'dynamodb') });
 // Its failure is reported where it is awaited; until then it is not an unhandled rejection (nor is the load's).
 dynamoLocal.catch(() => undefined);
+// SEARCH_ENGINE=opensearch: a live OpenSearch node on loopback (data under DATA_DIR/opensearch) serves search.
+const openSearch = process.env.SEARCH_ENGINE === 'opensearch' ? import('../shared/local/opensearch-node.js').then((m) => m.startOpenSearchNode({ dataDir: resolve(dataDir, 'opensearch'), log: (l) => console.log(l) })) : null;
+openSearch?.catch(() => undefined);
 const [{ startLocalStack }, { directoryPlan, loadDirectory, startServices }] = await Promise.all([import('../shared/local/stack.js'), import('../shared/local/services.js')]);
 startupPhase('modules loaded');
 // The directory (generated on the first run, its index loaded) needs nothing of the stack: both start together.
@@ -40,6 +43,16 @@ shutdown = async () => {
   await stack.stop();
   process.exit(0);
 };
+if (openSearch) {
+  const node = await openSearch;
+  process.env.OPENSEARCH_URL = node.url;
+  console.log(`OpenSearch node on ${node.url} (SEARCH_ENGINE=opensearch)`);
+  const stopStack = shutdown;
+  shutdown = async () => {
+    await node.stop();
+    await stopStack();
+  };
+}
 const services = await startServices({ root, stack, dataDir, loading, log: (m) => console.log(m) });
 startupPhase('directory ready, in-flight work resumed');
 
@@ -89,6 +102,7 @@ Ctrl-C stops everything.
 shutdown = async () => {
   await services.stop();
   await stack.stop();
+  await (await openSearch)?.stop();
   process.exit(0);
 };
 if (stopping) await shutdown();

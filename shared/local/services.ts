@@ -113,6 +113,7 @@ export async function loadDirectory(opts: DirectoryPlan): Promise<LoadedDirector
 export async function prepareDirectory(opts: DirectoryPlan & { loading?: Promise<LoadedDirectory> }): Promise<void> {
   const log = opts.log ?? (() => undefined);
   const directory = await (opts.loading ?? loadDirectory(opts));
+  if (process.env.SEARCH_ENGINE === 'opensearch') await publishToOpenSearch(directory, log);
   if (directoryStoreName() !== 'dynamodb') return;
   const [{ getImportMarker, importDirectory, recordImport }, { readDirectoryFile }] = await Promise.all([import('../directory/directory.repository.js'), import('../directory/file.js')]);
   const marker = await getImportMarker();
@@ -123,6 +124,28 @@ export async function prepareDirectory(opts: DirectoryPlan & { loading?: Promise
     await recordImport({ version: directory.version!, people: r.people, imported_at: new Date().toISOString() });
     log(`  imported ${r.people.toLocaleString('en-US')} people in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   }
+}
+
+/**
+ * With `SEARCH_ENGINE=opensearch`, the loaded directory's version published to the node at `OPENSEARCH_URL`
+ * (bin/local.ts starts it) unless the `people` alias already names that version's index: a restart on the
+ * same DATA_DIR searches at once.
+ */
+async function publishToOpenSearch(directory: LoadedDirectory, log: (m: string) => void): Promise<void> {
+  const [{ openSearchClient }, { publishDirectoryVersion }, { versionIndexName, PEOPLE_ALIAS }] = await Promise.all([
+    import('../adapters/opensearch-client.js'),
+    import('../adapters/opensearch-engine.js'),
+    import('../search/opensearch-query.js'),
+  ]);
+  const client = openSearchClient();
+  const index = versionIndexName(directory.version!);
+  const held = await client.indices.getAlias({ name: PEOPLE_ALIAS }, { ignore: [404] });
+  if (held.statusCode === 200 && Object.keys(held.body as object).includes(index)) return;
+  const t0 = Date.now();
+  log(`loading the directory into OpenSearch (${index})…`);
+  const entries = Array.from({ length: directory.index.size }, (_, i) => directory.index.entryAt(i));
+  const r = await publishDirectoryVersion(client, directory.version!, entries);
+  log(`  ${r.people.toLocaleString('en-US')} people searchable in OpenSearch in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 
 /** The directory in this file, with the generation defaults of `npm start` unless the options name others. */
