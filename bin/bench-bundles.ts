@@ -7,7 +7,7 @@
  * A bundle over the size target is a named exception when the documented dependencies it carries account for
  * the excess (`SIZE_EXCEPTIONS`); otherwise it misses the target, with its heaviest packages listed.
  *   tsx bin/bench-bundles.ts          (also run by `npm run bench`)
- *   BENCH_NODE=/path/to/node22 tsx bin/bench-bundles.ts   (measure on Lambda's Node major, see README "Cold starts")
+ *   BENCH_NODE=/path/to/node22 tsx bin/bench-bundles.ts   (measure on Lambda's Node major, see docs/benchmarks.md "Cold starts")
  *   BENCH_ONLY=functions/search tsx bin/bench-bundles.ts    (only the functions whose module path contains it)
  * Writes bench-results/bundles.json and bench-results/bundles.md.
  */
@@ -41,7 +41,7 @@ export const SIZE_EXCEPTIONS: Record<string, readonly string[]> = {
   'mail parsing': ['mailparser', 'libmime', 'libqp', 'libbase64', 'iconv-lite', 'encoding-japanese', '@zone-eu/mailsplit', 'punycode.js', 'tlds', 'linkify-it', 'uc.micro', 'he'],
   'HTML sanitising and rendering': ['sanitize-html', 'htmlparser2', 'domhandler', 'domutils', 'dom-serializer', 'domelementtype', 'entities', 'postcss', 'nanoid', 'picocolors', 'source-map-js', 'parse-srcset', 'deepmerge', 'is-plain-object', 'escape-string-regexp', 'html-to-text', 'selderee', '@selderee/plugin-htmlparser2', 'parseley', 'leac', 'peberminta'],
   'MIME composition and SMTP': ['nodemailer'],
-  // DESIGN.md's provider mailboxes: Google's OAuth and Gmail clients, Microsoft Graph's, the OIDC client, and what
+  // The provider mailboxes of docs/decisions.md#stand-ins: Google's OAuth and Gmail clients, Microsoft Graph's, the OIDC client, and what
   // they pull in (the packages reachable only through them, from esbuild's metafile).
   "mailbox providers' clients (Gmail API, Microsoft Graph, OAuth)": [
     'google-auth-library', '@googleapis/gmail', 'googleapis-common', 'gaxios', 'gtoken', 'gcp-metadata', 'google-logging-utils',
@@ -51,12 +51,12 @@ export const SIZE_EXCEPTIONS: Record<string, readonly string[]> = {
     'ecdsa-sig-formatter', 'buffer-equal-constant-time', 'safe-buffer', 'base64-js',
     '@microsoft/microsoft-graph-client', 'openid-client', 'oauth4webapi',
   ],
-  // DESIGN.md's search index client (the search and directory workers).
+  // The search index client of docs/decisions.md#stand-ins (the search and directory workers).
   'OpenSearch client': ['@opensearch-project/opensearch', 'json11', 'aws4', 'secure-json-parse', 'debug', 'ms', 'supports-color'],
-  // DESIGN.md's drafting model (DRAFTER=bedrock): the Converse client, with the event-stream code it imports
+  // The drafting model of docs/decisions.md#shape (DRAFTER=bedrock): the Converse client, with the event-stream code it imports
   // statically for its streaming operations and the bearer-token provider its credential chain names.
   'Bedrock Runtime client': ['@aws-sdk/client-bedrock-runtime', '@smithy/core/event-streams', '@aws-sdk/eventstream-handler-node', '@aws-sdk/middleware-websocket', '@aws-sdk/middleware-eventstream', '@aws-sdk/token-providers'],
-  // DESIGN.md's directory object store (the directory import and the search and directory workers): the S3 client
+  // The directory object store of docs/decisions.md#the-people-directory (the directory import and the search and directory workers): the S3 client
   // with its REST-XML protocol, checksums, S3 signing and event-stream code.
   'S3 client': ['@aws-sdk/client-s3', '@aws-sdk/checksums', '@aws-sdk/middleware-sdk-s3', '@aws-sdk/xml-builder', '@aws-sdk/signature-v4-multi-region', '@smithy/core/event-streams'],
 };

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: measured numbers for the README and issue notes, all on this machine, all on loopback.
+ * `npm run bench`: measured numbers for docs/benchmarks.md and issue notes, all on this machine, all on loopback.
  *   tsx bin/bench.ts [--people 100000] [--import-people 20000] [--emails 100] [--sequences 1] [--round-ms 4000]
  *   BENCH_MILLION=1 also measures search at 1,000,000 people (generated for the run, never stored).
  * Writes bench-results/bench.json and bench-results/bench.md (bundle sizes and init times: bundles.md).

@@ -105,9 +105,9 @@ export function routeConstructId(route: Pick<RouteDef, 'method' | 'path'>): stri
 }
 
 /**
- * API Gateway resource path of a route. SPEC.md paths end with `/`, but an API Gateway resource cannot have an
+ * API Gateway resource path of a route. docs/decisions.md#conventions paths end with `/`, but an API Gateway resource cannot have an
  * empty path part, so `/a/b/` becomes the resource `/a/b`. API Gateway then serves that resource at both
- * `/a/b/` and `/a/b`: in AWS the slash-less form is answered too, where SPEC.md says it is not registered
+ * `/a/b/` and `/a/b`: in AWS the slash-less form is answered too, where docs/decisions.md#conventions says it is not registered
  * (the local gateway answers it with 403 Missing Authentication Token). Refusing it at the edge would take a
  * CloudFront function in front of the API (403 for any path not ending in `/`), or a check of the raw
  * `event.path` in the shared HTTP middleware — not a `{proxy+}` catch-all, which would hide unknown paths too.
@@ -123,7 +123,7 @@ export const MAILBOX_CONNECT_MODULES = ['functions/app/connect-sending-account.t
 /**
  * Bounded contexts, one nested stack each. CloudFormation allows 500 resources per stack (template); a route
  * costs 6 resources (function, role, policy, log group, invoke permission, error alarm) beside its method, so
- * one stack holding every route of SPEC.md would pass that limit. Each nested stack has its own 500, and
+ * one stack holding every route of docs/decisions.md would pass that limit. Each nested stack has its own 500, and
  * counts as one resource in the parent. Functions keep their own role: grouping changes where a function
  * lives, never what it may do.
  */
@@ -284,7 +284,7 @@ export class ApiStack extends Stack {
     Validations.of(this.api).acknowledge(
       {
         id: 'AwsSolutions-APIG2',
-        reason: 'Every handler validates its input with zod and answers the SPEC.md error envelope; a gateway validator would answer in a different shape.',
+        reason: 'Every handler validates its input with zod and answers the error envelope (docs/decisions.md#error-envelope); a gateway validator would answer in a different shape.',
       },
       {
         id: nagFinding(
@@ -314,7 +314,7 @@ export class ApiStack extends Stack {
     this.appApi.deploymentStage.node.addDependency(this.api.node.findChild('Account'));
     Validations.of(this.appApi).acknowledge({
       id: 'AwsSolutions-APIG2',
-      reason: 'Every handler validates its input with zod and answers the SPEC.md error envelope; a gateway validator would answer in a different shape.',
+      reason: 'Every handler validates its input with zod and answers the error envelope (docs/decisions.md#error-envelope); a gateway validator would answer in a different shape.',
     });
     Validations.of(this.appApi.deploymentStage).acknowledge({
       id: 'AwsSolutions-APIG3',
@@ -427,7 +427,7 @@ export class ApiStack extends Stack {
     });
     // Links written into emails (one-click unsubscribe, open pixel) point back at this API.
     workers.sending!.addEnvironment('PUBLIC_BASE_URL', this.api.url);
-    // Test emails: the shared inbox is recorded at creation, the banner appended at sending (DESIGN.md §3).
+    // Test emails: the shared inbox is recorded at creation, the banner appended at sending (docs/decisions.md#decisions-the-contract-leaves-open).
     for (const [route, fn] of routeFunctions) {
       if (route.module === 'functions/test-emails/create.ts' && props.testInboxAddress) fn.addEnvironment('TEST_INBOX_ADDRESS', props.testInboxAddress);
     }
@@ -529,7 +529,7 @@ export class ApiStack extends Stack {
   }
 
   /**
-   * The gateway's own errors in DESIGN.md §3's shapes, each with `X-Request-Id` like every handler response.
+   * The gateway's own errors in the shapes of docs/decisions.md#gateway-errors, each with `X-Request-Id` like every handler response.
    * DEFAULT_4XX/5XX keep API Gateway's message and only add the header.
    */
   private addGatewayResponses(api: RestApi, auth: 'api_key' | 'user'): void {
@@ -582,9 +582,9 @@ function methodOptions(route: RouteDef, apiKeyAuthorizer: RequestAuthorizer, use
 }
 
 const AUTH_REASON: Record<RouteDef['auth'], string> = {
-  api_key: 'Public API route authorised by the API-key Lambda authorizer (SPEC.md x-api-key); there are no end-user identities to put in a Cognito pool.',
+  api_key: 'Public API route authorised by the API-key Lambda authorizer (docs/decisions.md#authentication x-api-key); there are no end-user identities to put in a Cognito pool.',
   admin: 'Console API route authorised with IAM (SigV4) by the web console backend; there are no end-user identities to put in a Cognito pool.',
-  handler_key: 'The handler checks the API key itself so it can answer 401 unauthorized as SPEC.md requires for test-email routes.',
+  handler_key: 'The handler checks the API key itself so it can answer 401 unauthorized as docs/decisions.md#401 requires for test-email routes.',
   public: 'Deliberately unauthenticated (open-tracking pixel, one-click unsubscribe, OAuth callback): mail clients and browsers sent back by a mailbox provider cannot send credentials.',
   user: 'Web app route authorised by the Cognito user-pool authorizer.',
 };

@@ -13,15 +13,15 @@ export interface ServiceOptions {
   stage: string;
   logLevel?: string;
   bedrockModelId?: string;
-  /** Query understanding and evidence judgement by this Bedrock model (README "Language-model port"). */
+  /** Query understanding and evidence judgement by this Bedrock model (docs/search.md "Language-model port"). */
   languageModelId?: string;
   smtpRelay?: string;
   /**
    * Name or complete ARN of an existing Secrets Manager secret `{"username","password"}` for the relay; without
-   * it, `smtpRelay` creates one in the stateful stack (README "Deploying to AWS").
+   * it, `smtpRelay` creates one in the stateful stack (docs/deploying.md "Deploying to AWS").
    */
   smtpRelaySecret?: string;
-  /** The shared test inbox every test email goes to (DESIGN.md §3); without it, test-email creation answers 503. */
+  /** The shared test inbox every test email goes to (docs/decisions.md#decisions-the-contract-leaves-open); without it, test-email creation answers 503. */
   testInboxAddress?: string;
   testEmailBanner?: string;
   inboundRecipients?: string[];

@@ -63,7 +63,7 @@ export class StatefulStack extends Stack {
   /** Key of the secret box that encrypts webhook signing secrets at rest: 64 hex characters (32 bytes). */
   readonly secretBoxKey: Secret;
   /**
-   * OAuth clients of the mailbox providers, set by the operator after the first deploy (README "Connecting
+   * OAuth clients of the mailbox providers, set by the operator after the first deploy (docs/outreach.md "Connecting
    * mailboxes"): JSON `{google: {client_id, client_secret}, microsoft: {client_id, client_secret, tenant?}}`.
    */
   readonly mailboxProviders: Secret;
@@ -91,7 +91,7 @@ export class StatefulStack extends Stack {
   readonly asyncFailures: Queue;
   /**
    * The SMTP relay's credentials, JSON `{"username","password"}` (with `smtpRelay` only): created here and set by
-   * the operator after the first deploy (README), or an existing secret named by `smtpRelaySecret`.
+   * the operator after the first deploy (docs/deploying.md), or an existing secret named by `smtpRelaySecret`.
    */
   readonly smtpRelaySecret?: ISecret;
 

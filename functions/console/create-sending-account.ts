@@ -9,7 +9,7 @@ import { withCapacity } from '../../shared/outreach/sending-capacity.js';
 import { ConsentRequiredError, connectThroughEmulatedConsent, hasEmulatedConsent } from '../../shared/mailboxes/connect-mailbox.js';
 
 /**
- * DESIGN.md §2: a `google` or `microsoft` account is connected by its owner's consent. On the twin one
+ * docs/decisions.md#connecting-a-mailbox: a `google` or `microsoft` account is connected by its owner's consent. On the twin one
  * created here connects by itself through the emulated consent (unless asked for `connected: false`); in
  * AWS these two types are refused with a pointer to `sending-accounts/connect/`. The providers' clients load
  * only on that path (lazy packages), so the other types load none of them. (An `import()` of the service's own

@@ -4,5 +4,5 @@ import { updateAccount } from '../../shared/accounts/accounts.repository.js';
 
 const pilotLimit = Number(process.env.PILOT_ACCOUNT_LIMIT ?? 3);
 
-/** PATCH accounts/{id}/ (DESIGN.md §2): flags, `attachments_enabled`, `followup_days`; answers the account. */
+/** PATCH accounts/{id}/ (docs/decisions.md#console-api): flags, `attachments_enabled`, `followup_days`; answers the account. */
 export const handler = consoleRoute({ body: UpdateAccountSchema }, async ({ params, body }) => ({ status: 200, body: await updateAccount(params.id!, body, { pilotLimit }) }));

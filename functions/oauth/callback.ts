@@ -4,7 +4,7 @@ import { appSendingAccountsUrl, callbackLanding, completeMailboxConnection, OAut
 import { bindingNonceOf, clearedBindingCookie } from '../../shared/mailboxes/browser-binding.js';
 
 /**
- * The public OAuth callback (DESIGN.md §2 "Connecting a mailbox"): the user's browser, sent back by the
+ * The public OAuth callback (docs/decisions.md#connecting-a-mailbox): the user's browser, sent back by the
  * provider. Always a 302 to the starter's page (the web app's sending accounts, or an operator's
  * `return_url`) with `sending_account=ea_…` or `error=<code>`, never an error page; the binding cookie is
  * cleared on every answer. What went wrong is logged for operators, not shown.

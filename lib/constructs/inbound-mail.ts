@@ -14,7 +14,7 @@ import { ServiceFunction, nagFinding, type SchedulerBinding } from './service-fu
  * Replies, bounces and auto-replies reach the service through SES receiving: a receipt rule stores each
  * message in the inbound bucket under `inbound/`, and a worker matches it to the email it answers.
  * Activating the rule set and pointing the sending domains' MX records at SES are account-level steps
- * (see README): CloudFormation cannot make a rule set active.
+ * (see docs/deploying.md): CloudFormation cannot make a rule set active.
  */
 export interface InboundMailProps {
   readonly bucket: Bucket;

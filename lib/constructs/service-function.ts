@@ -369,11 +369,11 @@ export class ServiceFunction extends NodejsFunction {
       },
       {
         id: 'AwsSolutions-L1',
-        reason: 'DESIGN.md pins the Lambda runtime to Node.js 22, the version the code and its tests target.',
+        reason: 'docs/decisions.md#shape pins the Lambda runtime to Node.js 22, the version the code and its tests target.',
       },
       {
         id: 'Serverless-LambdaLatestVersion',
-        reason: 'DESIGN.md pins the Lambda runtime to Node.js 22, the version the code and its tests target.',
+        reason: 'docs/decisions.md#shape pins the Lambda runtime to Node.js 22, the version the code and its tests target.',
       },
     );
     if (!props.deadLetterQueue) {

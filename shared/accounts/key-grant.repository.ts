@@ -9,7 +9,7 @@ export interface KeyGrant {
   keyId: string;
   accountId: string;
   revoked: boolean;
-  /** null on key records written before usage identifiers existed (README "API keys"). */
+  /** null on key records written before usage identifiers existed (docs/security.md "API keys"). */
   usageIdentifier: UsageIdentifier | null;
 }
 

@@ -411,7 +411,7 @@ export async function addCredits(accountId: string, amount: number, clock: Clock
 const MAX_REASON_CHARS = 1000;
 
 /**
- * The audit record of a paid call rejected as invalid (SPEC.md "Billing model": `released`, nothing
+ * The audit record of a paid call rejected as invalid (docs/decisions.md#billing-model: `released`, nothing
  * reserved or charged, with the reason). One write per rejected request: the route's gateway throttle
  * bounds how many a caller can cause, so it cannot become a write amplifier.
  */

@@ -44,7 +44,7 @@ export interface SendingAccount {
   engagement?: { window_days: number; sent: number; bounced_hard: number; complained: number; bounce_rate: number; complaint_rate: number };
 }
 
-/** `lost_released`: a reservation whose call died before settling it, released by the sweeper (SPEC.md: `lost_` states are operational anomalies). */
+/** `lost_released`: a reservation whose call died before settling it, released by the sweeper (docs/decisions.md#billing-model: `lost_` states are operational anomalies). */
 export type ChargeStatus = 'pending' | 'charged' | 'zero_result' | 'released' | 'lost_released';
 
 export interface ChargeRecord {

@@ -1,5 +1,5 @@
 /**
- * The price list (SPEC.md "Billing model"), in credits, keyed by the ledger's operation name. Every
+ * The price list (docs/decisions.md#billing-model), in credits, keyed by the ledger's operation name. Every
  * reservation and every settled charge reads its amount from here; when a charge is kept (per call,
  * per lead, per draft, only on a hit) is decided by the use case that settles it.
  */

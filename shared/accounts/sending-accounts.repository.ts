@@ -59,7 +59,7 @@ export function consoleSendingAccountView(a: SendingAccount) {
   };
 }
 
-/** The wire shape of SPEC.md "Sending account" (timezone is a console-side setting). */
+/** The wire shape of docs/decisions.md#sending-accounts (timezone is a console-side setting). */
 export function sendingAccountView(a: SendingAccount) {
   return {
     id: a.id,

@@ -54,7 +54,7 @@ class BearerToken implements Middleware {
 }
 
 // The Graph client loads with a mailbox's first call, not at init: most invocations of the functions that
-// import this never reach a Microsoft mailbox (a lazy package in Lambda, README "Cold starts").
+// import this never reach a Microsoft mailbox (a lazy package in Lambda, docs/benchmarks.md "Cold starts").
 const loadGraph = /* @__PURE__ */ once(() => import('@microsoft/microsoft-graph-client'));
 
 /** A Graph error of that HTTP status (the client's module is loaded once a request has failed). */

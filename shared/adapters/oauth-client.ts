@@ -23,7 +23,7 @@ export class GrantRevokedError extends Error {
   }
 }
 
-// openid-client loads with the first OAuth call, not at init (a lazy package in Lambda, README "Cold starts").
+// openid-client loads with the first OAuth call, not at init (a lazy package in Lambda, docs/benchmarks.md "Cold starts").
 const openid = /* @__PURE__ */ once(() => import('openid-client'));
 
 async function configuration(p: ProviderSettings): Promise<oidc.Configuration> {

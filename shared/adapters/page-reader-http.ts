@@ -7,7 +7,7 @@ import { validateWebhookUrl, type Resolver, type ValidatedTarget } from '../webh
 import type { PageReader, PageResult, ReadOptions } from '../agentic/page-reader.js';
 
 /**
- * The page reader over HTTP(S), under the webhook-target rules (DESIGN.md §3 "agentic evidence"):
+ * The page reader over HTTP(S), under the webhook-target rules (docs/decisions.md#agentic-evidence):
  * `https` only, every address the host resolves to public, the connection pinned to the checked address
  * (no second DNS question, so no rebinding), no credentials in the URL, no redirects followed, a size cap,
  * a time cap, robots.txt obeyed for our user agent (fetched the same way, cached per origin) and a

@@ -6,7 +6,7 @@ import { dropOnReset, lazyClient } from './aws-client.js';
 /**
  * The deployment's SMTP relay credentials. In AWS they come from a Secrets Manager secret
  * (`SMTP_RELAY_SECRET_ARN`, JSON `{"username": "…", "password": "…"}`), read once per cold start; the stack
- * creates it with a placeholder value for the operator to replace (README "Deploying to AWS"). A local
+ * creates it with a placeholder value for the operator to replace (docs/deploying.md "Deploying to AWS"). A local
  * override is `SMTP_USER` / `SMTP_PASS`; on the twin neither is set and the stack's SMTP sink takes mail
  * without authentication. No username (the placeholder, or no secret at all) means no authentication.
  */

@@ -17,7 +17,7 @@ import { endAgenticJob, takeSlotWrites } from './agentic.repository.js';
 import { FIRST_CHECKPOINT, isAgenticJob, type AgenticJob, type AgenticSearchRequest } from './model.js';
 
 /**
- * Accept an agentic search (SPEC.md "POST /agentic-search/").
+ * Accept an agentic search (docs/decisions.md#agentic-search).
  *
  * Input: the caller (account and API key), the validated body, an optional Idempotency-Key.
  * Output: the acceptance body `{id, status, created_at}`.
@@ -42,7 +42,7 @@ export class ConcurrencyLimitError extends AppError {
   }
 }
 
-/** SPEC.md "500: internal admission or dispatch failure for agentic search; reservation released". */
+/** docs/decisions.md "500: internal admission or dispatch failure for agentic search; reservation released". */
 export class AdmissionFailedError extends AppError {
   constructor() {
     super(500, 'internal_error', 'The agentic search could not be started; nothing was reserved or charged. Retry.', undefined, true);

@@ -8,7 +8,7 @@ import { isAgenticJob, type AgenticJob } from './model.js';
 import { completeRun } from './run-end.js';
 
 /**
- * Cancel an agentic search (SPEC.md "Agentic-search job"); idempotent, answers `{id, status, created_at}`.
+ * Cancel an agentic search (docs/decisions.md#agentic-search); idempotent, answers `{id, status, created_at}`.
  * - `pending`: `cancelled`, the whole reservation released, both concurrency slots given back.
  * - running: `completed` now, `partial` true, `user_cancelled`, with the leads saved so far; what the run
  *   has used stays charged (nothing at all if no candidate was evaluated yet: `zero_result`).

@@ -3,7 +3,7 @@ import type { Job } from '../jobs/model.js';
 import type { AgenticSearchItem, Broadening, CompletionReason } from '../webhooks/events.js';
 import type { Criteria } from './criteria.js';
 
-/** POST /agentic-search/ (SPEC.md): bounds and defaults as written there. */
+/** POST /agentic-search/ (docs/decisions.md): bounds and defaults as written there. */
 export const AgenticSearchSchema = z.lazy(() =>
   z.strictObject({
     query: z.string().check(z.maxLength(2000), z.refine((q) => q.trim().length > 0, 'must not be blank')),

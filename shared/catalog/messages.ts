@@ -12,7 +12,7 @@ import { SesEventSchema, type SesEvent } from '../outreach/ses-event-schema.js';
 
 /**
  * Every message kind's schema, built at the first send or receive rather than at module init: building zod
- * schemas is most of the cost of zod in a function's cold start (README, "Cold starts").
+ * schemas is most of the cost of zod in a function's cold start (docs/benchmarks.md "Cold starts").
  */
 function buildMessageKinds() {
   const id = (prefix: string) => z.string().check(z.regex(new RegExp(`^${prefix}_[0-9a-z]{26}$`), `must be a ${prefix}_ id`));

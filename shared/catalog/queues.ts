@@ -50,7 +50,7 @@ export const QUEUES: Record<QueueKey, QueueDef> = {
       // (shared/search/index-artifact.ts MAX_IN_MEMORY_PEOPLE).
       memoryMb: 2048,
       // Each container loads the whole index: 10 containers bound the parallel artifact loads and the memory
-      // (10 × 2 GB) while serving far more searches than the API's throttles admit (README "Search engines").
+      // (10 × 2 GB) while serving far more searches than the API's throttles admit (docs/search.md "Search engines").
       maxConcurrency: 10,
     },
   },

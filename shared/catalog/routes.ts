@@ -10,7 +10,7 @@ import { OPENAPI_DOCUMENT } from '../contract/document.js';
  * - `api_key`: the API-key authorizer checks `x-api-key` at the edge (403 {"message":"Forbidden"};
  *   authorizer.ts), the handler confirms it and maps it to the account.
  * - `handler_key`: no edge check; the handler checks the key itself and answers 401 `unauthorized`
- *   (test-email routes, DESIGN.md §3).
+ *   (test-email routes, docs/decisions.md#decisions-the-contract-leaves-open).
  * - `admin`: the console API; IAM auth in AWS, `x-admin-token` locally.
  * - `public`: no credential (open-tracking pixel, one-click unsubscribe, the OAuth callback).
  * - `user`: the customer web app's API (`/api/app/v1/`): `Authorization: Bearer <Cognito ID token>`, checked
@@ -21,7 +21,7 @@ export type Auth = 'api_key' | 'handler_key' | 'admin' | 'public' | 'user';
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 export interface Throttle {
-  /** Sustained requests per minute (SPEC.md "Limits"). */
+  /** Sustained requests per minute (docs/decisions.md#limits). */
   perMinute: number;
   burst: number;
 }
@@ -43,7 +43,7 @@ export interface RouteDef {
   edgeThrottle?: Throttle;
   /**
    * `handler_key` routes only: the name of the per-key bucket `throttle` is counted in, when routes share one
-   * (SPEC.md's test-email catch-all is one limit for POST and GET together). Without it, each route has its own.
+   * (the test-email catch-all of docs/decisions.md#limits is one limit for POST and GET together). Without it, each route has its own.
    */
   keyThrottleBucket?: string;
   bindings: Bindings;
@@ -60,14 +60,14 @@ export const CONSOLE_BASE = '/api/console/v1/';
 /** The customer web app's API; the public OpenAPI document leaves it out. */
 export const APP_BASE = '/api/app/v1/';
 
-/** The public OAuth callback the mailbox providers redirect the user's browser to (DESIGN.md §2 "Connecting a mailbox"). */
+/** The public OAuth callback the mailbox providers redirect the user's browser to (docs/decisions.md#connecting-a-mailbox). */
 export const OAUTH_CALLBACK_PATH = '/oauth/callback/';
 
 const pub = (p: string) => `${PUBLIC_BASE}${p}`;
 const con = (p: string) => `${CONSOLE_BASE}${p}`;
 const app = (p: string) => `${APP_BASE}${p}`;
 
-/** The per-key bucket both test-email routes count in (SPEC.md "Limits": one catch-all). */
+/** The per-key bucket both test-email routes count in (docs/decisions.md#limits: one catch-all). */
 const TEST_EMAILS_BUCKET = 'test-emails';
 
 const T = {
@@ -76,7 +76,7 @@ const T = {
   // Image proxies fetch pixels in bursts when a campaign lands; 50/s sustained covers thousands of opens a minute.
   openPixel: { perMinute: 3000, burst: 100 },
   unsubscribe: { perMinute: 600, burst: 50 },
-  // SPEC.md's catch-all, per key, counted by the handler in one bucket for both test-email routes.
+  // The catch-all of docs/decisions.md#limits, per key, counted by the handler in one bucket for both test-email routes.
   testEmails: { perMinute: 1, burst: 2 },
   // Every pilot key together: at most PILOT_ACCOUNT_LIMIT accounts, each held to 10 new tests an hour.
   testEmailsEdge: { perMinute: 60, burst: 10 },
@@ -169,18 +169,18 @@ const sequencesAccept = { tables: { accounts: 'readwrite', outreach: 'readwrite'
 const sequencesAcceptThrottle = { perMinute: 10, burst: 5 } satisfies Throttle;
 
 export const ROUTES: RouteDef[] = [
-  // Public API: sending accounts (SPEC.md "Sending accounts").
+  // Public API: sending accounts (docs/decisions.md#sending-accounts).
   // The effective daily limit reads the accounts' deliverability record (outreach table).
   { method: 'GET', path: pub('email/accounts/'), module: 'functions/email-accounts/list.ts', auth: 'api_key', throttle: T.read, bindings: emailsRead },
 
-  // Search and enrichment (SPEC.md "Search and enrichment"; throttles from "Limits").
+  // Search and enrichment (docs/decisions.md#search-and-enrichment; throttles from "Limits").
   { method: 'POST', path: pub('search/'), module: 'functions/search/create.ts', auth: 'api_key', throttle: { perMinute: 6, burst: 2 }, bindings: acceptJob },
   { method: 'GET', path: pub('search/{job_id}/'), module: 'functions/search/get.ts', auth: 'api_key', throttle: poll, bindings: pollJob },
   { method: 'POST', path: pub('deep-search/'), module: 'functions/deep-search/create.ts', auth: 'api_key', throttle: { perMinute: 4, burst: 2 }, bindings: acceptJob },
   { method: 'GET', path: pub('deep-search/{job_id}/'), module: 'functions/deep-search/get.ts', auth: 'api_key', throttle: poll, bindings: pollJob },
   { method: 'POST', path: pub('enrich/phone/'), module: 'functions/enrich/phone-create.ts', auth: 'api_key', throttle: { perMinute: 15, burst: 3 }, bindings: acceptJob },
   { method: 'GET', path: pub('enrich/phone/{job_id}/'), module: 'functions/enrich/phone-get.ts', auth: 'api_key', throttle: poll, bindings: pollJob },
-  // Bulk enrichment (beyond SPEC, DESIGN.md §3): up to 100 lookups a call, so held to the slowest single enrichment's rate.
+  // Bulk enrichment (beyond SPEC, docs/decisions.md#decisions-the-contract-leaves-open): up to 100 lookups a call, so held to the slowest single enrichment's rate.
   { method: 'POST', path: pub('enrich/bulk/'), module: 'functions/enrich/bulk-create.ts', auth: 'api_key', throttle: { perMinute: 6, burst: 2 }, bindings: acceptJob },
   { method: 'GET', path: pub('enrich/bulk/{job_id}/'), module: 'functions/enrich/bulk-get.ts', auth: 'api_key', throttle: poll, bindings: pollJob },
   // Agentic search: the cancel ends a job itself (settle, slots, webhook), so it writes both tables and queues the delivery.
@@ -191,14 +191,14 @@ export const ROUTES: RouteDef[] = [
   { method: 'POST', path: pub('enrich/professional-url/'), module: 'functions/enrich/professional-url.ts', auth: 'api_key', throttle: { perMinute: 6, burst: 2 }, bindings: syncEnrich },
   { method: 'POST', path: pub('enrich/professional-profile/'), module: 'functions/enrich/professional-profile.ts', auth: 'api_key', throttle: { perMinute: 18, burst: 3 }, bindings: syncEnrich },
 
-  // Outreach emails (SPEC.md "Outreach emails"; throttles DESIGN.md §3).
+  // Outreach emails (docs/decisions.md#outreach-emails; throttles docs/decisions.md#decisions-the-contract-leaves-open).
   { method: 'POST', path: pub('emails/'), module: 'functions/emails/create.ts', auth: 'api_key', throttle: { perMinute: 60, burst: 10 }, bindings: { tables: { accounts: 'readwrite', outreach: 'readwrite', directory: 'read' }, queues: { drafting: 'send' } } },
   { method: 'GET', path: pub('emails/'), module: 'functions/emails/list.ts', auth: 'api_key', throttle: T.read, bindings: emailsRead },
   { method: 'GET', path: pub('emails/{id}/'), module: 'functions/emails/get.ts', auth: 'api_key', throttle: T.read, bindings: emailsRead },
   { method: 'PATCH', path: pub('emails/{id}/'), module: 'functions/emails/edit.ts', auth: 'api_key', throttle: outreachWrite, bindings: emailsChange },
   { method: 'POST', path: pub('emails/{id}/approve/'), module: 'functions/emails/approve.ts', auth: 'api_key', throttle: outreachWrite, bindings: emailsChange },
   { method: 'POST', path: pub('emails/{id}/cancel/'), module: 'functions/emails/cancel.ts', auth: 'api_key', throttle: outreachWrite, bindings: emailsChange },
-  // Sequences (SPEC.md "Sequences"; throttles DESIGN.md §3). Approve books send slots (and may put a due one
+  // Sequences (docs/decisions.md#sequences; throttles docs/decisions.md#decisions-the-contract-leaves-open). Approve books send slots (and may put a due one
   // on the sending queue); cancel settles an open pass and deletes schedules, but sends nothing.
   { method: 'POST', path: pub('sequences/'), module: 'functions/sequences/create.ts', auth: 'api_key', throttle: sequencesAcceptThrottle, bindings: sequencesAccept },
   { method: 'GET', path: pub('sequences/'), module: 'functions/sequences/list.ts', auth: 'api_key', throttle: T.read, bindings: emailsRead },
@@ -213,12 +213,12 @@ export const ROUTES: RouteDef[] = [
   { method: 'GET', path: pub('u/{token}/'), module: 'functions/tracking/unsubscribe.ts', auth: 'public', throttle: T.unsubscribe, bindings: { tables: { outreach: 'readwrite' } } },
   { method: 'POST', path: pub('u/{token}/'), module: 'functions/tracking/unsubscribe.ts', auth: 'public', throttle: T.unsubscribe, bindings: { tables: { outreach: 'readwrite' } } },
 
-  // Test emails (SPEC.md "Test emails"): no gateway key check, the handler answers 401 itself (DESIGN.md §3);
-  // the catch-all throttle of SPEC.md "Limits". The accounts table is read only (pilot flag, sender snapshot).
+  // Test emails (docs/decisions.md#test-emails-pilot): no gateway key check, the handler answers 401 itself (docs/decisions.md#decisions-the-contract-leaves-open);
+  // the catch-all throttle of docs/decisions.md#limits. The accounts table is read only (pilot flag, sender snapshot).
   { method: 'POST', path: pub('test-emails/'), module: 'functions/test-emails/create.ts', auth: 'handler_key', throttle: T.testEmails, edgeThrottle: T.testEmailsEdge, keyThrottleBucket: TEST_EMAILS_BUCKET, bindings: { tables: { accounts: 'read', outreach: 'readwrite' }, queues: { sending: 'send' }, keyThrottle: true } },
   { method: 'GET', path: pub('test-emails/{id}/'), module: 'functions/test-emails/get.ts', auth: 'handler_key', throttle: T.testEmails, edgeThrottle: T.testEmailsEdge, keyThrottleBucket: TEST_EMAILS_BUCKET, bindings: { tables: { accounts: 'read', outreach: 'read' }, keyThrottle: true } },
 
-  // The published contract (DESIGN.md §3): the OpenAPI document and the reference page rendering it, no credential.
+  // The published contract (docs/decisions.md#decisions-the-contract-leaves-open): the OpenAPI document and the reference page rendering it, no credential.
   { method: 'GET', path: pub('openapi.json'), module: 'functions/openapi/get.ts', auth: 'public', throttle: T.read, bindings: {}, assets: [OPENAPI_DOCUMENT] },
   { method: 'GET', path: '/docs/', module: 'functions/openapi/docs.ts', auth: 'public', throttle: T.read, bindings: {} },
   // The provider sends the user's browser back here after consent: no credential can ride along, so the
@@ -226,7 +226,7 @@ export const ROUTES: RouteDef[] = [
   { method: 'GET', path: OAUTH_CALLBACK_PATH, module: 'functions/oauth/callback.ts', auth: 'public', throttle: T.oauthCallback, bindings: { ...accountsWrite, secrets: true, mailboxProviders: true } },
   { method: 'GET', path: '/docs/scalar.js', module: 'functions/openapi/docs.ts', auth: 'public', throttle: T.read, bindings: {}, assets: [SCALAR_BUNDLE] },
 
-  // Console API (DESIGN.md §2).
+  // Console API (docs/decisions.md#the-local-stack).
   { method: 'POST', path: con('accounts/'), module: 'functions/console/create-account.ts', auth: 'admin', bindings: accountsWrite },
   { method: 'GET', path: con('accounts/{id}/'), module: 'functions/console/get-account.ts', auth: 'admin', bindings: accountsRead },
   { method: 'PATCH', path: con('accounts/{id}/'), module: 'functions/console/update-account.ts', auth: 'admin', bindings: accountsWrite },
@@ -246,7 +246,7 @@ export const ROUTES: RouteDef[] = [
   // Users of an account sign in to the web app: a Cognito user carrying the account id.
   { method: 'POST', path: con('accounts/{id}/users/'), module: 'functions/console/create-account-user.ts', auth: 'admin', bindings: { ...accountsRead, userPool: true } },
 
-  // The customer web app's API (DESIGN.md "customer web app"): the account is the signed-in user's, from the
+  // The customer web app's API (docs/decisions.md#customer-web-app): the account is the signed-in user's, from the
   // token; each handler calls the domain function its console twin calls.
   { method: 'GET', path: app('account/'), module: 'functions/app/get-account.ts', auth: 'user', throttle: T.appRead, bindings: accountsRead },
   { method: 'PATCH', path: app('account/'), module: 'functions/app/update-account.ts', auth: 'user', throttle: T.appWrite, bindings: accountsWrite },

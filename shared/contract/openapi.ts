@@ -20,7 +20,7 @@ import { OPERATIONS, type Answer, type Operation } from './operations.js';
 import { ErrorEnvelope, GatewayMessage } from './responses.js';
 
 /**
- * The published contract (DESIGN.md §3 "published contract"): an OpenAPI 3.1 document built from the route
+ * The published contract (docs/decisions.md#published-contract): an OpenAPI 3.1 document built from the route
  * table, the zod schemas the handlers validate requests with, and the response schemas of responses.ts.
  * Only the public API is described: routes under `/api/public/v1/` whose auth is a key or none.
  */

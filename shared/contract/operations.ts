@@ -34,7 +34,7 @@ export interface Operation {
   bodyShapes?: string[][];
   query?: z.core.$ZodObject;
   idempotency?: 'optional' | 'required';
-  /** Price in credits, as stated in SPEC.md "Billing model" (also shown by the MCP tools). */
+  /** Price in credits, as stated in docs/decisions.md#billing-model (also shown by the MCP tools). */
   price?: string;
   example?: unknown;
   answers: Record<number, Answer>;

@@ -1332,7 +1332,7 @@ export interface components {
             page: number;
             page_size: number;
             total_pages: number;
-            /** @description Beyond SPEC.md: pass as `cursor` (with the same filters and `page_size`) for the next page without walking the pages before it; null on the last page. */
+            /** @description Beyond the base contract: pass as `cursor` (with the same filters and `page_size`) for the next page without walking the pages before it; null on the last page. */
             next_cursor: string | null;
             results: components["schemas"]["EmailListItem"][];
         };
@@ -1628,7 +1628,7 @@ export interface components {
             page: number;
             page_size: number;
             total_pages: number;
-            /** @description Beyond SPEC.md: pass as `cursor` (with the same filters and `page_size`) for the next page without walking the pages before it; null on the last page. */
+            /** @description Beyond the base contract: pass as `cursor` (with the same filters and `page_size`) for the next page without walking the pages before it; null on the last page. */
             next_cursor: string | null;
             results: components["schemas"]["SequenceSummary"][];
         };

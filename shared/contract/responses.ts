@@ -18,10 +18,10 @@ import {
 } from '../webhooks/events.js';
 
 /**
- * Response bodies of the public API (SPEC.md "Resources", "Endpoints", "Errors"; DESIGN.md §3 for what
- * SPEC.md leaves open). Objects are closed (`z.object` → `additionalProperties: false` in the document), so
+ * Response bodies of the public API (docs/decisions.md#the-contract, "Endpoints", "Errors"; docs/decisions.md#decisions-the-contract-leaves-open for what
+ * The contract leaves open (docs/decisions.md#decisions-the-contract-leaves-open)). Objects are closed (`z.object` → `additionalProperties: false` in the document), so
  * a field the service sends but the contract does not name fails the e2e response checks; the two fields
- * DESIGN.md lets the polling envelope add are named here.
+ * docs/decisions.md#polling-envelope lets the polling envelope add are named here.
  */
 
 const timestamp = z.string().meta({ format: 'date-time' });
@@ -159,7 +159,7 @@ const page = {
   page: z.number().int().min(1),
   page_size: z.number().int().min(1),
   total_pages: z.number().int().nonnegative(),
-  next_cursor: z.string().nullable().describe('Beyond SPEC.md: pass as `cursor` (with the same filters and `page_size`) for the next page without walking the pages before it; null on the last page.'),
+  next_cursor: z.string().nullable().describe('Beyond the base contract: pass as `cursor` (with the same filters and `page_size`) for the next page without walking the pages before it; null on the last page.'),
 };
 export const EmailListItem = OutreachEmail.omit({ body_plain: true, body_html: true }).meta({ id: 'EmailListItem', description: 'An outreach email without its bodies (read them with GET /emails/{id}/).' });
 export const EmailPage = z.object({ ...page, results: z.array(EmailListItem) }).meta({ id: 'EmailPage' });

@@ -1,5 +1,5 @@
 /**
- * Domain errors. Each carries the SPEC.md code and HTTP status; the one error middleware
+ * Domain errors. Each carries the docs/decisions.md#errors code and HTTP status; the one error middleware
  * (shared/http) maps them to the envelope `{"error": {"code", "message", "details"?}}`.
  * Anything that is not an AppError becomes a generic 500 with nothing internal in it.
  */
@@ -47,7 +47,7 @@ export class InsufficientCreditsError extends AppError {
 }
 
 /**
- * A reservation that kept losing to concurrent writers on the same balance (DESIGN.md §3 "contention"):
+ * A reservation that kept losing to concurrent writers on the same balance (docs/decisions.md#contention):
  * retryable, never a 402.
  */
 export class ContentionError extends AppError {
@@ -77,7 +77,7 @@ export class ConflictError extends AppError {
 
 export class UpstreamError extends AppError {
   constructor(message = 'Upstream failure; no charge was made.') {
-    // SPEC.md defines this answer (502 `upstream_error`, no charge), so it is shown as it is.
+    // docs/decisions.md#errors defines this answer (502 `upstream_error`, no charge), so it is shown as it is.
     super(502, 'upstream_error', message, undefined, true);
   }
 }

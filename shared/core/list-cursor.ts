@@ -44,7 +44,7 @@ export interface PagedListReads<T> {
 }
 
 /**
- * One page of a SPEC.md list (`page`, `page_size` → `{count, page, page_size, total_pages, results}`) with
+ * One page of a docs/decisions.md#lists list (`page`, `page_size` → `{count, page, page_size, total_pages, results}`) with
  * `next_cursor`: a cursor continues after its page without walking the pages before it, and a page that
  * reaches the end of the list knows the count, so only a page with more after it counts the entries.
  */

@@ -33,7 +33,7 @@ export const MIN_CITY_POPULATION = 150_000;
  * World Bank WDI SL.TLF.TOTL.IN, 2023, rounded) times the share of employment in managerial,
  * professional and technical occupations (ISCO-08 major groups 1-3; ILO modelled estimates,
  * ILOSTAT, rounded to 5 points; India 10 and Kenya 7 are rounder still). The product is the
- * country's people weight; README "Sample directory" lists the resulting shares.
+ * country's people weight; docs/search.md "Sample directory" lists the resulting shares.
  */
 export const COUNTRY_WORKFORCE: Record<string, { labour_force_m: number; knowledge_share: number }> = {
   US: { labour_force_m: 170, knowledge_share: 0.45 }, IN: { labour_force_m: 590, knowledge_share: 0.1 },

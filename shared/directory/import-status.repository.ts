@@ -7,7 +7,7 @@ import type { ImportSource } from './import/import-source.js';
 /**
  * One status item per directory import (per version), in the directory table beside the version's items:
  * its plan (line-aligned chunk boundaries), which chunks are done (a number set, so a redelivered chunk is
- * counted once), totals, failures and state. Operators read it with one GetItem (README "The directory
+ * counted once), totals, failures and state. Operators read it with one GetItem (docs/directory.md "The directory
  * import").
  *
  * States: `running` (chunks being written: companies first, then people), `finalizing` (every chunk written;

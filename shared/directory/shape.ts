@@ -1,4 +1,4 @@
-/** Mappers from directory records to the SPEC.md result shapes. */
+/** Mappers from directory records to the docs/decisions.md result shapes. */
 import type { Company, Person } from './types.js';
 import { normalizeProfessionalUrl } from './urls.js';
 

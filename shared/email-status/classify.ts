@@ -1,5 +1,5 @@
 /**
- * How far a found email can be trusted (issue 34, DESIGN.md §3 "email status"), decided from what the service
+ * How far a found email can be trusted (issue 34, docs/decisions.md#email-status), decided from what the service
  * knows without ever talking to the address's mail server: its syntax, its domain's mail exchangers, the
  * disposable-domain and role-address lists, and the evidence of the service's own sending.
  *

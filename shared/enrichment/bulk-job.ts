@@ -33,7 +33,7 @@ export async function runItem(item: PlannedItem): Promise<ItemOutcome> {
   if (!item.valid) return { status: 'invalid_input', data: null, error: { code: 'invalid_input', message: item.message }, charged: 0, chargeStatus: 'released', reason: `invalid_input: ${item.message}` };
   const data = await LOOKUPS[item.kind](item.input);
   if (data) return { status: 'found', data: data as Record<string, unknown>, error: null, charged: item.reserve, chargeStatus: 'charged' };
-  // A miss: the synchronous kinds keep their price (SPEC.md: a no-match is a completed call); a phone costs nothing.
+  // A miss: the synchronous kinds keep their price (docs/decisions.md: a no-match is a completed call); a phone costs nothing.
   const charged = item.kind === 'phone' ? 0 : item.reserve;
   return { status: 'not_found', data: null, error: { code: 'not_found', message: 'No match.' }, charged, chargeStatus: charged === 0 ? 'zero_result' : 'charged' };
 }

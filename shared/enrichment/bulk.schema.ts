@@ -4,7 +4,7 @@ import { BULK_ITEM_KINDS, type BulkItemKind } from '../webhooks/events.js';
 import { EmailEnrichSchema, PhoneIdentitySchema, ProfessionalUrlEnrichSchema, ProfileEnrichSchema } from './enrichment.js';
 
 /**
- * POST /enrich/bulk/ (DESIGN.md §3 "bulk enrichment"): 1 to 100 items, each `{kind, …}` with the body fields
+ * POST /enrich/bulk/ (docs/decisions.md#bulk-enrichment): 1 to 100 items, each `{kind, …}` with the body fields
  * of that kind's single call (no `webhook_url`: the bulk call's own is the job's). The body schema lets any
  * item through: an item is checked on its own (`planBulkItem`), and a malformed one becomes its own
  * `invalid_input` result, never charged, while the other items go on. The published document shows the

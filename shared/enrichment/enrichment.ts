@@ -11,7 +11,7 @@ import type { EmailStatusFields } from '../email-status/classify.js';
 import { commonIdentityIssues, findContact, hasNames, identityFields, nameCompanyShape, nameDomainShape, type IdentityInput } from './identity.js';
 
 /**
- * Synchronous enrichment (SPEC.md): found → 200 at full price; no match → 404 at full price; invalid input
+ * Synchronous enrichment (docs/decisions.md): found → 200 at full price; no match → 404 at full price; invalid input
  * → 400 free (zod, before any reservation); upstream failure → 502 free (the reservation is released).
  */
 
@@ -114,7 +114,7 @@ async function charged<T>(accountId: string, operation: 'email' | 'professional_
  * (shared/email-status). Bulk enrichment's email items are answered by this same function (uncharged: each caller charges).
  */
 export async function lookupEmail(v: z.output<typeof EmailEnrichSchema>): Promise<({ email: string } & EmailStatusFields) | null> {
-  // A name + company name alone cannot resolve an email (SPEC.md): charged, and a 404.
+  // A name + company name alone cannot resolve an email (docs/decisions.md): charged, and a 404.
   const hit = await findContact(v, ['url', 'namedomain']);
   if (!hit?.work_email) return null;
   // The owner's names and company (catch-all mark) for the status: one more read, by the key the hit carries.

@@ -3,7 +3,7 @@ import { normalizeCompanyName, normalizeDomain, normalizeName, normalizeProfessi
 import { contactByProfessionalUrl, findByEmail, findByNameAndCompany, findByNameAndDomain, type ContactPoints } from '../directory/directory.repository.js';
 
 /**
- * Identity shapes for enrichment (SPEC.md "POST /enrich/…"): a profile URL, an email, or first + last
+ * Identity shapes for enrichment (docs/decisions.md#search-and-enrichment): a profile URL, an email, or first + last
  * name with either a company name or a domain (never both).
  */
 const name = z.string().check(z.trim(), z.minLength(1), z.maxLength(100));

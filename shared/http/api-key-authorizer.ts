@@ -42,6 +42,6 @@ export async function authorizeApiKey(event: Pick<APIGatewayRequestAuthorizerEve
   const grant = raw ? await lookup(hashApiKey(raw)) : null;
   if (!raw || !grant || grant.revoked) return policy('anonymous', 'Deny', event.methodArn);
   // A key created before usage identifiers existed was registered with API Gateway under its own value;
-  // that value is what its usage plan knows it by until the key is rotated (README "API keys").
+  // that value is what its usage plan knows it by until the key is rotated (docs/security.md "API keys").
   return { ...policy(grant.keyId, 'Allow', event.methodArn), usageIdentifierKey: grant.usageIdentifier ?? raw };
 }

@@ -19,7 +19,7 @@ import { USER_POOL } from '../catalog/user-pool.js';
 /**
  * The primary-adapter shell every HTTP handler uses: parse JSON, validate with zod, resolve the caller,
  * run one use case, map the result. One error middleware (last in the chain) turns domain errors into
- * SPEC.md's envelope and anything unexpected into a generic 500.
+ * docs/decisions.md's envelope and anything unexpected into a generic 500.
  */
 export interface HttpResult {
   status: number;
@@ -110,7 +110,7 @@ function json(status: number, body: unknown, requestId: string, headers: Record<
   };
 }
 
-/** SPEC.md's error envelope (DESIGN.md §3): `{"error": {"code", "message", "details"?}}`. */
+/** docs/decisions.md's error envelope (docs/decisions.md#decisions-the-contract-leaves-open): `{"error": {"code", "message", "details"?}}`. */
 export function errorEnvelope(err: AppError): { error: Record<string, unknown> } {
   const error: Record<string, unknown> = { code: err.code, message: err.message };
   if (err.details?.length) error.details = err.details;
@@ -159,7 +159,7 @@ function wrap(fn: (event: APIGatewayProxyEvent) => Promise<HttpResult>): Handler
     })
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .handler(async (event) => {
-      // API Gateway routes `/a/b` to the `/a/b/` method too; SPEC.md registers only the trailing-slash form.
+      // API Gateway routes `/a/b` to the `/a/b/` method too; docs/decisions.md#conventions registers only the trailing-slash form.
       if (event.path && !event.path.endsWith('/')) throw new GatewayError(403, 'Missing Authentication Token');
       return toProxyResult(await fn(event), event);
     }) as unknown as Handler;
@@ -222,7 +222,7 @@ export interface PublicRouteOptions<S, T> {
   readOnly?: boolean;
   /**
    * The charge operation of a paid route: a call rejected as invalid (400) leaves a `released` audit
-   * record for it (DESIGN.md §3). One record per rejected request, so the route's throttle bounds them.
+   * record for it (docs/decisions.md#decisions-the-contract-leaves-open). One record per rejected request, so the route's throttle bounds them.
    */
   paidOperation?: string;
   /**

@@ -1,5 +1,5 @@
 /**
- * Ids and tokens in paths are checked by shape before anything is read (DESIGN.md §3 "ids in paths"): a
+ * Ids and tokens in paths are checked by shape before anything is read (docs/decisions.md#ids-in-paths): a
  * prefix plus a 26-character lowercase ULID, a test email's UUID v4, a tracking token's 32 base64url
  * characters (192 bits). Anything else cannot name an object, so it is a 404 — and never reaches DynamoDB,
  * which would refuse an over-long key with an error.

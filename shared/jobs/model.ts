@@ -1,5 +1,5 @@
 /**
- * Asynchronous jobs (DESIGN.md §3): `pending` → `running` → `completed` | `failed`.
+ * Asynchronous jobs (docs/decisions.md#decisions-the-contract-leaves-open): `pending` → `running` → `completed` | `failed`.
  * Stored as JOB#<id> / JOB in the jobs table; the polling envelope is a view of it.
  */
 export type JobTier = 'people_search' | 'deep_search' | 'agentic_search' | 'phone_enrich' | 'bulk_enrich';
@@ -29,7 +29,7 @@ export interface Job {
   created_at: string;
   updated_at: string;
   completed_at: string | null;
-  /** Leads delivered so far: 0 on acceptance, the running count while a job runs, the total once it ends (never null; SPEC.md "Job"). */
+  /** Leads delivered so far: 0 on acceptance, the running count while a job runs, the total once it ends (never null; docs/decisions.md#jobs). */
   leads_returned: number;
   /** The webhook body without `id` and `event_type`, once the job has finished. */
   result: Record<string, unknown> | null;
@@ -74,7 +74,7 @@ export const TERMINAL: JobStatus[] = ['completed', 'failed', 'cancelled'];
 
 
 /**
- * The webhook body without `id` and `event_type` (DESIGN.md §3), the same for every tier: the stored result of
+ * The webhook body without `id` and `event_type` (docs/decisions.md#decisions-the-contract-leaves-open), the same for every tier: the stored result of
  * a completed job, `{error}` for a failed one (its `*.failed` event carries only `error`), null before then or
  * for a search cancelled before it started (no event).
  */
@@ -82,7 +82,7 @@ export function jobResult(job: Pick<Job, 'status' | 'result' | 'error'>): Record
   return job.status === 'failed' ? { error: job.error } : job.result;
 }
 
-/** The polling envelope (DESIGN.md §3) plus the parsed constraints and, for deep search, each score's parts. */
+/** The polling envelope (docs/decisions.md#decisions-the-contract-leaves-open) plus the parsed constraints and, for deep search, each score's parts. */
 export function pollingView(job: Job): Record<string, unknown> {
   const view: Record<string, unknown> = {
     id: job.id,

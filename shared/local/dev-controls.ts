@@ -10,7 +10,7 @@ import type { InboundDelivery } from './dev-inbound.js';
 import { runAsFunction } from './function-context.js';
 
 /**
- * Local-only endpoints (absent in AWS): readiness and the dev controls of DESIGN.md §2, behind the
+ * Local-only endpoints (absent in AWS): readiness and the dev controls of docs/decisions.md#dev-controls, behind the
  * admin token.
  */
 const DEV = '/api/console/v1/dev/';

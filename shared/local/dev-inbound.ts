@@ -11,7 +11,7 @@ import { runAsFunction } from './function-context.js';
 
 /**
  * `POST /api/console/v1/dev/inbound/`: hands a received message over the way a mailbox provider would
- * (DESIGN.md §2). Addressed to a mailbox connected through the emulated OAuth flow, the message is put
+ * (docs/decisions.md#the-local-stack). Addressed to a mailbox connected through the emulated OAuth flow, the message is put
  * into that emulated Gmail or Graph mailbox as MIME and found by the same history/delta poll as in AWS;
  * the answer is that poll's outcome for it. Any other address goes straight to the inbox.
  */

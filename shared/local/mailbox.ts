@@ -5,7 +5,7 @@ import { headerMap } from '../outreach/inbound-mail.js';
 
 /**
  * `GET /api/console/v1/dev/mailbox/`: what was sent through SES (as captured on its way to the SES
- * stand-in), reshaped to DESIGN.md §2's message fields. Raw MIME is parsed so the headers show as sent.
+ * stand-in), reshaped to the message fields of docs/decisions.md#dev-controls. Raw MIME is parsed so the headers show as sent.
  */
 export interface MailboxMessage {
   message_id: string | null;

@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { parseCookie, stringifySetCookie } from 'cookie';
 
 /**
- * Binds a started mailbox connection to the browser that started it (DESIGN.md §2 "Connecting a mailbox").
+ * Binds a started mailbox connection to the browser that started it (docs/decisions.md#connecting-a-mailbox).
  * The start answers a random nonce in a cookie and the state record keeps only the nonce's SHA-256; the
  * callback must present the cookie, whose hash is compared in constant time. A consent link opened in any
  * other browser (a link sent to a victim, a state seen in a log) connects nothing.

@@ -16,7 +16,7 @@ import { sealTokens } from './mailbox-session.js';
 import { putOAuthFlow, saveConnection, takeOAuthFlow } from './mailboxes.repository.js';
 
 /**
- * Connecting a Google or Microsoft mailbox (DESIGN.md §2 "Connecting a mailbox"):
+ * Connecting a Google or Microsoft mailbox (docs/decisions.md#connecting-a-mailbox):
  * 1. `start` (the web app's `sending-accounts/connect/`, or the console's for an operator): a PKCE verifier
  *    and a state, stored server-side for ten minutes with the hash of a browser-binding nonce (the nonce goes
  *    to the browser in a cookie, browser-binding.ts), and the provider's authorization URL (offline access,
@@ -216,7 +216,7 @@ export async function hasEmulatedConsent(type: MailboxProviderKind): Promise<boo
 }
 
 /**
- * DESIGN.md §2: on the twin a `google` or `microsoft` sending account created with `POST
+ * docs/decisions.md#connecting-a-mailbox: on the twin a `google` or `microsoft` sending account created with `POST
  * …/sending-accounts/` connects by itself, along the path `connect/` and the callback take: a started
  * connection, the emulated provider's consent (its authorize endpoint redirects with a code), then the
  * callback's code exchange, sealed tokens and sync cursor.

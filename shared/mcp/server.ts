@@ -74,7 +74,7 @@ const POLL_PATH = {
 
 /**
  * What a finished job cost. The API's answers carry no charge (the polling envelope's fields are fixed by
- * SPEC.md and the ledger is read through the console only), so it follows from the billing rules and what
+ * docs/decisions.md and the ledger is read through the console only), so it follows from the billing rules and what
  * the envelope shows; those determine it except where `null` says they do not: an agentic search that
  * ended with no lead cost 100 credits if it evaluated a candidate and nothing otherwise, and a deep search
  * polled without its request costs 200 or 400 by a `mode` the envelope does not show.

@@ -6,7 +6,7 @@ import { queryEmails } from './emails.repository.js';
 import { scheduleSend } from './schedule-send.js';
 
 /**
- * Console PATCH of a sending account (DESIGN.md §2). When it leaves the account with a daily limit above
+ * Console PATCH of a sending account (docs/decisions.md#the-local-stack). When it leaves the account with a daily limit above
  * zero, the emails that were approved while it had none get their slots now, each as its approval
  * asked (a fixed `send_at` that has meanwhile passed becomes "now").
  *

@@ -9,7 +9,7 @@ import type { MailAddress } from './mime.js';
  *
  * What a message shows depends on the engine:
  * - SES and SMTP deliver to the envelope, whatever the headers say: every message shows `To: lead` and
- *   `Cc: <cc>` (SPEC.md: CC is visible to all) and goes only to its own recipients.
+ *   `Cc: <cc>` (docs/decisions.md#outreach-emails: CC is visible to all) and goes only to its own recipients.
  * - The Gmail API and Microsoft Graph deliver to the message's own To/Cc/Bcc headers, so a message shown to
  *   the lead with a Cc header would reach the CC recipients too, link and pixel included. There the lead's
  *   copy shows only the lead, and each copy shows only its own recipients.

@@ -1,5 +1,5 @@
 /**
- * The time zone of a recipient's country (DESIGN.md §3 "best send time"), from `countries-and-timezones`.
+ * The time zone of a recipient's country (docs/decisions.md#best-send-time), from `countries-and-timezones`.
  * Apart from send-time.ts because its data is 31 KB minified that only creating an email needs: approve,
  * cancel, the sequences and the timers reach send-time.ts and not this (`npm run bench`).
  */

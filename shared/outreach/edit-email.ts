@@ -11,7 +11,7 @@ import { conflict, requireEmail, stillThere } from './review.js';
 import { reviewScheduleName } from './schedule-send.js';
 import { extendEnrollmentWindow } from '../sequences/review-window.js';
 
-/** Edit an email in review or queued (SPEC.md "PATCH /emails/{id}/"): a new body is sanitised server-side. */
+/** Edit an email in review or queued (docs/decisions.md#outreach-emails): a new body is sanitised server-side. */
 export async function editEmail(accountId: string, id: string, patch: z.output<typeof PatchEmailSchema>, deps: { clock?: Clock; scheduler?: Scheduler } = {}, known?: EmailRecord): Promise<EmailRecord> {
   const clock = deps.clock ?? serviceClock;
   const email = known ?? (await requireEmail(accountId, id));

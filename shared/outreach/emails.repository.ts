@@ -354,7 +354,7 @@ export async function recordOpen(ref: EmailRef, now: string): Promise<boolean> {
     });
 }
 
-/** A received message matched to one of the account's emails (SPEC.md "Reply"). */
+/** A received message matched to one of the account's emails (docs/decisions.md#sequences). */
 export interface ReplyRecord {
   email_id: string;
   from_email: string;

@@ -5,7 +5,7 @@ import { emailListItem } from './model.js';
 import type { ListEmailsQuerySchema } from './schemas.js';
 
 /**
- * GET /emails/ (SPEC.md: `status`, `since`, `page`, `page_size` → `{count, page, page_size, total_pages,
+ * GET /emails/ (docs/decisions.md#outreach-emails: `status`, `since`, `page`, `page_size` → `{count, page, page_size, total_pages,
  * results}`): API-created emails, newest first by `created_at` (the id breaks ties), items without their
  * bodies. Read through the list index, never the account's partition: a page's emails are read by key, and
  * `count` is a count of index entries (known without one when the page reaches the end of the list). Each answer also carries `next_cursor` (null on the last page): passed

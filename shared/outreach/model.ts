@@ -1,6 +1,6 @@
 
 /**
- * Outreach emails (SPEC.md "Outreach email"). Stored in the caller's partition of the outreach table
+ * Outreach emails (docs/decisions.md#outreach-emails). Stored in the caller's partition of the outreach table
  * (ACCOUNT#<id> / EMAIL#<em_id>), so every read is tenant-scoped by construction and a list is one
  * strongly consistent query, newest first (ids are time-ordered ULIDs).
  */
@@ -113,7 +113,7 @@ export function emailListItem(e: EmailListRecord): Record<string, unknown> {
   return v;
 }
 
-/** The wire record: exactly SPEC.md's fields (plus `step` for sequence steps), the bodies after the subject. */
+/** The wire record: exactly docs/decisions.md's fields (plus `step` for sequence steps), the bodies after the subject. */
 export function emailView(e: EmailRecord): Record<string, unknown> {
   const { id, status, to, from_email, subject, ...rest } = emailListItem(e);
   return { id, status, to, from_email, subject, body_plain: e.body_plain, body_html: e.body_html, ...rest };
@@ -125,7 +125,7 @@ const ISO_8601 =
 /**
  * An instant from any ISO 8601 calendar date or date-time a client may send (extended or basic form,
  * hours with optional minutes, seconds and fraction, `Z` or a ±hh[:mm] offset). A date alone is its
- * midnight; no offset means UTC (SPEC.md: timestamps are UTC). Null when it is not one.
+ * midnight; no offset means UTC (docs/decisions.md#conventions: timestamps are UTC). Null when it is not one.
  */
 export function parseIsoInstant(text: string): number | null {
   const m = ISO_8601.exec(text.trim());

@@ -12,7 +12,7 @@ import type { ApproveEmailSchema } from './schemas.js';
 import { expireEnrollmentReview } from '../sequences/review-window.js';
 
 /**
- * Review, approve and cancel (SPEC.md "States and transitions → Outreach email"); the edit, which needs the
+ * Review, approve and cancel (docs/decisions.md#outreach-email-states); the edit, which needs the
  * HTML sanitiser, is in edit-email.ts, so that approve and cancel do not load it. A wrong state is 409
  * `conflict` and costs nothing; another tenant's or an unknown id is 404.
  */

@@ -1,5 +1,5 @@
 /**
- * The request schemas of outreach emails (SPEC.md "Outreach"), apart from the model: the functions that only
+ * The request schemas of outreach emails (docs/decisions.md#outreach-emails), apart from the model: the functions that only
  * read emails (GET /emails/{id}/, the sequences' reads) load no zod at init (`npm run bench`).
  */
 import * as z from '../core/zod.js';
@@ -41,7 +41,7 @@ export const ContactSchema = z.lazy(() =>
 export const CreateEmailSchema = z.lazy(() =>
   z.strictObject({
     to: ContactSchema,
-    // Kept exactly as supplied (SPEC.md: "as supplied at create"), so the bound applies to the raw string.
+    // Kept exactly as supplied (docs/decisions.md: "as supplied at create"), so the bound applies to the raw string.
     instructions: z.string().check(
       z.maxLength(2000),
       z.refine((s) => s.trim().length > 0, 'must not be blank'),
@@ -100,6 +100,6 @@ export const ListEmailsQuerySchema = z.strictObject({
   ),
   page: z.optional(z.coerce.number().check(z.int(), z.gte(1))),
   page_size: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(200)), 50),
-  /** The `next_cursor` of the page before (beyond SPEC.md): the next page without walking the ones before it. */
+  /** The `next_cursor` of the page before (beyond docs/decisions.md): the next page without walking the ones before it. */
   cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(512))),
 });

@@ -1,5 +1,5 @@
 /**
- * Send-time arithmetic for outreach (DESIGN.md §3 "best send time" and "follow-ups"). Every instant in
+ * Send-time arithmetic for outreach (docs/decisions.md#best-send-time and docs/decisions.md#follow-ups). Every instant in
  * and out is a UTC `Date`; local wall-clock reasoning goes through `Intl.DateTimeFormat` with a
  * `timeZone`, so DST is handled by the runtime's tz database rather than a fixed offset.
  */

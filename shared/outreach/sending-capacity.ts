@@ -5,7 +5,7 @@ import { readDays } from './deliverability.repository.js';
 import { addDays, assess, ENGAGEMENT, WARMUP_LOOKBACK_DAYS, utcDay, type Assessment } from './warmup.js';
 
 /**
- * A sending account with its effective limit (DESIGN.md §3, shared/outreach/warmup.ts): `daily_limit` and
+ * A sending account with its effective limit (docs/decisions.md#decisions-the-contract-leaves-open, shared/outreach/warmup.ts): `daily_limit` and
  * `health` become the effective ones, `configured_daily_limit`, `warmup` and `engagement` say why, and
  * `limitOn(day)` projects the limit of a later day from the same record (the window moving on, the ramp
  * growing a step a healthy day) for the send-slot booking.

@@ -6,7 +6,7 @@ import * as z from '../core/zod.js';
  * Complaint Received") around the SES event record in `detail` (`eventType`, `mail`, and `bounce` or
  * `complaint`). Only the fields the service acts on are checked; AWS may add others, which are kept unread.
  */
-// Built at the first parse, not at module init (README, "Cold starts").
+// Built at the first parse, not at module init (docs/benchmarks.md "Cold starts").
 export const SesEventSchema = z.lazy(() => {
   const address = z.string().check(z.trim(), z.minLength(3), z.maxLength(320));
   const recipients = (field: 'emailAddress') => z.array(z.looseObject({ [field]: address })).check(z.maxLength(100));

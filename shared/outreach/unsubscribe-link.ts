@@ -3,7 +3,7 @@ import { findByTrackToken } from './emails.repository.js';
 import { unsubscribe } from './tracking.js';
 
 /**
- * The unsubscribe link (DESIGN.md §3): a GET only shows a confirmation page, because link scanners and
+ * The unsubscribe link (docs/decisions.md#decisions-the-contract-leaves-open): a GET only shows a confirmation page, because link scanners and
  * mail-security gateways fetch links without a person clicking; the page's button, and an RFC 8058
  * one-click POST from the mail client, suppress the address at once. An unknown token is a 404 either way.
  */

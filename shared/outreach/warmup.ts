@@ -1,10 +1,10 @@
 /**
- * The effective daily limit of a sending account (DESIGN.md §3): the smaller of the configured `daily_limit`,
+ * The effective daily limit of a sending account (docs/decisions.md#decisions-the-contract-leaves-open): the smaller of the configured `daily_limit`,
  * a warm-up ramp by the mailbox's age and history, and an engagement throttle on recent hard-bounce and
  * complaint rates. Pure: it reads the account's per-day deliverability record (UTC days) and nothing else, so
  * the same function answers "today" and projects the days ahead for the send-slot booking.
  *
- * Sources of the numbers (README "Warm-up, engagement throttle and deliverability"):
+ * Sources of the numbers (docs/outreach.md "Warm-up, engagement throttle and deliverability"):
  * - ramp: start at 20 a day (lemlist: at most 40 a day on a mailbox younger than a year; Instantly's slow ramp
  *   adds a few campaign emails a day; warm-up takes 2 to 4 weeks), faster steps as the mailbox ages;
  * - hard bounces: Amazon SES reviews an account at a 5% bounce rate and may pause it at 10%;

@@ -3,7 +3,7 @@ import { PRICES } from '../accounts/prices.js';
 import { acceptJob } from '../jobs/accept-job.js';
 
 /**
- * Deep search (SPEC.md "POST /deep-search/"): a researched shortlist at a fixed price per run, 200 credits
+ * Deep search (docs/decisions.md#search-and-enrichment): a researched shortlist at a fixed price per run, 200 credits
  * `standard` (up to 25 people) or 400 `extended` (up to 100), reserved at acceptance and charged in full on
  * a successful run whatever `total_returned` is; released when the query cannot be understood, when the run
  * fails, or when it is never dispatched (the sweeper and the dead-letter consumer end it as `error`).
@@ -11,7 +11,7 @@ import { acceptJob } from '../jobs/accept-job.js';
  */
 export const DeepSearchSchema = z.lazy(() =>
   z.strictObject({
-    // SPEC.md's 500 characters bound the query as sent, surrounding spaces included.
+    // the 500 characters of docs/decisions.md#limits bound the query as sent, surrounding spaces included.
     query: z.string().check(z.maxLength(500), z.refine((q) => q.trim().length > 0, 'must not be blank')),
     mode: z._default(z.enum(['standard', 'extended']), 'standard'),
     webhook_url: z.string().check(z.maxLength(2048)),

@@ -6,7 +6,7 @@ import { getOwnJob } from '../jobs/jobs.repository.js';
 import type { ParsedQuery } from './query.js';
 
 /**
- * People search (SPEC.md "POST /search/"): 1 credit per lead returned, `max_results` reserved at
+ * People search (docs/decisions.md#search-and-enrichment): 1 credit per lead returned, `max_results` reserved at
  * acceptance; `search_id` continues a completed search of the caller's with the next page that overlaps
  * none of the earlier pages. The worker's run is in people-search-run.ts, so that acceptance does not load the
  * search engine and its object store client.
@@ -14,7 +14,7 @@ import type { ParsedQuery } from './query.js';
 export const PeopleSearchSchema = z.lazy(() =>
   z
     .strictObject({
-      // SPEC.md's 500 characters bound the query as sent, surrounding spaces included.
+      // the 500 characters of docs/decisions.md#limits bound the query as sent, surrounding spaces included.
       query: z.optional(z.string().check(z.maxLength(500), z.refine((q) => q.trim().length > 0, 'must not be blank'))),
       search_id: z.optional(z.string().check(z.regex(/^dj_[0-9a-z]{26}$/, 'must be a dj_<id> people search id'))),
       max_results: z.number().check(z.int(), z.gte(25), z.lte(100)),

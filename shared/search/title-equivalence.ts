@@ -1,5 +1,5 @@
 /**
- * Which canonical titles a role in a query stands for: the documented equivalence table (README "How titles
+ * Which canonical titles a role in a query stands for: the documented equivalence table (docs/search.md "How titles
  * match"). It is a table of function lines and levels, not a list of queries: each line is one function's
  * management line under the names that function goes by (HR is also People, Human Resources and People
  * Operations), with its canonical titles per level. Two rules use it:
@@ -21,7 +21,7 @@ export const LINE_LEVELS = ['manager', 'director', 'vp'] as const;
 export type LineLevel = (typeof LINE_LEVELS)[number];
 
 export interface TitleLine {
-  /** The line's name, as the README table shows it. */
+  /** The line's name, as the table in docs/search.md shows it. */
   line: string;
   function: JobFunction;
   /** The names the function goes by in titles (documentation; the parser's aliases carry the spellings). */

@@ -13,7 +13,7 @@ import { enrollmentsOf, getSequenceHead, transitionEnrollment, transitionSequenc
 import { TERMINAL_ENROLLMENT, type EnrollmentStatus } from './model.js';
 
 /**
- * The cadence of a running enrollment (DESIGN.md §3 "follow-ups", "a reply stops later sends"):
+ * The cadence of a running enrollment (docs/decisions.md#follow-ups, docs/decisions.md#a-reply-stops-later-sends):
  *
  * - When step k is sent, step k+1 is given its time in the same transaction that records the send: the
  *   account's `followup_days[k]` after the actual `sent_at`, moved into 09:00–17:00 on a weekday in the

@@ -7,7 +7,7 @@ import { TERMINAL_ENROLLMENT, type RejectedContact, type RejectionReason } from 
 import { parseContact } from './schemas.js';
 
 /**
- * Sequence eligibility (DESIGN.md §3), decided per contact, first reason wins:
+ * Sequence eligibility (docs/decisions.md#decisions-the-contract-leaves-open), decided per contact, first reason wins:
  * 1. `invalid_contact`: not a valid contact (bad or missing email or first name), the same address twice in
  *    one request, an address on the suppression list (unsubscribed, hard bounce), or an address whose email
  *    status is `invalid` (shared/email-status: malformed, disposable, no mail exchanger, or a hard bounce in

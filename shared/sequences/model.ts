@@ -1,7 +1,7 @@
 import { emailView, type Contact, type EmailRecord } from '../outreach/model.js';
 
 /**
- * Sequences (SPEC.md "Sequence", DESIGN.md §3): multi-step outreach to many contacts. Stored in the caller's
+ * Sequences (docs/decisions.md#sequences, docs/decisions.md#decisions-the-contract-leaves-open): multi-step outreach to many contacts. Stored in the caller's
  * partition of the outreach table beside its emails: the sequence (SEQ#<sq_id>) and one enrollment per
  * contact (ENROLL#<email>#<sq_id>). Each step of an enrollment is a regular email record with `step`.
  *

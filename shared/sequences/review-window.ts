@@ -9,7 +9,7 @@ import { enrollmentStepsOf, getEnrollment, getSequenceHead, transitionEnrollment
 import { TERMINAL_ENROLLMENT } from './model.js';
 
 /**
- * The review window of sequence steps (SPEC.md: "Review window: 7 days from draft (extended by edits)"; an
+ * The review window of sequence steps (docs/decisions.md#limits: "Review window: 7 days from draft (extended by edits)"; an
  * outreach email `pending_review` → 7 days pass unapproved → `cancelled`). A sequence is approved as a whole,
  * so the window belongs to the enrollment: every step of it waiting in `pending_review` carries the same
  * `review_expires_at`, 7 days from the enrollment's latest draft (step-drafting.ts), moved to 7 days from an

@@ -1,5 +1,5 @@
 /**
- * The request schemas of sequences (SPEC.md "Sequence"), apart from the model: the functions that only read
+ * The request schemas of sequences (docs/decisions.md#sequences), apart from the model: the functions that only read
  * sequences load no zod at init (`npm run bench`).
  */
 import * as z from '../core/zod.js';

@@ -10,7 +10,7 @@ import { TERMINAL_ENROLLMENT, TERMINAL_SEQUENCE, type SequenceRecord } from './m
 import { requireSequence, sequencePage } from './sequence-views.js';
 
 /**
- * Approving and cancelling sequences (SPEC.md "Sequences"). Another tenant's or an unknown id is 404; a wrong
+ * Approving and cancelling sequences (docs/decisions.md#sequences). Another tenant's or an unknown id is 404; a wrong
  * state is 409 and costs nothing. Approve and cancel return the sequence with the first page of its enrollments
  * (as GET /sequences/{id}/ without `cursor`), so their answers stay as bounded as the read's.
  */

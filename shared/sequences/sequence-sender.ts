@@ -6,7 +6,7 @@ import { ConflictError, ValidationError } from '../core/errors.js';
 import { leastLoaded, usable } from '../outreach/create-email.js';
 
 /**
- * The sending account of a sequence's enrollments (SPEC.md "Sequences"): stop-on-reply needs reply detection,
+ * The sending account of a sequence's enrollments (docs/decisions.md#sequences): stop-on-reply needs reply detection,
  * which only `google` and `microsoft` mailboxes give, so the caller must have one connected (else 409), and
  * an `smtp` `from_account` is 409 too. `from_account` must be the caller's (else 400) and usable (else 409);
  * without it the least-loaded usable google or microsoft account sends. `reply_to` must be one of the

@@ -8,7 +8,7 @@ import type { ListSequencesQuerySchema, SequenceReadQuerySchema } from './schema
 import { encodeEnrollmentCursor, enrollmentCursorStart } from './enrollment-cursor.js';
 
 /**
- * Reading sequences (SPEC.md "Sequences"): another tenant's or an unknown id is 404. Apart from the actions
+ * Reading sequences (docs/decisions.md#sequences): another tenant's or an unknown id is 404. Apart from the actions
  * so the read functions bundle neither the scheduler nor the send-time machinery.
  */
 export async function requireSequence(accountId: string, id: string): Promise<SequenceRecord> {
@@ -94,7 +94,7 @@ export async function getOwnSequence(accountId: string, id: string, q: SequenceP
 }
 
 /**
- * GET /sequences/: newest first, paged like GET /emails/ (DESIGN.md §3 "lists"), without enrollments, through
+ * GET /sequences/: newest first, paged like GET /emails/ (docs/decisions.md#lists), without enrollments, through
  * the list index (list-emails.ts): one page of sequences read by key, `count` from the index entries, and a
  * `next_cursor` that continues without walking the pages before.
  */

@@ -217,7 +217,7 @@ function nextStatus(s: SequenceRecord, enrollments: Pick<EnrollmentRecord, 'stat
 /**
  * Close the open pass once every one of its emails is counted (drafted or failed) and its enrollments are
  * all written: with review `none`, first approve every enrollment of the sequence still waiting for review
- * (SPEC.md: `none` auto-approves every pending enrollment once drafting finishes; each approval is guarded,
+ * (docs/decisions.md#sequences: `none` auto-approves every pending enrollment once drafting finishes; each approval is guarded,
  * so a second run after a crash only finishes them); then settle its reservation (2 credits per drafted email)
  * and move the sequence on, together. A lost race (a count moved meanwhile) is judged again. True when the
  * pass is closed (by this call or not).

@@ -4,7 +4,7 @@ import { ATTACHMENT_TYPES, MAX_ATTACHMENT_BYTES, type AttachmentInput, type Atta
 import type { AttachmentMeta } from './model.js';
 
 /**
- * The byte-level rules of a test email's attachments (SPEC.md "Test emails"): strict standard base64,
+ * The byte-level rules of a test email's attachments (docs/decisions.md#test-emails-pilot): strict standard base64,
  * non-empty, each file and all together within 1 MiB decoded, an extension of the declared type, and bytes
  * that are what the declared type says (magic-byte detection by `file-type`; text must be UTF-8 and must
  * not be a binary format in disguise). Contents never appear in an error or a log line.
@@ -25,7 +25,7 @@ function decodeStrict(text: string): Buffer | null {
 }
 
 // Loaded with the first attachment, not at init: most test emails carry none (a lazy package in Lambda,
-// README "Cold starts").
+// docs/benchmarks.md "Cold starts").
 const loadDetector = /* @__PURE__ */ once(() => import('file-type').then((m) => m.fileTypeFromBuffer));
 
 async function bytesMatch(type: AttachmentType, bytes: Buffer): Promise<boolean> {

@@ -2,7 +2,7 @@ import { isLocalMode, optionalEnv } from '../core/env.js';
 import { AppError } from '../core/errors.js';
 
 /**
- * Test-email configuration (DESIGN.md §3): the fixed shared test inbox and the pilot banner. Locally the
+ * Test-email configuration (docs/decisions.md#decisions-the-contract-leaves-open): the fixed shared test inbox and the pilot banner. Locally the
  * inbox is an address of the dev mailbox, which keeps every message the stack sends; in AWS it must be set.
  */
 const LOCAL_TEST_INBOX = 'test-inbox@pilot.localhost';

@@ -17,7 +17,7 @@ import { replayStatus, testEmailView, type TestEmailRecord } from './model.js';
 import type { CreateTestEmailRequest } from './test-email.schema.js';
 import { chunkCount, freeQuotaSlots, getTestEmail, getTestEmailKey, insertTestEmail } from './test-emails.repository.js';
 
-/** Over a rolling quota (DESIGN.md §3): 429 `rate_limited`. */
+/** Over a rolling quota (docs/decisions.md#decisions-the-contract-leaves-open): 429 `rate_limited`. */
 export class TestEmailQuotaError extends AppError {
   constructor(window: string) {
     super(429, 'rate_limited', `Test-email quota reached: too many new tests in the last ${window}. Replays do not count; try again later.`);

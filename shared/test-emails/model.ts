@@ -1,5 +1,5 @@
 /**
- * A pilot test email (SPEC.md "Test email"): finished copy sent once to the shared test inbox. Kept apart
+ * A pilot test email (docs/decisions.md#test-emails-pilot): finished copy sent once to the shared test inbox. Kept apart
  * from outreach history, leads, reservations, credits and daily counters.
  */
 export const TEST_EMAIL_STATUSES = ['queued', 'sending', 'sent', 'failed', 'unknown'] as const;
@@ -46,7 +46,7 @@ export interface TestEmailRecord {
   claimed_at?: string;
 }
 
-/** POST and GET return the same fields (SPEC.md): nothing internal, never attachment contents. */
+/** POST and GET return the same fields (docs/decisions.md): nothing internal, never attachment contents. */
 export function testEmailView(r: TestEmailRecord) {
   return {
     id: r.id,
@@ -69,10 +69,10 @@ export function testEmailView(r: TestEmailRecord) {
 /** A replay answers 202 while the send is still to come or under way, 200 once it has an outcome. */
 export const replayStatus = (status: TestEmailStatus): 200 | 202 => (status === 'queued' || status === 'sending' ? 202 : 200);
 
-/** How long a claimed send may stay `sending` before it is `unknown` (SPEC.md "Limits"). */
+/** How long a claimed send may stay `sending` before it is `unknown` (docs/decisions.md#limits). */
 export const IN_FLIGHT_MS = 10 * 60_000;
 
-/** Rolling quotas per account across its keys (SPEC.md "Limits"). */
+/** Rolling quotas per account across its keys (docs/decisions.md#limits). */
 export const QUOTAS = [
   { window: 'hour', limit: 10, ms: 3600_000 },
   { window: 'day', limit: 50, ms: 24 * 3600_000 },

@@ -18,7 +18,7 @@ import { IN_FLIGHT_MS, type TestEmailError, type TestEmailRecord } from './model
 import { getTestEmail, readAttachmentBytes, transitionTestEmail } from './test-emails.repository.js';
 
 /**
- * The single attempt of a test email (SPEC.md "Test email" states):
+ * The single attempt of a test email (docs/decisions.md#test-emails-pilot states):
  * `queued` → `sending` (claimed once, conditionally) → `sent`; → `failed` only when nothing can have left
  * (the message could not be built, or the sending service refused it); → `unknown` when the send was
  * interrupted (timeout, reset connection, server fault); still `sending` after IN_FLIGHT_MS → `unknown` (an EventBridge Scheduler timer, the sweeper as a backstop); `unknown` → `sent`

@@ -1,7 +1,7 @@
 import * as z from '../core/zod.js';
 
 /**
- * The body of POST /test-emails/ (SPEC.md "Test emails"): strict, so any field outside the contract
+ * The body of POST /test-emails/ (docs/decisions.md#test-emails-pilot): strict, so any field outside the contract
  * (`to`, `cc`, `bcc`, `reply_to`, `review`, scheduling fields…) is a 400. Attachment bytes are checked
  * after this shape (attachments.ts): decoding and type detection are asynchronous.
  */

@@ -1,5 +1,5 @@
 /**
- * One webhook delivery attempt, and the retry schedule (DESIGN.md §3 "webhook retries").
+ * One webhook delivery attempt, and the retry schedule (docs/decisions.md#webhook-retries).
  *
  * The connection goes to the address `validateWebhookUrl` checked: a custom `lookup` hands the socket
  * that address, so DNS is never asked again, while the host name still drives the Host header and

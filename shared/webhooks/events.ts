@@ -1,7 +1,7 @@
 /**
- * Webhook event bodies (SPEC.md "Events"). Every body has `id` (the job id) and `event_type`; the
- * failure messages are the fixed texts of SPEC.md rule 2. The polling envelope's `result` is the same
- * body without `id` and `event_type` (DESIGN.md §3 "polling envelope").
+ * Webhook event bodies (docs/decisions.md#events-and-webhooks). Every body has `id` (the job id) and `event_type`; the
+ * failure messages are the fixed texts of docs/decisions.md#events-and-webhooks. The polling envelope's `result` is the same
+ * body without `id` and `event_type` (docs/decisions.md#polling-envelope).
  */
 import * as z from '../core/zod.js';
 import { FOUND_EMAIL_STATUSES, FOUND_EMAIL_STATUS_REASONS } from '../email-status/classify.js';
@@ -156,7 +156,7 @@ export const phoneEnrichFailedSchema = z.object({
   error: z.extend(eventErrorSchema, { code: failureCodeSchema }),
 });
 
-/** Bulk enrichment (DESIGN.md §3, beyond SPEC): the kinds of item, named as the single endpoints' operations. */
+/** Bulk enrichment (docs/decisions.md#decisions-the-contract-leaves-open, beyond SPEC): the kinds of item, named as the single endpoints' operations. */
 export const BULK_ITEM_KINDS = ['email', 'professional_url', 'professional_profile', 'phone'] as const;
 export type BulkItemKind = (typeof BULK_ITEM_KINDS)[number];
 export const BULK_ITEM_STATUSES = ['found', 'not_found', 'invalid_input', 'failed'] as const;

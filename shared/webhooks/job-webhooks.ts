@@ -15,7 +15,7 @@ import { messages } from '../catalog/messages.js';
 import { WEBHOOK_LEASE_MS } from './queue-delivery.js';
 
 /**
- * Webhook delivery of a finished job's event (SPEC.md "Events", DESIGN.md §3).
+ * Webhook delivery of a finished job's event (docs/decisions.md#events-and-webhooks, docs/decisions.md#decisions-the-contract-leaves-open).
  *
  * 1. The body is the job's stored result plus `id` and `event_type`; `webhook-id` is fixed per job, so a
  *    subscriber can deduplicate retries.

@@ -1,5 +1,5 @@
 /**
- * Putting a job's webhook delivery on the queue (DESIGN.md §3), apart from the delivery itself
+ * Putting a job's webhook delivery on the queue (docs/decisions.md#decisions-the-contract-leaves-open), apart from the delivery itself
  * (job-webhooks.ts): the job workers, the agentic cancel, the sweeper and the redeliver route queue an attempt
  * without loading the signing secrets' decryption, the Scheduler client, the signer and the HTTP delivery
  * (`npm run bench`: the agentic cancel 437 → 368 KB).

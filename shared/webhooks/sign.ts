@@ -1,5 +1,5 @@
 /**
- * Standard Webhooks signing (DESIGN.md §3 "webhook signatures"): `webhook-id`, `webhook-timestamp`
+ * Standard Webhooks signing (docs/decisions.md#webhook-signatures): `webhook-id`, `webhook-timestamp`
  * and `webhook-signature` with one `v1,<base64 HMAC-SHA256 of id.timestamp.body>` per active secret,
  * space-separated, so a receiver keeps verifying while it rotates secrets.
  */

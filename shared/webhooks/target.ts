@@ -1,5 +1,5 @@
 /**
- * Webhook target validation (DESIGN.md §3 "webhook targets", §2 "webhooks to loopback").
+ * Webhook target validation (docs/decisions.md#webhook-targets, docs/decisions.md#webhooks-to-loopback).
  *
  * A `webhook_url` is accepted only when it is `https` and every address its host resolves to is
  * public. The first checked address is returned so the delivery connects to exactly that address and

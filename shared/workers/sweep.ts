@@ -15,7 +15,7 @@ import { sweepTestEmail } from '../test-emails/send-test-email.js';
 import { dueKeys, type DueKey } from './due.repository.js';
 
 /**
- * The sweeper (DESIGN.md "nothing stuck, nothing lost"): every record whose next step is overdue on the due
+ * The sweeper (docs/decisions.md#nothing-stuck-nothing-lost): every record whose next step is overdue on the due
  * index is re-driven or ended cleanly, through the same idempotent steps the workers take. Run by an
  * EventBridge Scheduler schedule in AWS (SWEEPER.rateMinutes) and by the local stack at start and on a
  * timer. One record's failure is logged and left for the next run; it never stops the sweep.

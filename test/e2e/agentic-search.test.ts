@@ -155,7 +155,7 @@ describe('agentic search over HTTP', () => {
     expect(await balance(t.accountId)).toBe(before - 200);
   }, 120_000);
 
-  test('the issue\'s example returns leads, each with the team size read on its own page, the rung that found it and the charge of SPEC.md', async () => {
+  test('the issue\'s example returns leads, each with the team size read on its own page, the rung that found it and the charge of docs/decisions.md', async () => {
     const t = await tenant();
     const served = stack.sampleWeb.served.length;
     const r = await reply(t.client.typed.POST('/api/public/v1/agentic-search/', { body: { query: EXAMPLE, target_results: 10, max_credits: 500, webhook_url: receiver.url } }));
@@ -222,7 +222,7 @@ describe('agentic search over HTTP', () => {
     await settle();
     const poll = await reply(t.client.typed.GET('/api/public/v1/agentic-search/{job_id}/', { params: { path: { job_id: r.body.id } } }));
     expect(poll.body.status).toBe('completed');
-    // Candidates were evaluated (the result says how many), none qualified: the 100 of SPEC.md, not zero_result.
+    // Candidates were evaluated (the result says how many), none qualified: the 100 of docs/decisions.md, not zero_result.
     expect(poll.body.result).toMatchObject({ partial: false, completion_reason: '', total_returned: 0, results: [] });
     const broadening = poll.body.result.broadening as { candidates: number; evaluated: number; leads: number }[];
     expect(broadening[0]).toMatchObject({ rung: 'exact', relaxes: 'none' });

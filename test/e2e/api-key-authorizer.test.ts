@@ -62,7 +62,7 @@ describe('API keys through the authorizer path', () => {
   });
 
   test('a burst of an unknown key answers 403, never 429, even past the route’s burst', async () => {
-    // POST /search/ allows a burst of 2 per key (SPEC.md "Limits").
+    // POST /search/ allows a burst of 2 per key (docs/decisions.md#limits).
     const stranger = new Client(stack, 'pk_never-issued');
     const burst = await callsOf(() => Promise.all(Array.from({ length: 30 }, () => reply(stranger.typed.POST('/api/public/v1/search/', { body: { query: 'cto', max_results: 25, webhook_url: 'http://127.0.0.1:9/hook' } })))));
     expect(burst.value.map((r) => r.status)).toEqual(Array(30).fill(403));

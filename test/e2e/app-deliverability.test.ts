@@ -10,7 +10,7 @@ import { newAppTenant, USER_PASSWORD } from '../support/app-users.js';
 import { sesEventFor } from '../support/ses-events.js';
 
 /**
- * The web app's deliverability page (README "Warm-up, engagement throttle and deliverability") in headless
+ * The web app's deliverability page (docs/outreach.md "Warm-up, engagement throttle and deliverability") in headless
  * Chromium, against the local stack on the service clock: a new mailbox sends five emails on its first day
  * (a hard bounce, a soft bounce, a complaint, two replies, two deliveries, an open and an unsubscribe among
  * them) and one a day for the next seven; the page shows the warm-up stage, the effective and configured

@@ -10,7 +10,7 @@ import { Client, ROOT, newTenant, reply, settleStack, startTestStack } from '../
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
- * Bulk enrichment (issue 34 item 1; DESIGN.md §3) from outside, as a client: 100 mixed items charge exactly what
+ * Bulk enrichment (issue 34 item 1; docs/decisions.md#decisions-the-contract-leaves-open) from outside, as a client: 100 mixed items charge exactly what
  * the same 100 single calls charge on another account, with one signed webhook and per-item results in input
  * order; an invalid item is its own uncharged `invalid_input`; Idempotency-Key, 402, 409 and the 400s.
  */

@@ -36,7 +36,7 @@ const EXCLUDED_CHECKS: Record<string, string> = {
   // schema cannot say: an opaque `cursor` that this list did not issue, a `webhook_url` whose host does not
   // resolve (to a public address on AWS; to the twin's table locally), a `from_account` that is not one of the
   // caller's sending accounts, a sequence contact who is not enriched, fields that must come in pairs or
-  // groups the handler checks in code. Those 400s are the API working as SPEC.md says; the check would
+  // groups the handler checks in code. Those 400s are the API working as docs/decisions.md says; the check would
   // report each as "schema-valid request rejected".
   positive_data_acceptance:
     'valid by the schemas is not valid in state: opaque cursors, webhook hosts that must resolve, the caller\'s own sending accounts, enrichment of contacts',

@@ -10,7 +10,7 @@ import { Client, ROOT, newTenant, startTestStack, reply, type RequestBody } from
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
- * The gaps issue 8 found between SPEC.md / DESIGN.md and what the service answered, each checked over
+ * The gaps issue 8 found between docs/decisions.md / docs/decisions.md and what the service answered, each checked over
  * HTTP against the local stack, from the contract's own wording.
  */
 let stack: LocalStack;
@@ -86,7 +86,7 @@ function expectBestTimeIn(scheduledFor: string, timeZone: string) {
 
 // The public API is called through the typed client; `client.api` remains where a test sends what the
 // document does not allow (invalid and malformed bodies, one loop over several paid routes' invalid bodies).
-describe('1. best send time is in the recipient’s time zone (DESIGN.md §3 "best send time")', () => {
+describe('1. best send time is in the recipient’s time zone (docs/decisions.md#best-send-time)', () => {
   test('a directory person found by their email: review none is queued at 09:00–11:00 their time, not the sender’s', async () => {
     const p = farFromUtc(await serviceNow());
     const t = await sender({}, { timezone: 'UTC' });
@@ -118,7 +118,7 @@ describe('1. best send time is in the recipient’s time zone (DESIGN.md §3 "be
   });
 });
 
-describe('2. a paid call rejected as invalid leaves a released audit record (SPEC.md "Billing model")', () => {
+describe('2. a paid call rejected as invalid leaves a released audit record (docs/decisions.md#billing-model)', () => {
   test('every paid operation: 400, one record {reserved 0, charged 0, released, reason}, balance untouched', async () => {
     const t = await sender({}, {});
     await admin.console('POST', `accounts/${t.accountId}/webhook-secrets/`);
@@ -154,7 +154,7 @@ describe('2. a paid call rejected as invalid leaves a released audit record (SPE
   });
 });
 
-describe('3. daily_limit 0 is usable at create; the email waits in queued (DESIGN.md §3)', () => {
+describe('3. daily_limit 0 is usable at create; the email waits in queued (docs/decisions.md#decisions-the-contract-leaves-open)', () => {
   test('202 at create; approved it waits unscheduled and unsent; raising the limit gives it a slot and it sends', async () => {
     const t = await sender({}, { daily_limit: 0 });
     const to = recipient();
@@ -186,7 +186,7 @@ describe('3. daily_limit 0 is usable at create; the email waits in queued (DESIG
   });
 });
 
-describe('4. the console contract (DESIGN.md §2)', () => {
+describe('4. the console contract (docs/decisions.md#console-api)', () => {
   test('PATCH accounts/{id}/: every field, defaults, answered and read back', async () => {
     const created = await admin.console('POST', 'accounts/', { name: 'Before' });
     expect(created.body).toMatchObject({ attachments_enabled: false, followup_days: [3, 7, 14] });
@@ -326,7 +326,7 @@ describe('5. smaller gaps', () => {
   });
 });
 
-describe('issue 31: agentic search for an account not enrolled is 404 before its body is judged (SPEC.md "POST /agentic-search/")', () => {
+describe('issue 31: agentic search for an account not enrolled is 404 before its body is judged (docs/decisions.md#agentic-search)', () => {
   test('invalid, malformed and valid bodies all get 404 not_found and leave no audit record; enrolled, the invalid one is 400 and audited', async () => {
     const t = await newTenant(stack, { agentic_search: false }, { webhookSecret: true });
     const bodies: unknown[] = [{ query: '', webhook_url: receiver.url }, { max_credits: 1 }, '{"query":', { query: 'platform engineers at robotics start-ups', webhook_url: receiver.url }];

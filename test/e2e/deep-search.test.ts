@@ -126,7 +126,7 @@ describe('deep search', () => {
     expect(hooks).toHaveLength(1);
     expect(hooks[0]!.verified).toBe(true);
     expect(hooks[0]!.headers['webhook-id']).toBe(`msg_${r.body.id}`);
-    // The webhook item is exactly SPEC.md's: no score parts, no parsed query.
+    // The webhook item is exactly docs/decisions.md's: no score parts, no parsed query.
     expect(hooks[0]!.body).toEqual({ id: r.body.id, event_type: 'deep_search.completed', results: items, total_returned: 25 });
   });
 

@@ -77,7 +77,7 @@ describe('the local gateway behaves like API Gateway', () => {
   test('throttling is per key: the burst is honoured, then 429; another key is unaffected', async () => {
     const a = await newTenant(stack);
     const b = await newTenant(stack);
-    // GET /email/accounts/ has burst 50 and refills at 10/s (600/min, DESIGN.md §3): fire 200 at once.
+    // GET /email/accounts/ has burst 50 and refills at 10/s (600/min, docs/decisions.md#decisions-the-contract-leaves-open): fire 200 at once.
     const t0 = Date.now();
     const replies = await Promise.all(Array.from({ length: 200 }, () => reply(a.client.typed.GET('/api/public/v1/email/accounts/'))));
     const elapsedMs = Date.now() - t0;
@@ -93,7 +93,7 @@ describe('the local gateway behaves like API Gateway', () => {
     expect((await reply(b.client.typed.GET('/api/public/v1/email/accounts/'))).status).toBe(200);
   });
 
-  test('SPEC.md throttles hold per route: POST /search/ allows a burst of 2', async () => {
+  test('docs/decisions.md#limits throttles hold per route: POST /search/ allows a burst of 2', async () => {
     const t = await newTenant(stack);
     const body = { query: 'cto', max_results: 25, webhook_url: 'http://127.0.0.1:9/hook' };
     const statuses = [];
@@ -205,7 +205,7 @@ describe('console API', () => {
       type: 'microsoft',
       connected: true,
       sending_enabled: true,
-      // A new mailbox warms up (DESIGN.md §3): the effective limit is the ramp's first step, the configured one beside it.
+      // A new mailbox warms up (docs/decisions.md#decisions-the-contract-leaves-open): the effective limit is the ramp's first step, the configured one beside it.
       daily_limit: 20,
       configured_daily_limit: 50,
       sent_today: 0,

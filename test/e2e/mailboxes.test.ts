@@ -96,7 +96,7 @@ describe.each(['google', 'microsoft'] as const)('%s mailbox', (type) => {
     const id = done.location!.searchParams.get('sending_account')!;
     expect(id).toMatch(/^ea_/);
     const listed = (await reply(t.client.typed.GET('/api/public/v1/email/accounts/'))).body.accounts;
-    // Connected just now: it starts its warm-up (README "Warm-up, engagement throttle and deliverability").
+    // Connected just now: it starts its warm-up (docs/outreach.md "Warm-up, engagement throttle and deliverability").
     expect(listed).toEqual([expect.objectContaining({ id, email, type, connected: true, health: 'warming_up', daily_limit: 20, warmup: expect.objectContaining({ day: 1 }) })]);
     const replay = await arrive(callback, started.cookie);
     expect([replay.status, replay.location?.searchParams.get('error')]).toEqual([302, 'invalid_state']);

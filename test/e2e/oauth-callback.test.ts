@@ -14,7 +14,7 @@ const setCookieParts = (setCookie: string) => {
 };
 
 /**
- * Connecting a mailbox over HTTP, as a browser does it (DESIGN.md §2 "Connecting a mailbox"): the web app's
+ * Connecting a mailbox over HTTP, as a browser does it (docs/decisions.md#connecting-a-mailbox): the web app's
  * start (a Cognito token, a strict body), the emulated provider's consent, and the public callback, which
  * takes no credential at all, only the state and the binding cookie the start set. Decided and asserted here:
  * a callback that names a known state spends it whatever its cookie, so a state is tried once.

@@ -68,7 +68,7 @@ describe('people search', () => {
       expect(r.body.error.code).toBe('invalid_request');
       expect(r.body.error.details).toEqual([{ path: 'webhook_url', message: expect.any(String) }]);
     }
-    // Each rejection is audited as `released`, nothing charged (SPEC.md "Billing model").
+    // Each rejection is audited as `released`, nothing charged (docs/decisions.md#billing-model).
     expect((await charges(w.accountId)).map((c) => [c.charge_status, c.charged])).toEqual(Array(9).fill(['released', 0]));
     // Revoking the only secret brings the 409 back; revoking twice is harmless.
     const s = await admin.console('POST', `accounts/${t.accountId}/webhook-secrets/`);

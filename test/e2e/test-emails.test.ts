@@ -47,7 +47,7 @@ test('the catch-all throttle: 1 per minute with a burst of 2, per key', async ()
   expect([anonymous.status, anonymous.body.error?.code]).toEqual([401, 'unauthorized']);
 });
 
-test('the catch-all is one bucket per key for POST and GET together (SPEC.md "Limits")', async () => {
+test('the catch-all is one bucket per key for POST and GET together (docs/decisions.md#limits)', async () => {
   const p = await pilotWithKeys(2);
   const b = { from_account: p.sender.id, subject: 'One bucket', body_plain: 'Hi' };
   const get = (c: Client, id: string) => reply(c.typed.GET('/api/public/v1/test-emails/{id}/', { params: { path: { id } } }));

@@ -8,7 +8,7 @@ import { newAppTenant } from '../support/app-users.js';
 import { sesEventFor } from '../support/ses-events.js';
 
 /**
- * The effective daily limit on the service clock (DESIGN.md §3, README "Warm-up, engagement throttle and
+ * The effective daily limit on the service clock (docs/decisions.md#decisions-the-contract-leaves-open, docs/outreach.md "Warm-up, engagement throttle and
  * deliverability"): a new mailbox sends on the warm-up ramp and never past it, a bounce burst throttles it, a
  * complaint burst pauses it, the operator's warm-up start lifts the ramp, and the web app's deliverability
  * route reports each day's counts, paged, for the caller's own mailboxes only.

@@ -765,7 +765,7 @@ describe('deep search', () => {
   const deepRoutes = ROUTES.filter((r) => r.path.startsWith('/api/public/v1/deep-search/'));
   const fnOf = (method: string) => api.routeFunctions.get(deepRoutes.find((r) => r.method === method)!)!;
 
-  test('POST and GET carry SPEC.md throttles (4/min burst 2, 3,600/min burst 100) behind the API key, in the Search context', () => {
+  test('POST and GET carry docs/decisions.md#limits throttles (4/min burst 2, 3,600/min burst 100) behind the API key, in the Search context', () => {
     expect(deepRoutes.map((r) => [r.method, r.path, r.auth, r.throttle, boundedContextOf(r.module)])).toEqual([
       ['POST', '/api/public/v1/deep-search/', 'api_key', { perMinute: 4, burst: 2 }, 'Search'],
       ['GET', '/api/public/v1/deep-search/{job_id}/', 'api_key', { perMinute: 3600, burst: 100 }, 'Search'],
@@ -799,7 +799,7 @@ describe('agentic search', () => {
       .flatMap((s) => [...JSON.stringify(s.Resource).matchAll(/(Search|Webhooks|Sending|Drafting|Timers)Queue/g)].map((m) => m[1]))
       .sort();
 
-  test('three API-key routes with SPEC.md throttles: POST 2/min burst 2, poll 3,600/min burst 100, cancel 60/min burst 10', () => {
+  test('three API-key routes with docs/decisions.md#limits throttles: POST 2/min burst 2, poll 3,600/min burst 100, cancel 60/min burst 10', () => {
     expect(agenticRoutes.map((r) => [r.method, r.path, r.auth, r.throttle])).toEqual([
       ['POST', '/api/public/v1/agentic-search/', 'api_key', { perMinute: 2, burst: 2 }],
       ['GET', '/api/public/v1/agentic-search/{job_id}/', 'api_key', { perMinute: 3600, burst: 100 }],
@@ -1373,7 +1373,7 @@ describe('room to grow (CloudFormation: 500 resources per stack, nested stacks i
   const LIMIT = 500;
   const HEADROOM = 0.6;
 
-  test(`with every SPEC.md route built and one error alarm per function, each stack stays under ${HEADROOM * 100}% of ${LIMIT} resources`, () => {
+  test(`with every docs/decisions.md route built and one error alarm per function, each stack stays under ${HEADROOM * 100}% of ${LIMIT} resources`, () => {
     const projected = buildApp(ROUTES);
     const count = (st: Stack) => Object.keys(Template.fromStack(st).toJSON().Resources).length;
     const counts = Object.fromEntries([projected.stateful, projected.api, ...projected.api.contextStacks.values()].map((st) => [st.node.path, count(st)]));

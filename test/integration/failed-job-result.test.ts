@@ -13,7 +13,7 @@ import { eventBody } from '../../shared/webhooks/job-webhooks.js';
 import { sweep } from '../../shared/workers/sweep.js';
 
 /**
- * DESIGN.md §3: the polling envelope's `result` is the webhook body without `id` and `event_type`, so a failed
+ * docs/decisions.md#polling-envelope: the polling envelope's `result` is the webhook body without `id` and `event_type`, so a failed
  * job's is `{error}`, for every job kind. Workers do not run: the jobs are accepted over HTTP, never run, and
  * failed by the sweeper past their deadline (the same end as a crashed run); each is then polled over HTTP.
  */

@@ -23,7 +23,7 @@ import { deadLetterHandler } from '../../shared/workers/dead-letters.js';
 import { lambdaContext } from '../../shared/local/event-source-runner.js';
 
 /**
- * Test emails on the real local stack (SPEC.md "Test emails"): the HTTP routes through the local gateway,
+ * Test emails on the real local stack (docs/decisions.md#test-emails-pilot): the HTTP routes through the local gateway,
  * DynamoDB Local, the real sending and timers queues and the Scheduler emulator. Workers do not run by
  * themselves: each test takes the messages the code really sent off the queues and runs them, so it sees
  * exactly what was sent and how often.

@@ -12,7 +12,7 @@ import { emitImportMetrics } from './import-metrics.js';
  * is one more write each (the cost of the import again), while these deletes cost the same writes plus one
  * scan (reads at an eighth of a write's price, eventually consistent). A table per version would make deletion
  * free, but tables would be created at run time outside the stack (no point-in-time recovery, alarms or
- * least-privilege grants by name) and the twin would need the same; README "The directory import" weighs it.
+ * least-privilege grants by name) and the twin would need the same; docs/directory.md "The directory import" weighs it.
  *
  * 1. Refuse to delete the version the pointer names (a stale or hand-sent message).
  * 2. Scan the segment from `start_key`, delete every key of the version (BatchWriteItem of 25), for up to

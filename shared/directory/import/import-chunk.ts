@@ -24,7 +24,7 @@ import { queueChunks } from './plan-import.js';
  *    index (by person id: redone the same way). Loading there per chunk rather than in the finalize step
  *    keeps the load within the chunks' parallelism and checkpoints: 1M people through one finalize
  *    invocation would be about 1,000 bulk requests in series, too close to Lambda's 15 minutes, and 100M far
- *    beyond them (README "The directory import").
+ *    beyond them (docs/directory.md "The directory import").
  * 3. Mark the chunk done: counted once (a number set on the status item), with the people and companies
  *    it wrote.
  * 4. The chunk that completes the companies queues the people chunks; the one that completes every chunk

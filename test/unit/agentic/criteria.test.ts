@@ -36,7 +36,7 @@ describe('the built-in criteria engine', () => {
 
   test('a clause that names the persona and then a check is split between them', () => {
     const c = parseCriteria('Heads of sales in London at companies hiring account executives. Bonus if they wrote an article.');
-    // "Heads of sales" stands for the sales line from Head of Sales up (README "How titles match").
+    // "Heads of sales" stands for the sales line from Head of Sales up (docs/search.md "How titles match").
     expect(c.persona.titles).toEqual(['Head of Sales', 'Director of Sales', 'VP of Sales']);
     expect(c.persona.locations).toEqual([{ city: 'London', region: 'England', country: 'GB' }]);
     expect(c.required).toEqual([{ text: 'hiring account executives', check: { kind: 'hiring', role: 'account executive' } }]);

@@ -39,7 +39,7 @@ describe('the published OpenAPI document', () => {
     expect(search['x-throttle']).toEqual({ per_minute: 6, burst: 2, scope: 'key' });
     expect(search.parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }));
     expect(doc.paths[`${PUBLIC_BASE}test-emails/`].post.parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', required: true }));
-    // SPEC.md's test-email catch-all is one limit per key for both routes.
+    // The test-email catch-all of docs/decisions.md#limits is one limit per key for both routes.
     expect([doc.paths[`${PUBLIC_BASE}test-emails/`].post['x-throttle'], doc.paths[`${PUBLIC_BASE}test-emails/{id}/`].get['x-throttle']]).toEqual([
       { per_minute: 1, burst: 2, scope: 'key', bucket: 'test-emails' },
       { per_minute: 1, burst: 2, scope: 'key', bucket: 'test-emails' },

@@ -2,7 +2,7 @@ import * as z from '../../../shared/core/zod.js';
 
 /**
  * Without classic zod in the process (it installs the English messages on import, for every zod schema):
- * shared/core/zod.ts alone must give SPEC.md's 400 `details` their messages; zod/mini installs none.
+ * shared/core/zod.ts alone must give the 400 `details` of docs/decisions.md#error-envelope their messages; zod/mini installs none.
  */
 test('schemas built from shared/core/zod.ts say what went wrong in English', () => {
   const schema = z.strictObject({

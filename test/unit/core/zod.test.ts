@@ -2,7 +2,7 @@ import * as classic from 'zod';
 import * as z from '../../../shared/core/zod.js';
 
 /**
- * shared/core/zod.ts: the service's schemas are zod/mini, and SPEC.md's 400 `details` carry zod's messages, so
+ * shared/core/zod.ts: the service's schemas are zod/mini, and the 400 `details` of docs/decisions.md#error-envelope carry zod's messages, so
  * a mini schema must say exactly what the same classic schema says. (Importing classic zod installs the English
  * messages for every schema in the process: zod-messages.test.ts checks shared/core/zod.ts installs them alone.)
  */

@@ -1,7 +1,7 @@
 import { resetProviderSettings } from '../../../shared/adapters/oauth-providers.js';
 import { ConsentRequiredError, hasEmulatedConsent } from '../../../shared/mailboxes/connect-mailbox.js';
 
-/** DESIGN.md §2: only the twin's loopback emulator consents by itself; anywhere else the owner uses connect/. */
+/** docs/decisions.md#connecting-a-mailbox: only the twin's loopback emulator consents by itself; anywhere else the owner uses connect/. */
 const clients = (authorize: string) => JSON.stringify({ google: { client_id: 'g', client_secret: 's', authorization_endpoint: authorize }, microsoft: { client_id: 'm', client_secret: 's', authorization_endpoint: authorize } });
 
 afterEach(() => {

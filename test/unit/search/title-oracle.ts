@@ -1,14 +1,14 @@
 /**
- * The labelled set's title oracle: which roles a raw job title names, by the documented rule (README "How
+ * The labelled set's title oracle: which roles a raw job title names, by the documented rule (docs/search.md "How
  * titles match") applied with its own hand-written lexicon — no parser, no engine, no taxonomy aliases. It
- * reads a title the way the README says titles read: lower case, "&" as "and", "Vice President"/SVP/EVP as VP;
+ * reads a title the way docs/search.md says titles read: lower case, "&" as "and", "Vice President"/SVP/EVP as VP;
  * each side of an "and"; an inverted "Director, Finance" as "Director of Finance"; then, left to right, the
  * longest lexicon phrase at each word, which does not count after "assistant", "deputy", "associate",
  * "former", "to (the)" or before "assistant", "intern", "trainee", or (for "<level> of <function>") before a
  * sub-function word ("VP of Sales Operations"); a phrase that does not count hides nothing shorter inside it.
  *
  * Roles asked for expand by the documented equivalence table (shared/search/title-equivalence.ts, the
- * README's table): same line and level, plus the line's higher levels up to VP.
+ * docs/search.md's table): same line and level, plus the line's higher levels up to VP.
  */
 import { LINE_LEVELS, TITLE_LINES } from '../../../shared/search/title-equivalence.js';
 

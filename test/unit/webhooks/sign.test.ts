@@ -45,7 +45,7 @@ describe('signWebhook', () => {
     expect(() => new Webhook(generateWebhookSecret()).verify(body, headers)).toThrow(WebhookVerificationError);
   });
 
-  it('is HMAC-SHA256 over id.timestamp.body, base64, as DESIGN.md states', () => {
+  it('is HMAC-SHA256 over id.timestamp.body, base64, as docs/decisions.md#webhook-signatures states', () => {
     const timestamp = new Date('2030-01-02T03:04:05.678Z');
     const headers = signWebhook({ secrets: [first, second], msgId: 'msg_2', timestamp, body });
     expect(headers['webhook-timestamp']).toBe('1893553445');

@@ -22,7 +22,7 @@ const FIELDS: { key: keyof ContactIn; label: string; required: boolean; guesses:
   { key: 'context', label: 'Context', required: false, guesses: /^(context|notes?)$/i },
 ];
 
-/** The sequence eligibility reasons (SPEC.md "POST /sequences/"), in words. */
+/** The sequence eligibility reasons (docs/decisions.md#sequence-eligibility), in words. */
 export const REASONS: Record<string, string> = {
   invalid_contact: 'Invalid contact: a bad or missing email or first name, an address twice in the file, or an unsubscribed or bounced address',
   already_in_automation: 'Already in another running sequence',

@@ -109,7 +109,7 @@ function useJob(id: string): { job: Job | null; error: string | null } {
   return { job, error };
 }
 
-/** A profile URL as a link: results carry the bare-host form (SPEC.md), which a browser needs a scheme for. */
+/** A profile URL as a link: results carry the bare-host form (docs/decisions.md), which a browser needs a scheme for. */
 const profileLink = (url: unknown) => {
   if (typeof url !== 'string' || !url) return '';
   const href = /^https?:\/\//.test(url) ? url : `https://${url}`;

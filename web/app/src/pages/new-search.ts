@@ -24,7 +24,7 @@ interface Form {
   webhook_url: string;
 }
 
-/** What the search will cost, from the price list, in the words SPEC.md's billing model uses. */
+/** What the search will cost, from the price list, in the words docs/decisions.md's billing model uses. */
 export function quote(f: Form, p: Prices): { reserved: number; text: string } {
   if (f.kind === 'people') {
     const most = f.max_results * p.people_search_per_lead;
