@@ -275,7 +275,7 @@ export const ROUTES: RouteDef[] = [
   { method: 'POST', path: app('sequences/{sequence_id}/approve/'), module: 'functions/app/approve-sequence.ts', auth: 'user', throttle: T.appWrite, bindings: { tables: { accounts: 'read', outreach: 'readwrite' }, queues: { sending: 'send' }, scheduler: true } },
   { method: 'POST', path: app('sequences/{sequence_id}/cancel/'), module: 'functions/app/cancel-sequence.ts', auth: 'user', throttle: T.appWrite, bindings: { tables: { accounts: 'readwrite', outreach: 'readwrite' }, scheduler: true } },
   // A CSV import's validation report: each contact judged as a sequence would judge it, nothing written.
-  { method: 'POST', path: app('contact-checks/'), module: 'functions/app/check-sequence-contacts.ts', auth: 'user', throttle: T.appRead, bindings: { tables: { outreach: 'read', directory: 'read' } } },
+  { method: 'POST', path: app('contact-checks/'), module: 'functions/app/check-sequence-contacts.ts', auth: 'user', throttle: T.appRead, bindings: { tables: { outreach: 'read', directory: 'read', mail_evidence: 'read' } } },
   { method: 'POST', path: app('search/'), module: 'functions/app/start-search.ts', auth: 'user', throttle: T.appWrite, bindings: acceptJob },
   { method: 'POST', path: app('deep-search/'), module: 'functions/app/start-deep-search.ts', auth: 'user', throttle: T.appWrite, bindings: acceptJob },
   { method: 'POST', path: app('agentic-search/'), module: 'functions/app/start-agentic-search.ts', auth: 'user', throttle: T.appWrite, bindings: acceptJob },

@@ -177,7 +177,7 @@ describe('bulk enrichment', () => {
     ]);
     expect(results[1].error.message).toMatch(/kind must be one of/);
     expect(results[4].error.message).toMatch(/webhook_url/);
-    expect(results[6].data).toEqual({ email: p.work_email });
+    expect(results[6].data).toEqual({ email: p.work_email, email_status: 'unknown', email_status_reason: 'unverified' });
     expect(await balance(t.accountId)).toBe(start - PRICES.email_enrich);
     const ledger = (await charges(t.accountId)).filter((c) => c.operation !== 'bulk_enrich');
     expect(ledger).toHaveLength(7);

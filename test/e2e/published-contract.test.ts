@@ -208,7 +208,7 @@ describe('the MCP server over Streamable HTTP', () => {
     const person = people.find((p) => p.professional_url && p.work_email)!;
     const enriched = await mcp.callTool({ name: 'enrich_email', arguments: { professional_url: person.professional_url } });
     expect(enriched.isError).toBeFalsy();
-    expect(enriched.structuredContent).toEqual({ http_status: 200, email: person.work_email, credits_charged: 5 });
+    expect(enriched.structuredContent).toEqual({ http_status: 200, email: person.work_email, email_status: 'unknown', email_status_reason: 'unverified', credits_charged: 5 });
     expect(await balance()).toBe(before - 5);
   }, 60_000);
 });
