@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { OPENAPI_DOCUMENT } from '../../shared/contract/document.js';
+import { OPENAPI_DOCUMENT } from '../../shared/catalog/document.js';
 import { assetPath } from '../../shared/core/asset-path.js';
 
 /**

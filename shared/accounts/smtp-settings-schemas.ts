@@ -3,7 +3,7 @@
  * settings' view and loads no zod at init (`npm run bench`).
  */
 import * as z from '../core/zod.js';
-import { isSmtpHostName, SMTP_TLS_MODES } from './smtp-settings.js';
+import { isSmtpHostName, SMTP_TLS_MODES } from './smtp-host.js';
 
 const host = z
   .string()

@@ -1,18 +1,16 @@
 import type { SecretBox } from '../adapters/secret-box.js';
 import type { SmtpSettingsInput, SmtpSettingsPatch } from './smtp-settings-schemas.js';
+import { type SmtpTlsMode } from './smtp-host.js';
+
+export { SMTP_TLS_MODES, isSmtpHostName, type SmtpTlsMode } from './smtp-host.js';
 
 /**
  * An `smtp` sending account's own server: host, port, TLS mode and login. The password is sealed with the
  * secret box before it is stored and is never part of any response or log line; what a response shows is
  * `password_set`. Every change of the settings bumps `version`, which keys the mailer's cached transport, so
  * a changed password or host is used from the next send on.
- *
- * `tls`: `starttls` (submission, usually 587: the connection must upgrade, a server that does not offer
- * STARTTLS is refused) or `implicit` (SMTPS, usually 465: TLS from the first byte). There is no clear-text
- * mode: a password is never sent unencrypted outside the local twin.
+ * The host rule and `tls` modes are in smtp-host.ts.
  */
-export const SMTP_TLS_MODES = ['starttls', 'implicit'] as const;
-export type SmtpTlsMode = (typeof SMTP_TLS_MODES)[number];
 
 /** How an `smtp` account's mail leaves: its own SMTP server, or SES v2 when its domain is a verified SES identity. */
 export const SMTP_ACCOUNT_TRANSPORTS = ['smtp', 'ses'] as const;
@@ -34,23 +32,6 @@ export interface SmtpSettingsView {
   username: string;
   tls: SmtpTlsMode;
   password_set: boolean;
-}
-
-const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
-
-/**
- * A DNS host name (RFC 1123 labels, a dot-separated name with an alphabetic top-level label), or `localhost`.
- * IP literals are refused: a certificate is issued to a name, so TLS could not verify a literal anyway, and
- * it closes the shortest way to point the sender at an internal address.
- */
-export function isSmtpHostName(value: string): boolean {
-  const host = value.toLowerCase();
-  if (host === 'localhost') return true;
-  if (host.length > 253) return false;
-  const labels = host.split('.');
-  if (labels.length < 2) return false;
-  if (!labels.every((l) => LABEL.test(l))) return false;
-  return /^[a-z]{2,63}$/.test(labels[labels.length - 1]!);
 }
 
 /** 465 is SMTPS; every other port is submission with STARTTLS unless told otherwise. */

@@ -9,7 +9,6 @@ import { dropOnReset } from './aws-client.js';
 import { isPublicAddress, systemResolver, type Resolver } from '../webhooks/target.js';
 import type { SendingAccount } from '../accounts/model.js';
 import type { StoredSmtpSettings } from '../accounts/smtp-settings.js';
-import { mailboxMailer } from '../mailboxes/mailbox-mailer.js';
 import { MailRefusedError } from './mail-refused.js';
 
 /**
@@ -17,7 +16,7 @@ import { MailRefusedError } from './mail-refused.js';
  * the same client reaches the SES stand-in, which keeps every message for `GET /api/console/v1/dev/mailbox/`.
  * `smtp` accounts go out through their own SMTP server, or through SES when the console says so. A `google`
  * or `microsoft` account connected through OAuth sends through the Gmail API or Microsoft Graph
- * (shared/mailboxes/mailbox-mailer.ts).
+ * (shared/mailboxes/mailbox-mailer.ts, which also holds `mailerFor`, the choice of engine per account).
  */
 export interface OutgoingMail {
   raw: Buffer;
@@ -194,15 +193,3 @@ function resetSmtp(): void {
   accountTransports = new LruMap<string, Transporter>(200);
 }
 dropOnReset(resetSmtp);
-
-/**
- * The engine for a sending account. `google`/`microsoft`: its connected mailbox (Gmail API, Microsoft
- * Graph); a record without a mailbox connection (written before connections existed, or straight to the
- * table) keeps SES. `smtp`: SES when its transport is `ses`, else its own server, else the deployment's relay.
- */
-export function mailerFor(account: SendingAccount): Mailer {
-  if (account.type === 'google' || account.type === 'microsoft') return mailboxMailer(account.id, sesMailer);
-  if (account.transport === 'ses') return sesMailer;
-  const { smtp } = account;
-  return smtp ? accountSmtpMailer({ ...account, smtp }) : relayMailer;
-}

@@ -23,8 +23,7 @@ import {
   type MgetResponse,
   type SearchResponse,
 } from '../search/opensearch-query.js';
-import type { DirectoryEntry, SearchEngine, SearchHit, SearchOptions } from '../search/search-port.js';
-import type { SearchPublisher } from '../directory/import/search-publisher.js';
+import type { DirectoryEntry, SearchEngine, SearchHit, SearchOptions, SearchPublisher } from '../search/search-port.js';
 import { openSearchClient } from './opensearch-client.js';
 
 export class OpenSearchEngine implements SearchEngine {
@@ -172,7 +171,7 @@ export async function dropVersionIndex(client: Client, version: string): Promise
   await client.indices.delete({ index: versionIndexName(version) }, { ignore: [404] });
 }
 
-/** The import's side of the engine (shared/directory/import/search-publisher.ts) on the process's client. */
+/** The import's side of the engine (the SearchPublisher port of search/search-port.ts) on the process's client. */
 export function openSearchPublisher(client: Client = openSearchClient()): SearchPublisher {
   return {
     load: (version, entries) => loadVersionDocuments(client, version, entries),

@@ -1,5 +1,5 @@
 import type { TableKey } from './tables.js';
-import type { QueueKey } from './queues.js';
+import type { QueueKey } from './queue-key.js';
 
 /**
  * What a function may touch. The CDK construct turns this into env vars and least-privilege grants

@@ -1,10 +1,11 @@
 import type { Bindings } from './bindings.js';
+import type { QueueKey } from './queue-key.js';
 
 /**
  * The queue catalogue: every SQS queue, its DLQ policy and the worker that consumes it. Read by the CDK
  * stack (queues, DLQs, event source mappings) and by the local event-source runner.
  */
-export type QueueKey = 'search' | 'drafting' | 'sending' | 'webhooks' | 'timers' | 'mail-events' | 'directory-import' | 'directory-finalize';
+export type { QueueKey };
 
 export interface QueueDef {
   key: QueueKey;

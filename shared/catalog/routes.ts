@@ -1,5 +1,5 @@
 import type { Bindings } from './bindings.js';
-import { OPENAPI_DOCUMENT } from '../contract/document.js';
+import { OPENAPI_DOCUMENT } from './document.js';
 
 /**
  * The route table: the one source of truth for every HTTP route. The CDK stack builds one Lambda and one

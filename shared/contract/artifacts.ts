@@ -1,6 +1,6 @@
 import openapiTS, { astToString } from 'openapi-typescript';
 import { buildOpenApiDocument } from './openapi.js';
-import { OPENAPI_DOCUMENT } from './document.js';
+import { OPENAPI_DOCUMENT } from '../catalog/document.js';
 
 /**
  * The generated files of the contract, committed so that type-checking and reviews see them without a

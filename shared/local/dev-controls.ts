@@ -5,7 +5,8 @@ import { errorEnvelope, zodDetails } from '../http/handler.js';
 import { ValidationError, type ErrorDetail } from '../core/errors.js';
 import { advanceServiceClock, serviceClockOffset } from '../core/clock.js';
 import { sameSecret, type ExtraRoute } from './gateway.js';
-import type { LocalStack } from './stack.js';
+import type { SchedulerEmulator } from './scheduler-emulator.js';
+import type { CapturedSend } from './ses-capture.js';
 import type { InboundDelivery } from './dev-inbound.js';
 import { runAsFunction } from './function-context.js';
 
@@ -41,8 +42,16 @@ function parseJson(body: string): { ok: true; value: unknown } | { ok: false } {
  */
 export const sweepAsSweeper = () => runAsFunction('sweeper', async () => (await import('../workers/sweep.js')).sweep());
 
+/** What the dev routes need of the running stack (stack.ts's LocalStack has it), passed in by the stack that serves them. */
+export interface DevControlledStack {
+  isReady(): boolean;
+  settle(timeoutMs?: number): Promise<boolean>;
+  scheduler: Pick<SchedulerEmulator, 'fireDue'>;
+  sentMail: CapturedSend[];
+}
+
 // What the dev routes run (the sweeper, the mailbox reader, SES events) loads on first use, not at start-up.
-export function devControls(opts: { stack: LocalStack; clockFile: string | null; adminToken: string; inbound: InboundDelivery }): ExtraRoute {
+export function devControls(opts: { stack: DevControlledStack; clockFile: string | null; adminToken: string; inbound: InboundDelivery }): ExtraRoute {
   return async (req, body, url) => {
     if (url.pathname === '/healthz' && req.method === 'GET') {
       return opts.stack.isReady() ? { status: 200, body: { status: 'ok' } } : { status: 503, body: { status: 'starting' } };

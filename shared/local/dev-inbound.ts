@@ -5,7 +5,7 @@ import { errorEnvelope, parseWith } from '../http/handler.js';
 import { AppError } from '../core/errors.js';
 import { logger } from '../core/logger.js';
 import { listActiveConnections } from '../mailboxes/mailboxes.repository.js';
-import { pollAllMailboxes, pollMailbox } from '../mailboxes/poll-mailboxes.js';
+import { pollAllMailboxes, pollMailbox } from '../outreach/poll-mailboxes.js';
 import type { MailProviderEmulator } from './oauth-emulator.js';
 import { runAsFunction } from './function-context.js';
 

@@ -1,5 +1,5 @@
-import type { EmulatedMailbox, EmulatedMessage, EmulatorRoutes, RouteResult } from './oauth-emulator.js';
-import { headerOf, withoutBcc } from './oauth-emulator.js';
+import type { EmulatedMailbox, EmulatedMessage, EmulatorRoutes, RouteResult } from './mailbox-emulation.js';
+import { headerOf, withoutBcc } from './mailbox-emulation.js';
 
 /**
  * The Gmail API subset the service uses (users.getProfile, messages.send, messages.get with `raw` or

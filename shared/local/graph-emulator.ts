@@ -1,5 +1,5 @@
-import type { EmulatedMailbox, EmulatedMessage, EmulatorRoutes, RouteResult } from './oauth-emulator.js';
-import { headerOf, withoutBcc } from './oauth-emulator.js';
+import type { EmulatedMailbox, EmulatedMessage, EmulatorRoutes, RouteResult } from './mailbox-emulation.js';
+import { headerOf, withoutBcc } from './mailbox-emulation.js';
 
 /**
  * The Microsoft Graph subset the service uses, under `/microsoft/graph/v1.0/me`: GET /me, a draft created

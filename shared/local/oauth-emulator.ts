@@ -4,6 +4,11 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { gmailRoutes } from './gmail-emulator.js';
 import { graphRoutes } from './graph-emulator.js';
+import type { EmulatedMailbox, EmulatedMessage, EmulatorContext, EmulatorRoutes, EmulatorState, ProviderKind, RouteResult, SentThroughProvider } from './mailbox-emulation.js';
+import { headerOf } from './mailbox-emulation.js';
+
+export type { EmulatedMailbox, EmulatedMessage, EmulatorContext, EmulatorRoutes, EmulatorState, ProviderKind, RouteResult, SentThroughProvider } from './mailbox-emulation.js';
+export { headerOf, withoutBcc } from './mailbox-emulation.js';
 
 /**
  * Stand-ins for Google's and Microsoft's OAuth 2.0 authorize/token endpoints, the Gmail API and Microsoft
@@ -14,46 +19,6 @@ import { graphRoutes } from './graph-emulator.js';
  *   /google/oauth/authorize, /google/oauth/token, /google/oauth/revoke, /gmail/v1/users/me/…
  *   /microsoft/oauth/authorize, /microsoft/oauth/token, /microsoft/graph/v1.0/me/…
  */
-export type ProviderKind = 'google' | 'microsoft';
-
-export interface EmulatedMessage {
-  id: string;
-  threadId: string;
-  /** Gmail history id at which the message was added. */
-  historyId: number;
-  /** Order of arrival in the mailbox (Graph delta tokens count these). */
-  seq: number;
-  labelIds: string[];
-  raw: string;
-  internetMessageId: string;
-  isDraft: boolean;
-  /** Wall-clock ms of arrival, strictly increasing within a mailbox (Graph's receivedDateTime). */
-  at?: number;
-}
-
-export interface EmulatedMailbox {
-  provider: ProviderKind;
-  email: string;
-  historyId: number;
-  /** History older than this is gone: a history.list from before it answers 404, as Gmail does. */
-  historyFloor: number;
-  /** Bumped to invalidate every Graph delta token (410 Gone, resync). */
-  deltaEpoch: number;
-  messages: EmulatedMessage[];
-}
-
-interface Grant {
-  provider: ProviderKind;
-  email: string;
-  revoked: boolean;
-}
-
-interface IssuedToken {
-  grant: number;
-  kind: 'access' | 'refresh';
-  expiresAtMs: number;
-}
-
 interface PendingCode {
   grant: number;
   clientId: string;
@@ -65,23 +30,6 @@ interface PendingCode {
 export interface ProviderClient {
   client_id: string;
   client_secret: string;
-}
-
-export interface EmulatorState {
-  mailboxes: Record<string, EmulatedMailbox>;
-  grants: Grant[];
-  tokens: Record<string, IssuedToken>;
-  nextId: number;
-}
-
-export interface SentThroughProvider {
-  /** The message as recipients get it: without its Bcc header. */
-  raw: Buffer;
-  /** Delivered to, from the Bcc header the provider stripped. */
-  bcc: string[];
-  from: string;
-  provider: ProviderKind;
-  providerMessageId: string;
 }
 
 export interface MailProviderEmulator {
@@ -100,40 +48,10 @@ export interface MailProviderEmulator {
   stop(): Promise<void>;
 }
 
-export interface EmulatorContext {
-  state: EmulatorState;
-  persist(): void;
-  newId(prefix: string): string;
-  baseUrl: string;
-  /** The mailbox of the bearer token's grant, or null (401). */
-  authorise(req: IncomingMessage, provider: ProviderKind): EmulatedMailbox | null;
-  onSent(sent: SentThroughProvider): void;
-  addMessage(box: EmulatedMailbox, raw: string, labelIds: string[], opts?: { isDraft?: boolean }): EmulatedMessage;
-}
-
-export type RouteResult = { status: number; body?: unknown; text?: string; headers?: Record<string, string> } | null;
-export type EmulatorRoutes = (ctx: EmulatorContext, req: IncomingMessage, url: URL, body: Buffer) => Promise<RouteResult> | RouteResult;
-
 const ACCESS_TOKEN_SECONDS = 3600;
 const CODE_SECONDS = 300;
 
 const boxKey = (provider: ProviderKind, email: string) => `${provider}:${email.toLowerCase()}`;
-
-export function headerOf(raw: string, name: string): string | null {
-  const head = raw.split(/\r?\n\r?\n/, 1)[0] ?? '';
-  const unfolded = head.replace(/\r?\n[ \t]+/g, ' ');
-  const match = new RegExp(`^${name}:[ \\t]*(.*)$`, 'im').exec(unfolded);
-  return match?.[1]?.trim() ?? null;
-}
-
-/** A Bcc header's recipients, and the message without it, as Gmail and Graph deliver and store it. */
-export function withoutBcc(raw: string): { raw: string; bcc: string[] } {
-  const head = raw.split(/\r?\n\r?\n/, 1)[0] ?? '';
-  const field = /^Bcc:[ \t]*(.*(?:\r?\n[ \t]+.*)*)\r?\n/im.exec(head);
-  if (!field) return { raw, bcc: [] };
-  const bcc = (field[1] ?? '').match(/[^\s<>,;"]+@[^\s<>,;"]+/g) ?? [];
-  return { raw: raw.slice(0, field.index) + raw.slice(field.index + field[0].length), bcc };
-}
 
 function tokenError(provider: ProviderKind, error: string, description: string): RouteResult {
   // Microsoft identity platform prefixes its descriptions with an AADSTS code.

@@ -1,7 +1,8 @@
 import { getSendingAccount, recordSend } from '../accounts/sending-accounts.repository.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { optionalEnv } from '../core/env.js';
-import { mailerFor, type Mailer, type SentMail } from '../adapters/mailer.js';
+import type { Mailer, SentMail } from '../adapters/mailer.js';
+import { mailerFor } from '../mailboxes/mailbox-mailer.js';
 import { SenderDisconnectedError } from '../mailboxes/mailbox-session.js';
 import { sendMessage } from '../adapters/queue.js';
 import { claimCopy, getEmail, sentPointerWrites, settleCopy, transition, transitionClaimed } from './emails.repository.js';

@@ -56,3 +56,18 @@ export function ranksAfter(score: number, id: string, after: SearchCursor): bool
 export function rankScore(parts: number, weight: number): number {
   return weight ? Math.round(100 * (0.5 + (0.5 * parts) / weight)) : 100;
 }
+
+/**
+ * What an import does to a search engine that holds its own copy of the directory (OpenSearch): each people
+ * chunk loads its people into the version's index, the finalize step points searches at that index and drops
+ * the indices no one reads any more. The in-memory engine needs none of it (its index is the artifact built
+ * by the finalize step), so there is no publisher then.
+ */
+export interface SearchPublisher {
+  /** Index these people under `version` (idempotent by person id); returns how many were sent. */
+  load(version: string, entries: DirectoryEntry[]): Promise<number>;
+  /** Point searches at `version` once its index shows exactly `people` documents; returns the versions it replaced. */
+  swap(version: string, people: number): Promise<string[]>;
+  /** Delete a version's index; one already gone is fine. */
+  drop(version: string): Promise<void>;
+}

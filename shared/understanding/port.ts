@@ -9,6 +9,8 @@ import type { ParsedQuery } from '../search/query.js';
 import type { Criteria, EvidenceCheck } from '../agentic/criteria.js';
 import type { Block } from '../agentic/evaluate.js';
 
+export type { LanguageModel, ToolRequest } from '../core/language-model.js';
+
 export interface Understanding {
   /** A plain-language people query → the constraints the search engines take. */
   parseQuery(text: string): Promise<ParsedQuery>;
@@ -16,20 +18,4 @@ export interface Understanding {
   parseCriteria(query: string): Promise<Criteria>;
   /** The block of a page (as `blocksOf` cut it) that satisfies the check, or null: only ever one of `blocks`. */
   judgeEvidence(check: EvidenceCheck, blocks: Block[], today: Date): Promise<Block | null>;
-}
-
-/** One forced tool call: the model must answer by calling `tool` with an input valid against its schema. */
-export interface ToolRequest {
-  /** Fixed rules for the model; never holds user or page text. */
-  system: string;
-  /** What to do with the data, written by the service. */
-  task: string;
-  /** User or page text: sent delimited, as data to read, never as instructions. */
-  data: string;
-  tool: { name: string; description: string; inputSchema: Record<string, unknown> };
-}
-
-/** A language model that answers a tool request with the tool's input object (unvalidated: the caller validates). */
-export interface LanguageModel {
-  callTool(request: ToolRequest, options: { signal: AbortSignal }): Promise<unknown>;
 }

@@ -8,7 +8,7 @@ import { startServices } from '../../shared/local/services.js';
 import { documentClient } from '../../shared/adapters/aws.js';
 import { tableName } from '../../shared/core/env.js';
 import { getConnection } from '../../shared/mailboxes/mailboxes.repository.js';
-import { pollMailbox } from '../../shared/mailboxes/poll-mailboxes.js';
+import { pollMailbox } from '../../shared/outreach/poll-mailboxes.js';
 import { Client, ROOT, newTenant, startTestStack, reply } from '../support/local.js';
 import { arrive, consent, startFromConsole } from '../support/oauth-consent.js';
 

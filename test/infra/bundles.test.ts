@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { BUNDLE_LIMIT_KB, bundle, functionsToMeasure, sizeException } from '../../bin/bench-bundles.js';
 import { LAZY_PACKAGES, REPO_ROOT, assetCopyCommands } from '../../lib/constructs/service-function.js';
 import { ROUTES } from '../../shared/catalog/routes.js';
-import { OPENAPI_DOCUMENT } from '../../shared/contract/document.js';
+import { OPENAPI_DOCUMENT } from '../../shared/catalog/document.js';
 
 // Sizes only (esbuild with the deployed settings, about a second a function; the lazily imported packages,
 // the same for every function, are left out); init times are measured by `npm run bench`, never here.

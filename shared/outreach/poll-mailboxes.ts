@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { receiveRawInbound, type InboundOutcome } from '../outreach/inbound-mail.js';
+import { receiveRawInbound, type InboundOutcome } from './inbound-mail.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { logger } from '../core/logger.js';
-import { getConnection, listActiveConnections, advanceCursor, type MailboxConnection } from './mailboxes.repository.js';
-import { SenderDisconnectedError, withMailbox, type SessionDeps } from './mailbox-session.js';
+import { getConnection, listActiveConnections, advanceCursor, type MailboxConnection } from '../mailboxes/mailboxes.repository.js';
+import { SenderDisconnectedError, withMailbox, type SessionDeps } from '../mailboxes/mailbox-session.js';
 
 /**
  * Replies and bounces land in the sender's own mailbox. Every connected mailbox is read from its cursor
