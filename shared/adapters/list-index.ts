@@ -32,13 +32,20 @@ function rangeInput(r: ListIndexRange): QueryCommandInput {
  * into its item's table key (the index's start key names both). Unfiltered, one read of `want + 1` entries;
  * with a status, reads continue until `want + 1` matches or the end, each at most 1 MB of entries.
  */
+/**
+ * The most entries one Query of a walk asks for. DynamoDB refuses a `Limit` above 2^31-1 (ValidationException), and a
+ * page number far past the end (`?page=52265116`, found by schemathesis) would ask for billions: the walk asks in
+ * bounded steps and stops at the end of the list, so such a page is simply past the end.
+ */
+const WALK_QUERY_LIMIT = 1_000;
+
 export async function walkListIndex(r: ListIndexRange, after: string | undefined, want: number, baseKey: (listSk: string) => { pk: string; sk: string }): Promise<{ keys: string[]; more: boolean }> {
   const keys: string[] = [];
   let start: Record<string, unknown> | undefined = after ? { [LIST_INDEX.pk]: r.pk, [LIST_INDEX.sk]: after, ...baseKey(after) } : undefined;
   do {
     const input = rangeInput(r);
     const out = await documentClient().send(
-      new QueryCommand({ ...input, ExpressionAttributeNames: { ...input.ExpressionAttributeNames, '#sk': LIST_INDEX.sk }, ProjectionExpression: '#sk', ...(r.status ? {} : { Limit: want + 1 - keys.length }), ...(start ? { ExclusiveStartKey: start } : {}) }),
+      new QueryCommand({ ...input, ExpressionAttributeNames: { ...input.ExpressionAttributeNames, '#sk': LIST_INDEX.sk }, ProjectionExpression: '#sk', ...(r.status ? {} : { Limit: Math.min(want + 1 - keys.length, WALK_QUERY_LIMIT) }), ...(start ? { ExclusiveStartKey: start } : {}) }),
     );
     for (const item of out.Items ?? []) keys.push(item[LIST_INDEX.sk] as string);
     start = out.LastEvaluatedKey;
