@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startLocalStack } from '../shared/local/stack.js';
 import { writeDirectoryFile } from '../shared/directory/file.js';
-import { peopleIndex, resetPeopleIndex } from '../shared/search/index-source.js';
+import { peopleIndex, resetPeopleIndex } from '../shared/search-engine/index-source.js';
 import { getJob } from '../shared/jobs/jobs.repository.js';
 import type { AgenticJob } from '../shared/agentic/model.js';
 import { publicApiClient } from '../shared/contract/client.js';

@@ -8,8 +8,8 @@
 import { parseArgs } from 'node:util';
 import { generateDirectory } from '../shared/directory/generate.js';
 import type { DirectoryRecord } from '../shared/directory/types.js';
-import { PeopleIndex } from '../shared/search/search-engine.js';
-import { parseQuery } from '../shared/search/query.js';
+import { PeopleIndex } from '../shared/search-engine/search-engine.js';
+import { parseQuery } from '../shared/search-engine/query.js';
 import { measureShape } from '../test/unit/directory/shape-metrics.js';
 
 const { values } = parseArgs({ options: { people: { type: 'string', default: '100000' }, seed: { type: 'string', default: '42' }, runs: { type: 'string', default: '3' } } });

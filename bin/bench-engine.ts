@@ -14,10 +14,10 @@ import { parseArgs } from 'node:util';
 import { serialize } from 'node:v8';
 import { generateDirectory } from '../shared/directory/generate.js';
 import { LookupTable } from '../shared/directory/lookup-table.js';
-import { ARTIFACT_BYTES_PER_PERSON, LOAD_PEAK_BYTES_PER_PERSON, MAX_IN_MEMORY_PEOPLE } from '../shared/search/index-artifact.js';
-import { indexFromSnapshotFile } from '../shared/search/index-source.js';
-import { parseQuery } from '../shared/search/query.js';
-import { PeopleIndex } from '../shared/search/search-engine.js';
+import { ARTIFACT_BYTES_PER_PERSON, LOAD_PEAK_BYTES_PER_PERSON, MAX_IN_MEMORY_PEOPLE } from '../shared/search-engine/index-artifact.js';
+import { indexFromSnapshotFile } from '../shared/search-engine/index-source.js';
+import { parseQuery } from '../shared/search-engine/query.js';
+import { PeopleIndex } from '../shared/search-engine/search-engine.js';
 
 const { values } = parseArgs({ options: { people: { type: 'string', default: '100000' }, load: { type: 'string' } } });
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
@@ -65,7 +65,7 @@ if (values.load) {
       execFileSync(process.execPath, ['--expose-gc', '--max-old-space-size=12288', '--import', 'tsx', new URL(import.meta.url).pathname, '--load', file], { encoding: 'utf8', maxBuffer: 16 * 2 ** 20 }).trim().split('\n').at(-1)!,
     );
     const baseline = JSON.parse(
-      execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', '-e', 'import("./shared/search/query.js").then(({ parseQuery }) => { parseQuery("warm"); console.log(JSON.stringify({ rss_mb: Math.round(process.memoryUsage().rss / 2 ** 20) })); })'], { encoding: 'utf8' }).trim().split('\n').at(-1)!,
+      execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', '-e', 'import("./shared/search-engine/query.js").then(({ parseQuery }) => { parseQuery("warm"); console.log(JSON.stringify({ rss_mb: Math.round(process.memoryUsage().rss / 2 ** 20) })); })'], { encoding: 'utf8' }).trim().split('\n').at(-1)!,
     );
     console.log(
       JSON.stringify({

@@ -20,10 +20,10 @@ import { TABLES } from '../shared/catalog/tables.js';
 import { QUEUES } from '../shared/catalog/queues.js';
 import { companyItem, personItem, writeDirectoryBatch, type WriteRequest } from '../shared/directory/directory-dynamodb.repository.js';
 import { generateDirectory } from '../shared/directory/generate.js';
-import { DEFAULT_CHUNK_BYTES, planImport } from '../shared/directory/import/plan-import.js';
-import { getImport } from '../shared/directory/import-status.repository.js';
+import { DEFAULT_CHUNK_BYTES, planImport } from '../shared/directory-import/plan-import.js';
+import { getImport } from '../shared/directory-import/import-status.repository.js';
 import type { Company, DirectoryRecord, Person } from '../shared/directory/types.js';
-import { fileVersion } from '../shared/search/index-source.js';
+import { fileVersion } from '../shared/search-engine/index-source.js';
 
 export const PRICES = { wruPerMillion: 0.625, rruPerMillion: 0.125, importTablePerGb: 0.15, lambdaGbSecond: 0.0000166667 };
 

@@ -12,12 +12,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { OpenSearchEngine, loadVersionDocuments, swapPeopleAlias } from '../shared/adapters/opensearch-engine.js';
+import { OpenSearchEngine, loadVersionDocuments, swapPeopleAlias } from '../shared/search-engine/opensearch-engine.js';
 import { generateDirectory } from '../shared/directory/generate.js';
 import { startOpenSearchNode } from '../shared/local/opensearch-node.js';
-import { PEOPLE_MAPPINGS, peopleDocument } from '../shared/search/opensearch-query.js';
-import { parseQuery } from '../shared/search/query.js';
-import { PeopleIndex } from '../shared/search/search-engine.js';
+import { PEOPLE_MAPPINGS, peopleDocument } from '../shared/search-engine/opensearch-query.js';
+import { parseQuery } from '../shared/search-engine/query.js';
+import { PeopleIndex } from '../shared/search-engine/search-engine.js';
 import { evaluationSet } from '../test/unit/search/evaluation-set.js';
 
 const { values } = parseArgs({ options: { people: { type: 'string', default: '100000' }, heap: { type: 'string', default: '1g' } } });

@@ -13,9 +13,9 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { generateDirectory } from '../shared/directory/generate.js';
 import type { DirectoryRecord } from '../shared/directory/types.js';
-import { PeopleIndex } from '../shared/search/search-engine.js';
-import { parseQuery } from '../shared/search/query.js';
-import { deepShortlist } from '../shared/search/deep-search-shortlist.js';
+import { PeopleIndex } from '../shared/search-engine/search-engine.js';
+import { parseQuery } from '../shared/search-engine/query.js';
+import { deepShortlist } from '../shared/search-engine/deep-search-shortlist.js';
 import { DEEP_SEARCH_SIZE } from '../shared/search/deep-search.js';
 import { evaluationSet, scoreEvaluation, summarize } from '../test/unit/search/evaluation-set.js';
 

@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { freePort } from '../shared/local/processes.js';
-import { fileVersion, loadDirectoryFile } from '../shared/search/index-source.js';
+import { fileVersion, loadDirectoryFile } from '../shared/search-engine/index-source.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({ options: { people: { type: 'string', default: '100000' } } });

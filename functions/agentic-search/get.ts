@@ -1,5 +1,5 @@
 import { publicRoute } from '../../shared/http/handler.js';
-import { jobCompanion } from '../../shared/accounts/caller.repository.js';
+import { jobCompanion } from '../../shared/jobs/jobs.companion.js';
 import { pollJob, pollReadsJob } from '../../shared/jobs/poll-job.js';
 import { requireAgenticEnabled } from '../../shared/agentic/agentic-enabled.js';
 

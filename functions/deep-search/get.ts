@@ -1,5 +1,5 @@
 import { publicRoute } from '../../shared/http/handler.js';
-import { jobCompanion } from '../../shared/accounts/caller.repository.js';
+import { jobCompanion } from '../../shared/jobs/jobs.companion.js';
 import { pollJob, pollReadsJob } from '../../shared/jobs/poll-job.js';
 
 /** GET /deep-search/{job_id}/: the polling fallback, read in the caller's key round trip like people search's. */

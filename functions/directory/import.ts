@@ -1,11 +1,11 @@
 import type { S3Event } from 'aws-lambda';
 import { serviceClock } from '../../shared/core/clock.js';
 import { logger } from '../../shared/core/logger.js';
-import { planImport, s3ImportVersion } from '../../shared/directory/import/plan-import.js';
+import { planImport, s3ImportVersion } from '../../shared/directory-import/plan-import.js';
 
 /**
  * S3 object-created on the directory object → plan a versioned, chunked import of that object version
- * (shared/directory/import/plan-import.ts); the directory-import queue's worker writes the chunks and the
+ * (shared/directory-import/plan-import.ts); the directory-import queue's worker writes the chunks and the
  * finalize worker switches lookups to it. A redelivered event finds its import planned and resumes it.
  */
 export const handler = async (event: S3Event): Promise<void> => {

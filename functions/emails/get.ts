@@ -1,5 +1,5 @@
 import { publicRoute } from '../../shared/http/handler.js';
-import { emailCompanion } from '../../shared/accounts/caller.repository.js';
+import { emailCompanion } from '../../shared/outreach/emails.companion.js';
 import { getOwnEmail } from '../../shared/outreach/get-email.js';
 
 /** GET /emails/{id}/: read with the caller's key in one round trip once this process knows the key's account. */

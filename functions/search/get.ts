@@ -1,5 +1,5 @@
 import { publicRoute } from '../../shared/http/handler.js';
-import { jobCompanion } from '../../shared/accounts/caller.repository.js';
+import { jobCompanion } from '../../shared/jobs/jobs.companion.js';
 import { pollJob, pollReadsJob } from '../../shared/jobs/poll-job.js';
 
 /** GET /search/{job_id}/: the polling fallback: one round trip, the caller's key record with the job (only the key once the job has finished). */

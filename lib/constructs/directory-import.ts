@@ -11,7 +11,7 @@ import { ServiceFunction } from './service-function.js';
  * A deployment brings its own licensed directory: uploading the JSONL to the import bucket at `key` starts
  * a versioned, chunked import. This function only plans it (line-aligned byte ranges, one status item, one
  * message per chunk on the directory-import queue); the queue's worker writes the chunks and the finalize
- * worker switches lookups to the new version (shared/directory/import/). It lives beside the bucket and the
+ * worker switches lookups to the new version (shared/directory-import/). It lives beside the bucket and the
  * table: an S3 notification towards another stack would make the two stacks depend on each other.
  */
 export interface DirectoryImportProps {

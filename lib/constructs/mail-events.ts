@@ -4,7 +4,7 @@ import { SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import { ConfigurationSet, EmailSendingEvent, EventDestination } from 'aws-cdk-lib/aws-ses';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { SES_BOUNCE_DETAIL_TYPE, SES_COMPLAINT_DETAIL_TYPE, SES_DELIVERY_DETAIL_TYPE } from '../../shared/outreach/ses-event-schema.js';
+import { SES_BOUNCE_DETAIL_TYPE, SES_COMPLAINT_DETAIL_TYPE, SES_DELIVERY_DETAIL_TYPE } from '../../shared/catalog/ses-event-schema.js';
 
 /**
  * SES bounce and complaint events: every SES send names this configuration set (`SES_CONFIGURATION_SET`),

@@ -133,7 +133,7 @@ export const directoryBucketArnExport = (prefix: string) => `${prefix}-directory
  *   (`npm run bench` counts it in their KB).
  * - `@smithy/credential-provider-imds`: the default credential chain imports it when the environment holds no
  *   credentials (EC2 or container metadata), which Lambda always sets. 7 KB a bundle.
- * - The HTML sanitiser and renderer (`sanitize-html`, `html-to-text`): shared/outreach/html.ts imports them at the
+ * - The HTML sanitiser and renderer (`sanitize-html`, `html-to-text`): shared/core/html.ts imports them at the
  *   first edit with `body_html`, test email or signature change (≈ 480 KB with htmlparser2 and postcss). The
  *   inbound mail function still loads `html-to-text` at init, through mailparser's static import, now from here.
  * - `file-type` (magic-byte detection): shared/test-emails/attachments.ts imports it at the first attachment

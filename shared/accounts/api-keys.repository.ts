@@ -1,11 +1,11 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../adapters/aws.js';
-import { tableName } from '../core/env.js';
+import { tableName } from '../catalog/resource-names.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { ConflictError, NotFoundError } from '../core/errors.js';
 import { apiKeyRegistry, type ApiKeyRegistry } from '../adapters/api-key-registry.js';
-import { apiKeyPrefix, generateApiKey, hashApiKey, newUsageIdentifier } from './api-key-values.js';
+import { apiKeyPrefix, generateApiKey, hashApiKey, newUsageIdentifier } from '../core/api-key-values.js';
 import { accountsKeys as K } from './accounts.keys.js';
 import { isTransactionCanceled } from '../adapters/dynamodb-errors.js';
 import { requireAccount } from './accounts.repository.js';

@@ -1,11 +1,7 @@
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../adapters/aws.js';
-import { tableName } from '../core/env.js';
+import { tableName } from '../catalog/resource-names.js';
 import type { TableKey } from '../catalog/tables.js';
-import type { Job } from '../jobs/model.js';
-import { jobsKeys } from '../jobs/jobs.keys.js';
-import type { EmailRecord } from '../outreach/model.js';
-import { outreachKeys } from '../outreach/outreach.keys.js';
 import { accountsKeys as K } from './accounts.keys.js';
 
 /**
@@ -25,20 +21,12 @@ export interface CallerKey {
   lastUsedAt: string | null;
 }
 
-/** An item read alongside the caller's key record. */
+/** An item read alongside the caller's key record (jobs/jobs.companion.ts, outreach/emails.companion.ts). */
 export interface Companion<T> {
   table: TableKey;
   key: Record<string, string>;
   decode(item: Record<string, unknown>): T;
 }
-
-export const jobCompanion = (jobId: string): Companion<Job> => ({ table: 'jobs', key: jobsKeys.job(jobId), decode: (item) => item as unknown as Job });
-
-export const emailCompanion = (accountId: string, emailId: string): Companion<EmailRecord> => ({
-  table: 'outreach',
-  key: outreachKeys.email(accountId, emailId),
-  decode: (item) => item as unknown as EmailRecord,
-});
 
 /** The account flags a key record carries. */
 const KEY_RECORD_FLAGS = ['public_api'] as const;

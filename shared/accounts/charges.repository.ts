@@ -1,7 +1,7 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { encodeTime } from 'ulid';
 import { documentClient } from '../adapters/aws.js';
-import { tableName } from '../core/env.js';
+import { tableName } from '../catalog/resource-names.js';
 import { ValidationError } from '../core/errors.js';
 import { accountsKeys as K } from './accounts.keys.js';
 import { toCharge, type ChargeRecord, type ChargeStatus } from './model.js';

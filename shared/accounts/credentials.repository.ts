@@ -1,5 +1,5 @@
 import { queryAll } from '../adapters/aws.js';
-import { tableName } from '../core/env.js';
+import { tableName } from '../catalog/resource-names.js';
 import { accountsKeys as K } from './accounts.keys.js';
 
 /**

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../adapters/aws.js';
-import { tableName } from '../core/env.js';
-import { asUsageIdentifier, type UsageIdentifier } from './api-key-values.js';
+import { tableName } from '../catalog/resource-names.js';
+import { asUsageIdentifier, type UsageIdentifier } from '../core/api-key-values.js';
 import { accountsKeys as K } from './accounts.keys.js';
 
 /** What the edge needs to know about a presented key: whether it is live, and what to throttle it by. */

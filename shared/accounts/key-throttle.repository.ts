@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../adapters/aws.js';
 import { isConditionFailed, itemOfConditionFailure } from '../adapters/dynamodb-errors.js';
-import { tableName } from '../core/env.js';
+import { tableName } from '../catalog/resource-names.js';
 import { expiresAt } from '../catalog/tables.js';
 import type { Throttle } from '../catalog/routes.js';
 import { accountsKeys as K } from './accounts.keys.js';

@@ -1,7 +1,7 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../adapters/aws.js';
 import { isTransactionCanceled } from '../adapters/dynamodb-errors.js';
-import { tableName } from '../core/env.js';
+import { tableName } from '../catalog/resource-names.js';
 import { logger } from '../core/logger.js';
 import { KEY_USE_ATTRIBUTE, accountsKeys as K } from './accounts.keys.js';
 

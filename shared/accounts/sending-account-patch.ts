@@ -1,5 +1,5 @@
 import * as z from '../core/zod.js';
-import { sanitizeEmailHtml } from '../outreach/html.js';
+import { sanitizeEmailHtml } from '../core/html.js';
 import { SMTP_ACCOUNT_TRANSPORTS } from './smtp-settings.js';
 import { SmtpSettingsPatchSchema } from './smtp-settings-schemas.js';
 import { timeZone } from './account-schemas.js';

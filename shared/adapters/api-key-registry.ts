@@ -1,6 +1,6 @@
 import { APIGatewayClient, CreateApiKeyCommand, CreateUsagePlanKeyCommand, DeleteApiKeyCommand, GetUsagePlansCommand } from '@aws-sdk/client-api-gateway';
 import { isLocalMode, requireEnv } from '../core/env.js';
-import type { UsageIdentifier } from '../accounts/api-key-values.js';
+import type { UsageIdentifier } from '../core/api-key-values.js';
 import { lazyClient } from './aws-client.js';
 
 /**

@@ -8,7 +8,7 @@
  */
 import { BedrockRuntimeClient, ConverseCommand, type ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
 import { lazyClient } from './aws-client.js';
-import type { LanguageModel, ToolRequest } from '../core/language-model.js';
+import type { LanguageModel, ToolRequest } from '../ports/language-model.js';
 
 /** The slice of the Converse request sent. */
 export interface ConverseToolInput {

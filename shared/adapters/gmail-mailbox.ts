@@ -1,7 +1,7 @@
 import type { gmail_v1 } from '@googleapis/gmail';
 import { once } from '../core/once.js';
 import { MailRefusedError } from './mail-refused.js';
-import { AccessTokenRejectedError, MAX_MESSAGES_PER_POLL, type MailboxApi, type ProviderMessage } from '../mailboxes/mailbox-provider.js';
+import { AccessTokenRejectedError, MAX_MESSAGES_PER_POLL, type MailboxApi, type ProviderMessage } from '../ports/mailbox-provider.js';
 
 /**
  * The Gmail API behind the MailboxProvider port (`@googleapis/gmail`; `rootUrl` is the API base, so the

@@ -1,7 +1,7 @@
 import type { Client, Context, Middleware } from '@microsoft/microsoft-graph-client';
 import { once } from '../core/once.js';
 import { MailRefusedError } from './mail-refused.js';
-import { AccessTokenRejectedError, MAX_MESSAGES_PER_POLL, type MailboxApi, type ProviderMessage } from '../mailboxes/mailbox-provider.js';
+import { AccessTokenRejectedError, MAX_MESSAGES_PER_POLL, type MailboxApi, type ProviderMessage } from '../ports/mailbox-provider.js';
 
 /**
  * Microsoft Graph behind the MailboxProvider port (`@microsoft/microsoft-graph-client`; `baseUrl` is the

@@ -1,6 +1,5 @@
 import { Resolver } from 'node:dns/promises';
-import type { MailExchangerAnswer } from '../email-status/classify.js';
-import type { MailExchangers } from '../email-status/mail-exchangers.js';
+import type { MailExchangerAnswer, MailExchangers } from '../ports/mail-exchangers.js';
 
 /**
  * The mail-exchanger port in AWS: a DNS MX query through the resolver of the Lambda environment (functions run

@@ -1,4 +1,4 @@
-import type { MailExchangers } from '../email-status/mail-exchangers.js';
+import type { MailExchangers } from '../ports/mail-exchangers.js';
 
 /**
  * The mail-exchanger port on the one-machine twin and in tests: no DNS query ever leaves the process. Every

@@ -1,5 +1,5 @@
 import { isLocalMode } from '../core/env.js';
-import type { MailExchangers } from '../email-status/mail-exchangers.js';
+import type { MailExchangers } from '../ports/mail-exchangers.js';
 import { dnsMailExchangers } from './mail-exchangers-dns.js';
 import { localMailExchangers } from './mail-exchangers-local.js';
 

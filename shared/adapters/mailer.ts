@@ -6,9 +6,7 @@ import { relayCredentials } from './smtp-relay-credentials.js';
 import { isLocalMode, optionalEnv, requireEnv } from '../core/env.js';
 import { LruMap } from '../core/lru-map.js';
 import { dropOnReset } from './aws-client.js';
-import { isPublicAddress, systemResolver, type Resolver } from '../webhooks/target.js';
-import type { SendingAccount } from '../accounts/model.js';
-import type { StoredSmtpSettings } from '../accounts/smtp-settings.js';
+import { isPublicAddress, systemResolver, type Resolver } from './web-target.js';
 import { MailRefusedError } from './mail-refused.js';
 
 /**
@@ -145,12 +143,25 @@ export const relayMailer: Mailer = {
 };
 
 /**
+ * The SMTP server a sending account sends through, as the account stores it (`StoredSmtpSettings` of
+ * accounts/smtp-settings.ts has this shape): the password stays sealed until a transport is built.
+ */
+export interface SmtpServerSettings {
+  host: string;
+  port: number;
+  username: string;
+  tls: 'implicit' | 'starttls';
+  password_sealed: string;
+  version: number;
+}
+
+/**
  * Where an account's SMTP server is reached. In AWS: the first address of its host, after every address it
  * resolves to has been found public (the connection goes to that address, with the host name for TLS, so a
  * second lookup cannot steer it inward). On the twin nothing leaves loopback: `localhost` is used as named,
  * any other host is answered by the stack's SMTP sink.
  */
-export async function smtpEndpoint(settings: StoredSmtpSettings, resolver: Resolver = systemResolver): Promise<{ host: string; port: number; servername?: string }> {
+export async function smtpEndpoint(settings: SmtpServerSettings, resolver: Resolver = systemResolver): Promise<{ host: string; port: number; servername?: string }> {
   if (isLocalMode()) {
     return settings.host === 'localhost' ? { host: '127.0.0.1', port: settings.port } : { host: requireEnv('SMTP_HOST'), port: Number(requireEnv('SMTP_PORT')) };
   }
@@ -161,9 +172,9 @@ export async function smtpEndpoint(settings: StoredSmtpSettings, resolver: Resol
 
 /** One transport per account and settings version: a changed password or host is used from the next send on. */
 let accountTransports = new LruMap<string, Transporter>(200);
-const transportKey = (account: SendingAccount, settings: StoredSmtpSettings) => `${account.id}#${settings.version}`;
+const transportKey = (account: { id: string }, settings: SmtpServerSettings) => `${account.id}#${settings.version}`;
 
-async function accountTransport(account: SendingAccount, settings: StoredSmtpSettings): Promise<Transporter> {
+async function accountTransport(account: { id: string }, settings: SmtpServerSettings): Promise<Transporter> {
   const key = transportKey(account, settings);
   const cached = accountTransports.get(key);
   if (cached) return cached;
@@ -183,7 +194,7 @@ async function accountTransport(account: SendingAccount, settings: StoredSmtpSet
   return transport;
 }
 
-export function accountSmtpMailer(account: SendingAccount & { smtp: StoredSmtpSettings }): Mailer {
+export function accountSmtpMailer(account: { id: string; smtp: SmtpServerSettings }): Mailer {
   return { envelopeDelivery: true, send: async (mail) => sendSmtp(await accountTransport(account, account.smtp), mail) };
 }
 

@@ -1,4 +1,4 @@
-import type { MailboxApiFactory } from '../mailboxes/mailbox-provider.js';
+import type { MailboxApiFactory } from '../ports/mailbox-provider.js';
 import { gmailMailbox } from './gmail-mailbox.js';
 import { graphMailbox } from './graph-mailbox.js';
 

@@ -3,8 +3,8 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import robotsParserModule from 'robots-parser';
 import { ValidationError } from '../core/errors.js';
-import { validateWebhookUrl, type Resolver, type ValidatedTarget } from '../webhooks/target.js';
-import type { PageReader, PageResult, ReadOptions } from '../agentic/page-reader.js';
+import { validateWebhookUrl, type Resolver, type ValidatedTarget } from './web-target.js';
+import type { PageReader, PageResult, ReadOptions } from '../ports/page-reader.js';
 
 /**
  * The page reader over HTTP(S), under the webhook-target rules (docs/decisions.md#agentic-evidence):

@@ -1,9 +1,9 @@
 import http from 'node:http';
 import { requireEnv } from '../core/env.js';
-import { isLoopbackAddress } from '../webhooks/target.js';
+import { isLoopbackAddress } from './web-target.js';
 import { webhookTargetPolicy } from './webhook-targets.js';
 import { cappedGet, httpPageReader, type Transport } from './page-reader-http.js';
-import type { PageReader } from '../agentic/page-reader.js';
+import type { PageReader } from '../ports/page-reader.js';
 
 /**
  * The page reader of the one-machine twin: the same reader and rules as in AWS, with the host table kept on

@@ -1,6 +1,6 @@
 import { isLocalMode } from '../core/env.js';
-import { systemResolver } from '../webhooks/target.js';
-import type { PageReader } from '../agentic/page-reader.js';
+import { systemResolver } from './web-target.js';
+import type { PageReader } from '../ports/page-reader.js';
 import { httpPageReader } from './page-reader-http.js';
 import { localPageReader } from './page-reader-local.js';
 

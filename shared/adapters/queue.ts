@@ -1,6 +1,6 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { sqsClient } from './sqs-client.js';
-import { queueUrl } from '../core/env.js';
+import { queueUrl } from '../catalog/resource-names.js';
 import type { QueueKey } from '../catalog/queues.js';
 import { QUEUE_MESSAGES, type MessageOf } from '../catalog/messages.js';
 

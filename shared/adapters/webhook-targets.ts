@@ -1,5 +1,5 @@
 import { flag, isLocalMode, optionalEnv } from '../core/env.js';
-import { isLoopbackAddress, systemResolver, type Resolver } from '../webhooks/target.js';
+import { isLoopbackAddress, systemResolver, type Resolver } from './web-target.js';
 
 /**
  * The webhook-target adapter: how hosts resolve and which checked addresses may be connected to.

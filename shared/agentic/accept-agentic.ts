@@ -11,7 +11,7 @@ import { messages } from '../catalog/messages.js';
 import { canonicalJson } from '../jobs/accept-job.js';
 import { getIdempotencyRecord, getJob, newJobWrites } from '../jobs/jobs.repository.js';
 import { acceptanceView, newJobEnvelope } from '../jobs/model.js';
-import { validateWebhookUrl } from '../webhooks/target.js';
+import { validateWebhookUrl } from '../adapters/web-target.js';
 import { FAILURE_MESSAGES } from '../webhooks/events.js';
 import { endAgenticJob, takeSlotWrites } from './agentic.repository.js';
 import { FIRST_CHECKPOINT, isAgenticJob, type AgenticJob, type AgenticSearchRequest } from './model.js';

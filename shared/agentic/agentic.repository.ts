@@ -4,12 +4,12 @@ import { cancellationReasons, isConditionFailed, isTransactionCanceled } from '.
 import { chargeProgressWrite, pendingSettleWrites, type TransactItem } from '../accounts/ledger.repository.js';
 import { DEADLINES, after } from '../catalog/deadlines.js';
 import { DUE_ATTRIBUTES, dueFields, expiresAt } from '../catalog/tables.js';
-import { tableName } from '../core/env.js';
+import { tableName } from '../catalog/resource-names.js';
 import { jobsKeys as K } from '../jobs/jobs.keys.js';
 import type { JobError } from '../jobs/model.js';
 import type { AgenticSearchItem } from '../webhooks/events.js';
 import type { AgenticJob, Checkpoint } from './model.js';
-import type { Criteria } from './criteria.js';
+import type { Criteria } from '../understanding/criteria.js';
 
 /**
  * The agentic job's writes. Each is one conditional write (or transaction) whose condition is the state

@@ -2,8 +2,7 @@ import { createRequire } from 'node:module';
 import { CITY_RENAMES, METRO_DISTRICTS, coveredCities, type City } from '../directory/geo.js';
 import { SENIORITIES, TITLE_ROLES, TITLES_BY_FUNCTION, type JobFunction, type Seniority } from '../directory/taxonomy.js';
 import type { Person } from '../directory/types.js';
-import { titleKeys, type ParsedQuery, type Place } from '../search/query.js';
-import { isEmptyQuery } from '../search/people-search.js';
+import { isEmptyQuery, titleKeys, type ParsedQuery, type Place } from '../search-engine/query.js';
 import { BROADENING_RUNGS } from '../webhooks/events.js';
 
 /**

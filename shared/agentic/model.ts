@@ -1,7 +1,7 @@
 import * as z from '../core/zod.js';
 import type { Job } from '../jobs/model.js';
 import type { AgenticSearchItem, Broadening, CompletionReason } from '../webhooks/events.js';
-import type { Criteria } from './criteria.js';
+import type { Criteria } from '../understanding/criteria.js';
 
 /** POST /agentic-search/ (docs/decisions.md): bounds and defaults as written there. */
 export const AgenticSearchSchema = z.lazy(() =>

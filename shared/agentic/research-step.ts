@@ -7,17 +7,17 @@ import { messages } from '../catalog/messages.js';
 import { getJob } from '../jobs/jobs.repository.js';
 import { TERMINAL } from '../jobs/model.js';
 import { searchEngine } from '../search/engine-source.js';
-import { sendFirstDelivery } from '../webhooks/queue-delivery.js';
+import { sendFirstDelivery } from '../jobs/queue-delivery.js';
 import type { AgenticSearchItem, CompletionReason } from '../webhooks/events.js';
 import { markAgenticRunning, saveStep } from './agentic.repository.js';
-import { evaluateCandidate } from './evaluate.js';
+import { evaluateCandidate } from '../understanding/evaluate.js';
 import { understanding } from '../understanding/understanding.js';
 import type { Understanding } from '../understanding/port.js';
 import { isAgenticJob, RUNG_ADDED_MAX, type AgenticJob, type Checkpoint, type RungUse } from './model.js';
 import { isNewAt, ladderOf, type Rung } from './ladder.js';
-import { cursorAfter, type SearchCursor, type SearchEngine } from '../search/search-port.js';
+import { cursorAfter, type SearchCursor, type SearchEngine } from '../search-engine/search-port.js';
 import { completeRun } from './run-end.js';
-import type { PageReader, PageResult } from './page-reader.js';
+import type { PageReader, PageResult } from '../ports/page-reader.js';
 
 /**
  * The research loop as a chain of bounded steps (one `agentic_step` message each).

@@ -1,7 +1,7 @@
 import { serviceClock, type Clock } from '../core/clock.js';
 import { getJob } from '../jobs/jobs.repository.js';
 import { TERMINAL } from '../jobs/model.js';
-import { sendFirstDelivery } from '../webhooks/queue-delivery.js';
+import { sendFirstDelivery } from '../jobs/queue-delivery.js';
 import { FAILURE_MESSAGES, type AgenticSearchItem, type CompletionReason } from '../webhooks/events.js';
 import { endAgenticJob } from './agentic.repository.js';
 import { isAgenticJob, type AgenticJob } from './model.js';

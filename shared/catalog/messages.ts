@@ -1,6 +1,6 @@
 import * as z from '../core/zod.js';
 import type { QueueKey } from './queues.js';
-import { SesEventSchema, type SesEvent } from '../outreach/ses-event-schema.js';
+import { SesEventSchema, type SesEvent } from './ses-event-schema.js';
 
 /**
  * The queue message catalogue: one zod schema per message kind, grouped per queue as a discriminated union

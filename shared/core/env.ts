@@ -1,8 +1,6 @@
-import { TABLES, type TableKey } from '../catalog/tables.js';
-import { QUEUES, type QueueKey } from '../catalog/queues.js';
-
 /**
- * Configuration is read from the environment the stack (or the local server) sets from the catalogues.
+ * Configuration is read from the environment the stack (or the local server) sets from the catalogues
+ * (the resources' names: catalog/resource-names.ts).
  * A missing resource name fails fast with the variable's name: no silent defaults.
  */
 export function requireEnv(name: string): string {
@@ -14,18 +12,6 @@ export function requireEnv(name: string): string {
 export function optionalEnv(name: string): string | undefined {
   const v = process.env[name];
   return v === undefined || v === '' ? undefined : v;
-}
-
-export function tableName(key: TableKey): string {
-  return requireEnv(TABLES[key].env);
-}
-
-export function queueUrl(key: QueueKey): string {
-  return requireEnv(QUEUES[key].urlEnv);
-}
-
-export function queueArn(key: QueueKey): string {
-  return requireEnv(QUEUES[key].arnEnv);
 }
 
 /** True only on the one-machine twin (`npm start`, tests); never set by the CDK stack. */

@@ -1,6 +1,6 @@
 import { BatchGetCommand, BatchWriteCommand, GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../adapters/aws.js';
-import { tableName } from '../core/env.js';
+import { tableName } from '../catalog/resource-names.js';
 import type { ContactPoints, DirectoryEntry, DirectoryStore, ImportMarker } from './directory-store.js';
 import { currentDirectoryVersion, readDirectoryVersion, switchDirectoryVersion } from './directory-version.repository.js';
 import type { Company, DirectoryRecord, Person } from './types.js';

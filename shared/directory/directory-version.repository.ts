@@ -1,7 +1,8 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../adapters/aws.js';
 import { isConditionFailed } from '../adapters/dynamodb-errors.js';
-import { optionalEnv, tableName } from '../core/env.js';
+import { optionalEnv } from '../core/env.js';
+import { tableName } from '../catalog/resource-names.js';
 
 /**
  * Which directory version lookups read: one pointer item in the directory table, switched by a conditional

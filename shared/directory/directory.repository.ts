@@ -11,11 +11,11 @@ export { getImportMarker, importDirectory, recordImport };
 let memory: Promise<DirectoryStore> | undefined;
 // Named through a variable so bundlers leave it out: the in-memory store serves the one-machine twin only,
 // and a Lambda (DIRECTORY_STORE unset) never loads it.
-const MEMORY_STORE_MODULE = './directory-memory.js';
+const MEMORY_STORE_MODULE = '../search-engine/directory-memory.js';
 
 function store(): DirectoryStore | Promise<DirectoryStore> {
   if (directoryStoreName() === 'dynamodb') return dynamoDbDirectory;
-  memory ??= (import(MEMORY_STORE_MODULE) as Promise<typeof import('./directory-memory.js')>).then((m) => m.memoryDirectory);
+  memory ??= (import(MEMORY_STORE_MODULE) as Promise<{ memoryDirectory: DirectoryStore }>).then((m) => m.memoryDirectory);
   return memory;
 }
 

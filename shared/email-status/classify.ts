@@ -1,3 +1,5 @@
+import type { MailExchangerAnswer } from '../ports/mail-exchangers.js';
+
 /**
  * How far a found email can be trusted (issue 34, docs/decisions.md#email-status), decided from what the service
  * knows without ever talking to the address's mail server: its syntax, its domain's mail exchangers, the
@@ -50,8 +52,6 @@ export interface EmailStatusFields {
   email_status_reason: EmailStatusReason;
 }
 
-/** The answer of the mail-exchanger port for one domain. */
-export type MailExchangerAnswer = 'present' | 'absent' | 'unavailable';
 
 /** What the service's own sending has taught it (mail-evidence.repository.ts); no account is named in it. */
 export interface MailEvidence {

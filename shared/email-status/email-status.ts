@@ -2,7 +2,7 @@ import { mailExchangers } from '../adapters/mail-exchangers.js';
 import { addressLists, type AddressLists } from './address-lists.js';
 import { classifyEmail, parseAddress, type EmailStatusFields, type MailEvidence } from './classify.js';
 import { mailEvidenceFor } from './mail-evidence.repository.js';
-import type { MailExchangers } from './mail-exchangers.js';
+import type { MailExchangers } from '../ports/mail-exchangers.js';
 
 /**
  * The email status of one address (classify.ts has the rules): the one function every result that carries a

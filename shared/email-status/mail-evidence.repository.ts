@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../adapters/aws.js';
 import { isConditionFailed } from '../adapters/dynamodb-errors.js';
-import { tableName } from '../core/env.js';
+import { tableName } from '../catalog/resource-names.js';
 import type { MailEvidence } from './classify.js';
 
 /**

@@ -4,7 +4,7 @@ import { logger } from '../core/logger.js';
 import { QUEUES } from '../catalog/queues.js';
 import { getJob, markRunning } from '../jobs/jobs.repository.js';
 import { TERMINAL } from '../jobs/model.js';
-import { sendFirstDelivery } from '../webhooks/queue-delivery.js';
+import { sendFirstDelivery } from '../jobs/queue-delivery.js';
 import { lookupEmail, lookupPhone, lookupProfessionalUrl, lookupProfile } from './enrichment.js';
 import { planBulkItem, type PlannedItem } from './bulk.schema.js';
 import { ITEM_ERROR_MESSAGE, failedItem, finishBulk, saveItems, type BulkJob, type ItemOutcome } from './bulk-progress.js';

@@ -1,7 +1,7 @@
 import { serviceClock, type Clock } from '../core/clock.js';
 import { itemChargeWrites, pendingSettleWrites, type ItemCharge } from '../accounts/ledger.repository.js';
 import { finishJob, getJob, markRunning, saveBulkProgress } from '../jobs/jobs.repository.js';
-import { sendFirstDelivery } from '../webhooks/queue-delivery.js';
+import { sendFirstDelivery } from '../jobs/queue-delivery.js';
 import type { Job } from '../jobs/model.js';
 import type { BulkItemKind, BulkItemResult, BulkItemStatus } from '../webhooks/events.js';
 

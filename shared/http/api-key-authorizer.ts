@@ -1,5 +1,5 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { hashApiKey } from '../accounts/api-key-values.js';
+import { hashApiKey } from '../core/api-key-values.js';
 import type { KeyGrant } from '../accounts/key-grant.repository.js';
 import { API_KEY_AUTHORIZER } from '../catalog/authorizer.js';
 import { PUBLIC_BASE } from '../catalog/routes.js';

@@ -4,7 +4,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type { $ZodIssue, $ZodType, output } from 'zod/v4/core';
 import { AppError, ContentionError, GatewayError, NotFoundError, PermissionDeniedError, UnauthorizedError, ValidationError } from '../core/errors.js';
 import { getAccount } from '../accounts/accounts.repository.js';
-import { hashApiKey } from '../accounts/api-key-values.js';
+import { hashApiKey } from '../core/api-key-values.js';
 import { readCaller, type CallerKey, type Companion } from '../accounts/caller.repository.js';
 import { keyUseDue, recordKeyUse } from '../accounts/key-use.repository.js';
 import { logger } from '../core/logger.js';

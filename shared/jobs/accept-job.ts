@@ -4,7 +4,7 @@ import { newId } from '../core/ids.js';
 import { ConflictError, ValidationError } from '../core/errors.js';
 import { ExtraItemConditionFailed, reserveWith } from '../accounts/ledger.repository.js';
 import { sendMessage } from '../adapters/queue.js';
-import { validateWebhookUrl } from '../webhooks/target.js';
+import { validateWebhookUrl } from '../adapters/web-target.js';
 import { webhookTargetPolicy } from '../adapters/webhook-targets.js';
 import { logger } from '../core/logger.js';
 import { messages, type SearchJobKind } from '../catalog/messages.js';

@@ -1,12 +1,11 @@
 import type { SQSRecord } from 'aws-lambda';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { pendingSettleWrites } from '../accounts/ledger.repository.js';
-import { sendFirstDelivery } from '../webhooks/queue-delivery.js';
+import { sendFirstDelivery } from './queue-delivery.js';
 import { finishJob, getJob, markRunning, type JobFinish } from './jobs.repository.js';
 import { TERMINAL, type Job } from './model.js';
 import { FAILURE_MESSAGES } from '../webhooks/events.js';
 import { isSearchJobKind, type SearchJobKind } from '../catalog/messages.js';
-import { endLostBulkJob } from '../enrichment/bulk-progress.js';
 
 /**
  * The common course of a job worker, safe under redelivery and after a crash at any step:
@@ -75,20 +74,11 @@ const LOST_JOB: Record<SearchJobKind, { event_type: string; message: string }> =
   people_search: { event_type: 'search.failed', message: FAILURE_MESSAGES.search.error },
   phone_enrich: { event_type: 'phone_enrich.failed', message: FAILURE_MESSAGES.phone_enrich.error },
   deep_search: { event_type: 'deep_search.failed', message: FAILURE_MESSAGES.deep_search.error },
-  // Never used to end one (endLostJob completes it with its items instead); here for the record's completeness.
+  // Never used to end one (endLostJob of workers/sweep-job.ts completes it with its items instead); here for the record's completeness.
   bulk_enrich: { event_type: 'bulk_enrich.failed', message: 'bulk enrichment failed, retry' },
 };
 
 export function lostJobOutcome(job: Job): JobOutcome {
   const lost = isSearchJobKind(job.tier) ? LOST_JOB[job.tier] : { event_type: `${job.tier}.failed`, message: 'the job failed, retry' };
   return { status: 'failed', event_type: lost.event_type, code: 'error', message: lost.message };
-}
-
-/**
- * End a job whose run was lost. A bulk enrichment completes with the results it has and its undone items
- * `failed` and released (its done items were charged and must stay visible); any other job fails.
- */
-export async function endLostJob(job: Job, clock: Clock = serviceClock): Promise<void> {
-  if (job.tier === 'bulk_enrich') return endLostBulkJob(job.id, clock);
-  await endJob(job, lostJobOutcome(job), clock);
 }

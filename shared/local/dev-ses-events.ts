@@ -1,4 +1,4 @@
-import { SesEventSchema } from '../outreach/ses-event-schema.js';
+import { SesEventSchema } from '../catalog/ses-event-schema.js';
 import { messages } from '../catalog/messages.js';
 import { sendMessage } from '../adapters/queue.js';
 import { errorEnvelope, parseWith } from '../http/handler.js';

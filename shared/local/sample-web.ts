@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { mulberry32 } from '../directory/generate.js';
 import type { Company, Person } from '../directory/types.js';
-import { readDirectory } from '../search/index-source.js';
+import { readDirectory } from '../search-engine/index-source.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { SAMPLE_WEB_HOSTS_PATH } from '../adapters/page-reader-local.js';
 

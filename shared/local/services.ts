@@ -5,7 +5,7 @@ import { startupPhase } from './startup-trace.js';
 import { runAsFunction } from './function-context.js';
 import { directoryStoreName } from '../directory/directory-store.js';
 import type { DirectoryRecord } from '../directory/types.js';
-import { loadDirectoryFile, useLoadedDirectory, type LoadedDirectory } from '../search/index-source.js';
+import { loadDirectoryFile, useLoadedDirectory, type LoadedDirectory } from '../search-engine/index-source.js';
 
 /**
  * What the running service adds on top of the bare stack: the people directory (generated on first run,
@@ -134,8 +134,8 @@ export async function prepareDirectory(opts: DirectoryPlan & { loading?: Promise
 async function publishToOpenSearch(directory: LoadedDirectory, log: (m: string) => void): Promise<void> {
   const [{ openSearchClient }, { publishDirectoryVersion }, { versionIndexName, PEOPLE_ALIAS }] = await Promise.all([
     import('../adapters/opensearch-client.js'),
-    import('../adapters/opensearch-engine.js'),
-    import('../search/opensearch-query.js'),
+    import('../search-engine/opensearch-engine.js'),
+    import('../search-engine/opensearch-query.js'),
   ]);
   const client = openSearchClient();
   const index = versionIndexName(directory.version!);

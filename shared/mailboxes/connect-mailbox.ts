@@ -11,7 +11,7 @@ import { isLocalMode, optionalEnv } from '../core/env.js';
 import { AppError, NotFoundError, ValidationError } from '../core/errors.js';
 import { OAUTH_CALLBACK_PATH } from '../catalog/routes.js';
 import { BINDING_SECONDS, bindingMatches, newBrowserBinding, type BrowserBinding } from './browser-binding.js';
-import type { MailboxApiFactory } from './mailbox-provider.js';
+import type { MailboxApiFactory } from '../ports/mailbox-provider.js';
 import { sealTokens } from './mailbox-session.js';
 import { putOAuthFlow, saveConnection, takeOAuthFlow } from './mailboxes.repository.js';
 

@@ -4,7 +4,7 @@ import { GrantRevokedError, refreshTokens, type TokenSet } from '../adapters/oau
 import { providerMailboxApi } from '../adapters/oauth-mailbox-api.js';
 import { updateSendingAccount } from '../accounts/sending-accounts.repository.js';
 import { logger } from '../core/logger.js';
-import { AccessTokenRejectedError, type MailboxApi, type MailboxApiFactory } from './mailbox-provider.js';
+import { AccessTokenRejectedError, type MailboxApi, type MailboxApiFactory } from '../ports/mailbox-provider.js';
 import { markRevoked, storeTokens, type MailboxConnection } from './mailboxes.repository.js';
 
 /**

@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../adapters/aws.js';
 import { isConditionFailed } from '../adapters/dynamodb-errors.js';
-import { tableName } from '../core/env.js';
+import { tableName } from '../catalog/resource-names.js';
 import { expiresAt } from '../catalog/tables.js';
 import { accountsKeys as K } from '../accounts/accounts.keys.js';
 

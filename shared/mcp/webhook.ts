@@ -1,5 +1,5 @@
 import { staticResolver } from '../adapters/webhook-targets.js';
-import { isLoopbackAddress, systemResolver, validateWebhookUrl, type Resolver } from '../webhooks/target.js';
+import { isLoopbackAddress, systemResolver, validateWebhookUrl, type Resolver } from '../adapters/web-target.js';
 import { AppError } from '../core/errors.js';
 
 /**
@@ -7,7 +7,7 @@ import { AppError } from '../core/errors.js';
  * and agentic search, phone enrichment) send it as `webhook_url` on every call, so a model never has to
  * invent one. The tools wait for the job themselves; the webhook is only the API's required delivery.
  *
- * It is checked once at start by the service's own rules (shared/webhooks/target.ts): https, port 443 or
+ * It is checked once at start by the service's own rules (shared/adapters/web-target.ts): https, port 443 or
  * 8443, every address public. Against the local stack (a loopback `PEOPLE_API_URL`) the twin's rules apply
  * instead: hosts resolve only through `localhost` and `WEBHOOK_HOSTS` (no DNS question leaves the machine),
  * and a plain-HTTP loopback receiver is allowed unless `WEBHOOK_ALLOW_LOOPBACK=0` (the local stack's default

@@ -1,6 +1,6 @@
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, queryAll } from '../adapters/aws.js';
-import { tableName } from '../core/env.js';
+import { tableName } from '../catalog/resource-names.js';
 import { expiresAt } from '../catalog/tables.js';
 import { cancellationReasons } from '../adapters/dynamodb-errors.js';
 import type { TransactItem } from '../accounts/ledger.repository.js';

@@ -1,6 +1,6 @@
 /**
  * The drafting port: what a drafter is given and what it returns. Two implementations: the built-in
- * composer (`./composer/`) and a Bedrock model (`../adapters/bedrock-drafter.ts`).
+ * composer (`./composer/`) and a Bedrock model (`./bedrock-drafter.ts`).
  */
 import { clean } from './composer/text.js';
 import type { Contact } from './model.js';

@@ -6,7 +6,7 @@ import { serviceClock, type Clock } from '../core/clock.js';
 import { optionalEnv, requireEnv } from '../core/env.js';
 import { QUEUES } from '../catalog/queues.js';
 import { awsScheduler, type Scheduler } from '../adapters/scheduler.js';
-import { bedrockDrafter } from '../adapters/bedrock-drafter.js';
+import { bedrockDrafter } from './bedrock-drafter.js';
 import { ComposerDrafter } from './composer/composer-drafter.js';
 import { DraftFailedError, type Drafter } from './drafter.js';
 import { getEmail, transition, transitionOrCurrent } from './emails.repository.js';

@@ -3,7 +3,7 @@ import { serviceClock, type Clock } from '../core/clock.js';
 import { awsScheduler, type Scheduler } from '../adapters/scheduler.js';
 import { messages } from '../catalog/messages.js';
 import { transitionOrCurrent } from './emails.repository.js';
-import { htmlToPlain, sanitizeEmailHtml } from './html.js';
+import { htmlToPlain, sanitizeEmailHtml } from '../core/html.js';
 import { plainToHtml } from './plain-html.js';
 import { REVIEW_WINDOW_MS, type EmailRecord } from './model.js';
 import type { PatchEmailSchema } from './schemas.js';

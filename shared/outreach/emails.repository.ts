@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { BatchGetCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, queryAll, scanAll } from '../adapters/aws.js';
 import { countListIndex, walkListIndex, type ListIndexRange } from '../adapters/list-index.js';
-import { tableName } from '../core/env.js';
+import { tableName } from '../catalog/resource-names.js';
 import { EMAIL_LIST_FIELDS, type EmailListRecord, type EmailRecord, type EmailStatus } from './model.js';
 import { outreachKeys as K } from './outreach.keys.js';
 import { setClauses } from '../adapters/update-expression.js';

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../adapters/aws.js';
-import { tableName } from '../core/env.js';
+import { tableName } from '../catalog/resource-names.js';
 import type { Contact } from './model.js';
 import { setClauses } from '../adapters/update-expression.js';
 import { outreachKeys as K } from './outreach.keys.js';

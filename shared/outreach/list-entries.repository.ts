@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, scanAll } from '../adapters/aws.js';
 import { isConditionFailed } from '../adapters/dynamodb-errors.js';
-import { tableName } from '../core/env.js';
+import { tableName } from '../catalog/resource-names.js';
 import { outreachKeys as K } from './outreach.keys.js';
 
 /**

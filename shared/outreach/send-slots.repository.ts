@@ -1,6 +1,6 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../adapters/aws.js';
-import { tableName } from '../core/env.js';
+import { tableName } from '../catalog/resource-names.js';
 import { allocateSlot, localDay } from './send-time.js';
 import { outreachKeys as K } from './outreach.keys.js';
 import { expiresAt } from '../catalog/tables.js';

@@ -5,7 +5,7 @@ import { suppress } from './leads.repository.js';
 import { recordBounce } from './bounces.js';
 import { stopEnrollment } from '../sequences/cadence.js';
 import { mailEventApplied, recordMailEvent } from './mail-events.repository.js';
-import { interpretSesEvent, type SesEvent, type SesFeedback } from './ses-event-schema.js';
+import { interpretSesEvent, type SesEvent, type SesFeedback } from '../catalog/ses-event-schema.js';
 import { countOnce } from './deliverability.repository.js';
 import { recordDelivery, recordHardBounce } from '../email-status/mail-evidence.repository.js';
 import { patternOf } from '../email-status/classify.js';

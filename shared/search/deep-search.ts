@@ -1,3 +1,4 @@
+import { isEmptyQuery } from '../search-engine/query.js';
 import type { SQSRecord } from 'aws-lambda';
 import { QUEUES } from '../catalog/queues.js';
 import { FAILURE_MESSAGES } from '../webhooks/events.js';
@@ -10,10 +11,9 @@ import type { Company, Person } from '../directory/types.js';
 import { findContact } from '../enrichment/identity.js';
 import { understanding } from '../understanding/understanding.js';
 import { withSearchEngine } from './engine-source.js';
-import type { SearchEngine } from './search-port.js';
-import { isEmptyQuery } from './people-search.js';
-import { deepShortlist } from './deep-search-shortlist.js';
-import { FIT_WEIGHTS } from './fit-score.js';
+import type { SearchEngine } from '../search-engine/search-port.js';
+import { deepShortlist } from '../search-engine/deep-search-shortlist.js';
+import { FIT_WEIGHTS } from '../search-engine/fit-score.js';
 import type { DeepSearchRequest } from './deep-search-accept.js';
 
 /**

@@ -7,10 +7,10 @@
  */
 import { objectSize, readObjectBytes } from '../adapters/object-store.js';
 import { optionalEnv, requireEnv } from '../core/env.js';
-import { MAX_IN_MEMORY_PEOPLE, SearchIndexRefused, VersionedIndex } from './index-artifact.js';
-import { peopleIndex } from './index-source.js';
+import { MAX_IN_MEMORY_PEOPLE, SearchIndexRefused, VersionedIndex } from '../search-engine/index-artifact.js';
+import { peopleIndex } from '../search-engine/index-source.js';
 import type { JobOutcome } from '../jobs/run-job.js';
-import type { SearchEngine } from './search-port.js';
+import type { SearchEngine } from '../search-engine/search-port.js';
 
 /** Reads the directory pointer: the version lookups see now, or null before the first import. */
 export type CurrentDirectoryVersion = () => Promise<string | null>;
@@ -45,7 +45,7 @@ function versionedIndex(): VersionedIndex {
 
 export async function searchEngine(): Promise<SearchEngine> {
   const engine = optionalEnv('SEARCH_ENGINE') ?? 'memory';
-  if (engine === 'opensearch') return (await import('../adapters/opensearch-engine.js')).openSearchEngine();
+  if (engine === 'opensearch') return (await import('../search-engine/opensearch-engine.js')).openSearchEngine();
   if (engine !== 'memory') throw new Error(`SEARCH_ENGINE ${engine} is neither memory nor opensearch`);
   if (optionalEnv('DIRECTORY_FILE')) return peopleIndex();
   return versionedIndex().current();

@@ -6,10 +6,9 @@ import { getJob } from '../jobs/jobs.repository.js';
 import { runJob } from '../jobs/run-job.js';
 import { toLead } from '../directory/shape.js';
 import { understanding } from '../understanding/understanding.js';
-import type { ParsedQuery } from './query.js';
+import { isEmptyQuery, type ParsedQuery } from '../search-engine/query.js';
 import { withSearchEngine } from './engine-source.js';
-import { cursorAfter } from './search-port.js';
-import { isEmptyQuery } from './people-search.js';
+import { cursorAfter } from '../search-engine/search-port.js';
 
 /** The queue worker's run of a people search accepted by people-search.ts: one page of leads from the engine. */
 export function runPeopleSearchJob(jobId: string, record: SQSRecord | null): Promise<void> {

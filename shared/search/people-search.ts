@@ -3,7 +3,6 @@ import { NotFoundError, ValidationError } from '../core/errors.js';
 import { PRICES } from '../accounts/prices.js';
 import { acceptJob } from '../jobs/accept-job.js';
 import { getOwnJob } from '../jobs/jobs.repository.js';
-import type { ParsedQuery } from './query.js';
 
 /**
  * People search (docs/decisions.md#search-and-enrichment): 1 credit per lead returned, `max_results` reserved at
@@ -50,11 +49,4 @@ export async function acceptPeopleSearch(
     idempotencyKey,
     extra: extra as never,
   });
-}
-
-/** A query with nothing to search on (no constraint, no keyword) is invalid input. */
-export function isEmptyQuery(q: ParsedQuery): boolean {
-  const e = q.exclusions;
-  const lists = [q.titles, q.functions, q.seniorities, q.locations, q.industries, q.companies, q.keywords, e.companies, e.industries, e.titles, e.seniorities, e.functions, e.keywords];
-  return !q.companySize && lists.every((l) => l.length === 0);
 }

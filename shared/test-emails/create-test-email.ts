@@ -9,7 +9,7 @@ import { sendMessage } from '../adapters/queue.js';
 import { messages } from '../catalog/messages.js';
 import { DEADLINES, after } from '../catalog/deadlines.js';
 import { canonicalJson, parseIdempotencyKey } from '../jobs/accept-job.js';
-import { htmlToPlain, sanitizeEmailHtml } from '../outreach/html.js';
+import { htmlToPlain, sanitizeEmailHtml } from '../core/html.js';
 import { plainToHtml } from '../outreach/plain-html.js';
 import { decodeAttachments } from './attachments.js';
 import { testInboxAddress } from './config.js';

@@ -12,7 +12,7 @@ import { sendMessage } from '../adapters/queue.js';
 import { messages } from '../catalog/messages.js';
 import { DEADLINES, after, nextLook, type SweepAction } from '../catalog/deadlines.js';
 import { buildMime } from '../outreach/mime.js';
-import { htmlToPlain } from '../outreach/html.js';
+import { htmlToPlain } from '../core/html.js';
 import { escapeHtml } from '../outreach/plain-html.js';
 import { testEmailBanner } from './config.js';
 import { IN_FLIGHT_MS, type TestEmailError, type TestEmailRecord } from './model.js';

@@ -1,6 +1,6 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, queryAll } from '../adapters/aws.js';
-import { tableName } from '../core/env.js';
+import { tableName } from '../catalog/resource-names.js';
 import { outreachKeys as K } from '../outreach/outreach.keys.js';
 import { setClauses } from '../adapters/update-expression.js';
 import { cancellationReasons, isConditionFailed, isTransactionCanceled } from '../adapters/dynamodb-errors.js';

@@ -1,6 +1,6 @@
-import { parseQuery } from '../search/query.js';
-import { parseCriteria } from '../agentic/criteria.js';
-import { findProof } from '../agentic/evaluate.js';
+import { parseQuery } from '../search-engine/query.js';
+import { parseCriteria } from './criteria.js';
+import { findProof } from './evaluate.js';
 import type { Understanding } from './port.js';
 
 /** The built-in engine: the gazetteer parser, the clause patterns and the evidence patterns. No model, no I/O. */

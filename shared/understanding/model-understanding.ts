@@ -16,9 +16,9 @@ import * as z from '../core/zod.js';
 import { logger } from '../core/logger.js';
 import { FUNCTIONS, INDUSTRIES, SENIORITIES, TITLE_ROLES } from '../directory/taxonomy.js';
 import { normalizeCompanyName } from '../directory/urls.js';
-import { keywordKey, parseQuery, type ParsedQuery, type Place, type TermUse } from '../search/query.js';
-import type { Criteria, EvidenceCheck, Priority } from '../agentic/criteria.js';
-import { findProof, withinDays, type Block } from '../agentic/evaluate.js';
+import { keywordKey, parseQuery, type ParsedQuery, type Place, type TermUse } from '../search-engine/query.js';
+import type { Criteria, EvidenceCheck, Priority } from './criteria.js';
+import { findProof, withinDays, type Block } from './evaluate.js';
 import type { LanguageModel, ToolRequest, Understanding } from './port.js';
 
 export const DEFAULT_MODEL_TIMEOUT_MS = 5000;

@@ -5,11 +5,11 @@
  * (./model-understanding.ts over a `LanguageModel`, whose one adapter is shared/adapters/bedrock-language-model.ts).
  * Domain code asks `understanding()` (./understanding.ts) and never names an SDK.
  */
-import type { ParsedQuery } from '../search/query.js';
-import type { Criteria, EvidenceCheck } from '../agentic/criteria.js';
-import type { Block } from '../agentic/evaluate.js';
+import type { ParsedQuery } from '../search-engine/query.js';
+import type { Criteria, EvidenceCheck } from './criteria.js';
+import type { Block } from './evaluate.js';
 
-export type { LanguageModel, ToolRequest } from '../core/language-model.js';
+export type { LanguageModel, ToolRequest } from '../ports/language-model.js';
 
 export interface Understanding {
   /** A plain-language people query → the constraints the search engines take. */

@@ -8,7 +8,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { ValidatedTarget } from './target.js';
+import type { ValidatedTarget } from '../adapters/web-target.js';
 import { classifyDeliveryError, classifyStatus, DeliveryTimeoutError, type DeliveryErrorClass } from './delivery-errors.js';
 
 export interface DeliveryResult {

@@ -5,7 +5,7 @@ import { MalformedMessageError } from '../catalog/messages.js';
 import { logger } from '../core/logger.js';
 import { serviceClock } from '../core/clock.js';
 import { getJob } from '../jobs/jobs.repository.js';
-import { endLostJob } from '../jobs/run-job.js';
+import { endLostJob } from './sweep-job.js';
 import { TERMINAL } from '../jobs/model.js';
 import { getEmail, transition } from '../outreach/emails.repository.js';
 import { failDraft } from '../outreach/drafting.js';
@@ -13,7 +13,7 @@ import { failInterruptedSend, SendInProgressError } from '../outreach/send-email
 import { releaseSlot } from '../outreach/send-slots.repository.js';
 import { stepEndedUnsent } from '../sequences/cadence.js';
 import { endDeadTestEmailSend } from '../test-emails/send-test-email.js';
-import { recordDeadAttempt } from '../webhooks/job-webhooks.js';
+import { recordDeadAttempt } from '../jobs/job-webhooks.js';
 import { handleRecord, type MessageHandlers } from './dispatch.js';
 import { failRun } from '../agentic/run-end.js';
 import { timerHandlers } from './timers.handlers.js';

@@ -1,10 +1,10 @@
 import { serviceClock } from '../core/clock.js';
 import { QUEUES } from '../catalog/queues.js';
-import { cleanupVersion } from '../directory/import/cleanup-version.js';
-import { finalizeImport } from '../directory/import/finalize-import.js';
-import { importChunk } from '../directory/import/import-chunk.js';
-import { emitImportMetrics } from '../directory/import/import-metrics.js';
-import { recordImportFailure } from '../directory/import-status.repository.js';
+import { cleanupVersion } from '../directory-import/cleanup-version.js';
+import { finalizeImport } from '../directory-import/finalize-import.js';
+import { importChunk } from '../directory-import/import-chunk.js';
+import { emitImportMetrics } from '../directory-import/import-metrics.js';
+import { recordImportFailure } from '../directory-import/import-status.repository.js';
 import type { MessageHandlers } from './dispatch.js';
 
 const now = () => serviceClock.now();

@@ -1,6 +1,6 @@
 import { paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../adapters/aws.js';
-import { tableName } from '../core/env.js';
+import { tableName } from '../catalog/resource-names.js';
 import { DUE_INDEX, DUE_SHARDS, dueShard, type TableKey } from '../catalog/tables.js';
 
 /** The keys of a record on the due index (keys only: the sweeper reads the record itself, consistently). */

@@ -5,7 +5,7 @@ import type { SweepAction } from '../catalog/deadlines.js';
 import type { TableKey } from '../catalog/tables.js';
 import { chargeOfKey, sweepCharge } from '../accounts/ledger.repository.js';
 import { jobIdOfKey } from '../jobs/jobs.repository.js';
-import { sweepJob } from '../jobs/sweep-job.js';
+import { sweepJob } from './sweep-job.js';
 import { emailOfKey } from '../outreach/emails.repository.js';
 import { sweepEmail } from '../outreach/sweep-email.js';
 import { sequenceOfKey } from '../sequences/sequences.repository.js';

@@ -1,5 +1,5 @@
 import type { MessageHandlers } from './dispatch.js';
-import { webhookRetryDue } from '../webhooks/job-webhooks.js';
+import { webhookRetryDue } from '../jobs/job-webhooks.js';
 import { sendDue } from '../outreach/send-email.js';
 import { expireReview } from '../outreach/review.js';
 import { endInFlightTestEmail } from '../test-emails/send-test-email.js';

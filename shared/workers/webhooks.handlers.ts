@@ -1,5 +1,5 @@
 import type { MessageHandlers } from './dispatch.js';
-import { deliverJobEvent } from '../webhooks/job-webhooks.js';
+import { deliverJobEvent } from '../jobs/job-webhooks.js';
 
 /** The webhooks queue: one delivery attempt per message. */
 export const webhooksHandlers: MessageHandlers<'webhooks'> = {

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { LocalStack } from '../../shared/local/stack.js';
 import { documentClient } from '../../shared/adapters/aws.js';
-import { hashApiKey } from '../../shared/accounts/api-key-values.js';
+import { hashApiKey } from '../../shared/core/api-key-values.js';
 import { accountsKeys } from '../../shared/accounts/accounts.keys.js';
 import { Client, newTenant, startTestStack, reply } from '../support/local.js';
 import { dynamoCallCounter } from '../support/probes.js';

@@ -1,9 +1,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../shared/adapters/aws.js';
 import { accountsKeys as K } from '../../shared/accounts/accounts.keys.js';
-import { hashApiKey } from '../../shared/accounts/api-key-values.js';
+import { hashApiKey } from '../../shared/core/api-key-values.js';
 import { KEY_USE_GRANULARITY_MS, keyUseDue } from '../../shared/accounts/key-use.repository.js';
-import { tableName } from '../../shared/core/env.js';
+import { tableName } from '../../shared/catalog/resource-names.js';
 import type { LocalStack } from '../../shared/local/stack.js';
 import { newAppTenant } from '../support/app-users.js';
 import { startTestStack, reply } from '../support/local.js';

@@ -5,7 +5,7 @@ import type { LocalStack } from '../../shared/local/stack.js';
 import { startServices } from '../../shared/local/services.js';
 import { readDirectoryFile } from '../../shared/directory/file.js';
 import type { Person } from '../../shared/directory/types.js';
-import { FIT_WEIGHTS } from '../../shared/search/fit-score.js';
+import { FIT_WEIGHTS } from '../../shared/search-engine/fit-score.js';
 import { Client, ROOT, newTenant, startTestStack, reply } from '../support/local.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 

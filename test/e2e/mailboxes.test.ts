@@ -6,7 +6,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { LocalStack } from '../../shared/local/stack.js';
 import { startServices } from '../../shared/local/services.js';
 import { documentClient } from '../../shared/adapters/aws.js';
-import { tableName } from '../../shared/core/env.js';
+import { tableName } from '../../shared/catalog/resource-names.js';
 import { getConnection } from '../../shared/mailboxes/mailboxes.repository.js';
 import { pollMailbox } from '../../shared/outreach/poll-mailboxes.js';
 import { Client, ROOT, newTenant, startTestStack, reply } from '../support/local.js';

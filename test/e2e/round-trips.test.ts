@@ -1,7 +1,7 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { LocalStack } from '../../shared/local/stack.js';
 import { documentClient } from '../../shared/adapters/aws.js';
-import { hashApiKey } from '../../shared/accounts/api-key-values.js';
+import { hashApiKey } from '../../shared/core/api-key-values.js';
 import type { Job } from '../../shared/jobs/model.js';
 import { jobsKeys } from '../../shared/jobs/jobs.keys.js';
 import { newId } from '../../shared/core/ids.js';

@@ -8,7 +8,7 @@ import { readDirectoryFile } from '../../shared/directory/file.js';
 import type { Company, Person } from '../../shared/directory/types.js';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../shared/adapters/aws.js';
-import { tableName } from '../../shared/core/env.js';
+import { tableName } from '../../shared/catalog/resource-names.js';
 import { mailEvidenceKeys } from '../../shared/email-status/mail-evidence.repository.js';
 import { Client, ROOT, newTenant, reply, startTestStack } from '../support/local.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';

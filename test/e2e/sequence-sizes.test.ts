@@ -3,7 +3,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { LocalStack } from '../../shared/local/stack.js';
 import { lambdaContext } from '../../shared/local/event-source-runner.js';
 import { documentClient } from '../../shared/adapters/aws.js';
-import { tableName } from '../../shared/core/env.js';
+import { tableName } from '../../shared/catalog/resource-names.js';
 import type { TransactItem } from '../../shared/accounts/ledger.repository.js';
 import { USER_POOL } from '../../shared/catalog/user-pool.js';
 import { newId } from '../../shared/core/ids.js';

@@ -11,7 +11,7 @@ import { QUEUES } from '../../shared/catalog/queues.js';
 import { getAccount, listCharges } from '../../shared/accounts/accounts.repository.js';
 import { getJob, markRunning } from '../../shared/jobs/jobs.repository.js';
 import { writeDirectoryFile } from '../../shared/directory/file.js';
-import { resetPeopleIndex } from '../../shared/search/index-source.js';
+import { resetPeopleIndex } from '../../shared/search-engine/index-source.js';
 import { runDeepSearchJob } from '../../shared/search/deep-search.js';
 import { sweep } from '../../shared/workers/sweep.js';
 import { deadLetterHandler } from '../../shared/workers/dead-letters.js';

@@ -7,12 +7,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dynamoDbDirectory, importDirectory, recordImport } from '../../shared/directory/directory-dynamodb.repository.js';
-import { memoryDirectory } from '../../shared/directory/directory-memory.js';
+import { memoryDirectory } from '../../shared/search-engine/directory-memory.js';
 import type { DirectoryStore } from '../../shared/directory/directory-store.js';
 import { readDirectoryFile, writeDirectoryFile } from '../../shared/directory/file.js';
 import type { Company, Person } from '../../shared/directory/types.js';
 import { lookupKeys } from '../../shared/directory/urls.js';
-import { loadDirectoryFile, resetPeopleIndex, useLoadedDirectory } from '../../shared/search/index-source.js';
+import { loadDirectoryFile, resetPeopleIndex, useLoadedDirectory } from '../../shared/search-engine/index-source.js';
 import type { LocalStack } from '../../shared/local/stack.js';
 import { startTestStack } from '../support/local.js';
 

@@ -8,8 +8,8 @@ import { advanceServiceClock } from '../../shared/core/clock.js';
 import { DEADLINES } from '../../shared/catalog/deadlines.js';
 import { getJob } from '../../shared/jobs/jobs.repository.js';
 import { writeDirectoryFile } from '../../shared/directory/file.js';
-import { resetPeopleIndex } from '../../shared/search/index-source.js';
-import { eventBody } from '../../shared/webhooks/job-webhooks.js';
+import { resetPeopleIndex } from '../../shared/search-engine/index-source.js';
+import { eventBody } from '../../shared/jobs/job-webhooks.js';
 import { sweep } from '../../shared/workers/sweep.js';
 
 /**

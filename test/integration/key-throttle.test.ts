@@ -4,7 +4,7 @@ import { startTestStack } from '../support/local.js';
 import { documentClient } from '../../shared/adapters/aws.js';
 import { accountsKeys } from '../../shared/accounts/accounts.keys.js';
 import { takeKeyToken } from '../../shared/accounts/key-throttle.repository.js';
-import { tableName } from '../../shared/core/env.js';
+import { tableName } from '../../shared/catalog/resource-names.js';
 import { RETENTION } from '../../shared/catalog/tables.js';
 
 /**

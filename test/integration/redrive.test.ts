@@ -9,7 +9,7 @@ import { getAccount, listCharges } from '../../shared/accounts/accounts.reposito
 import { reserve } from '../../shared/accounts/ledger.repository.js';
 import { getJob, leaseWebhookAttempt, markRunning } from '../../shared/jobs/jobs.repository.js';
 import { runPhoneEnrichJob } from '../../shared/enrichment/phone-job.js';
-import { deliverJobEvent } from '../../shared/webhooks/job-webhooks.js';
+import { deliverJobEvent } from '../../shared/jobs/job-webhooks.js';
 import { draftEmail } from '../../shared/outreach/drafting.js';
 import { sendEmail } from '../../shared/outreach/send-email.js';
 import { getEmail, transition } from '../../shared/outreach/emails.repository.js';

@@ -8,7 +8,7 @@ import { advanceServiceClock } from '../../shared/core/clock.js';
 import type { MessageOf } from '../../shared/catalog/messages.js';
 import { DEADLINES } from '../../shared/catalog/deadlines.js';
 import { documentClient } from '../../shared/adapters/aws.js';
-import { tableName } from '../../shared/core/env.js';
+import { tableName } from '../../shared/catalog/resource-names.js';
 import { accountsKeys } from '../../shared/accounts/accounts.keys.js';
 import { sesMailer, type Mailer } from '../../shared/adapters/mailer.js';
 import { MailRefusedError } from '../../shared/adapters/mail-refused.js';

@@ -4,7 +4,7 @@ import { Client, newTenant, startTestStack } from '../support/local.js';
 import { drainQueue } from '../support/probes.js';
 import { getJob } from '../../shared/jobs/jobs.repository.js';
 import { runPhoneEnrichJob } from '../../shared/enrichment/phone-job.js';
-import { deliverJobEvent } from '../../shared/webhooks/job-webhooks.js';
+import { deliverJobEvent } from '../../shared/jobs/job-webhooks.js';
 import { DELIVERY_ERROR_CLASSES } from '../../shared/webhooks/delivery-errors.js';
 import type { Scheduler } from '../../shared/adapters/scheduler.js';
 

@@ -75,7 +75,7 @@ export function usesOf(code: string): BundleUses {
       const k = key as TableKey;
       uses.tables[k] = uses.tables[k] === 'readwrite' || writes ? 'readwrite' : 'read';
     }
-    if (/\btableName\d*\((?!")/.test(chunk) && !path.endsWith('shared/core/env.ts')) uses.dynamicTables.push(path);
+    if (/\btableName\d*\((?!")/.test(chunk) && !path.endsWith('shared/catalog/resource-names.ts')) uses.dynamicTables.push(path);
     for (const [, key] of chunk.matchAll(/\bsendMessage\d*\("([a-z-]+)"/g)) if (!uses.queues.includes(key as QueueKey)) uses.queues.push(key as QueueKey);
   }
   uses.scheduler = code.includes('"SCHEDULER_GROUP_NAME"');

@@ -1,4 +1,4 @@
-import { parseCriteria } from '../../../shared/agentic/criteria.js';
+import { parseCriteria } from '../../../shared/understanding/criteria.js';
 
 describe('the built-in criteria engine', () => {
   test('splits persona, required evidence checks and priorities', () => {

@@ -1,4 +1,4 @@
-import { blocksOf, employeeCountRange, findProof } from '../../../shared/agentic/evaluate.js';
+import { blocksOf, employeeCountRange, findProof } from '../../../shared/understanding/evaluate.js';
 
 const today = new Date('2026-11-23T00:00:00Z');
 const news = `<h1>News</h1>

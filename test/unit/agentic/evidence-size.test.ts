@@ -1,14 +1,14 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { EVIDENCE_HEADLINE_MAX, EVIDENCE_TEXT_MAX, EVIDENCE_URL_MAX, clip, evaluateCandidate } from '../../../shared/agentic/evaluate.js';
+import { EVIDENCE_HEADLINE_MAX, EVIDENCE_TEXT_MAX, EVIDENCE_URL_MAX, clip, evaluateCandidate } from '../../../shared/understanding/evaluate.js';
 import { dynamoItemSize } from '../../support/dynamo-item-size.js';
 import { saveStepUpdate } from '../../../shared/agentic/agentic.repository.js';
-import type { Criteria } from '../../../shared/agentic/criteria.js';
+import type { Criteria } from '../../../shared/understanding/criteria.js';
 import { RUNG_ADDED_MAX, type AgenticJob } from '../../../shared/agentic/model.js';
-import type { PageResult } from '../../../shared/agentic/page-reader.js';
+import type { PageResult } from '../../../shared/ports/page-reader.js';
 import { generateDirectory } from '../../../shared/directory/generate.js';
 import type { Company, Person } from '../../../shared/directory/types.js';
 import type { AgenticSearchItem } from '../../../shared/webhooks/events.js';
-import { parseQuery } from '../../../shared/search/query.js';
+import { parseQuery } from '../../../shared/search-engine/query.js';
 
 /**
  * Evidence quotes a page, it does not carry it: however large the pages a run reads, the leads it saves

@@ -1,5 +1,5 @@
-import { blocksOf } from '../../../shared/agentic/evaluate.js';
-import { textOfTokens, tokenize } from '../../../shared/agentic/html-scan.js';
+import { blocksOf } from '../../../shared/understanding/evaluate.js';
+import { textOfTokens, tokenize } from '../../../shared/understanding/html-scan.js';
 
 /**
  * Reading a page is linear in its size: unclosed tags of every kind the reader looks for, 512 KB of each

@@ -8,8 +8,8 @@ import { generateDirectory } from '../../../shared/directory/generate.js';
 import type { DirectoryRecord, Person } from '../../../shared/directory/types.js';
 import { inRung, isNewAt, ladderOf, metroNeighbours, RUNGS, type Rung } from '../../../shared/agentic/ladder.js';
 import { AGENTIC_LIMITS, rungShortlist } from '../../../shared/agentic/research-step.js';
-import { parseQuery } from '../../../shared/search/query.js';
-import { PeopleIndex } from '../../../shared/search/search-engine.js';
+import { parseQuery } from '../../../shared/search-engine/query.js';
+import { PeopleIndex } from '../../../shared/search-engine/search-engine.js';
 
 const names = (l: Rung[]) => l.map((r) => r.rung);
 const hard = (r: Rung) => {

@@ -1,6 +1,6 @@
 import { FetchRefused, PAGE_READER_USER_AGENT, httpPageReader, type Transport } from '../../../shared/adapters/page-reader-http.js';
-import type { Resolver } from '../../../shared/webhooks/target.js';
-import type { ValidatedTarget } from '../../../shared/webhooks/target.js';
+import type { Resolver } from '../../../shared/adapters/web-target.js';
+import type { ValidatedTarget } from '../../../shared/adapters/web-target.js';
 
 /**
  * The AWS page reader's target rules with a fake resolver and a fake transport: no DNS question and no

@@ -4,8 +4,8 @@
  * disproven by one that states the contrary, and unknown when the page says neither. Pages are rendered
  * by the sample web itself (renderSitePage), so the text judged is the text the research loop would read.
  */
-import { parseCriteria, type EvidenceCheck } from '../../../shared/agentic/criteria.js';
-import { assessCheck, blocksOf, findProof } from '../../../shared/agentic/evaluate.js';
+import { parseCriteria, type EvidenceCheck } from '../../../shared/understanding/criteria.js';
+import { assessCheck, blocksOf, findProof } from '../../../shared/understanding/evaluate.js';
 import type { Company } from '../../../shared/directory/types.js';
 import { personFacts, renderSitePage, siteFacts } from '../../../shared/local/sample-web.js';
 

@@ -7,7 +7,8 @@ import ts from 'typescript';
  * No import circles among the service's own files (shared/, functions/, lib/, bin/): static imports,
  * `import type`, re-exports and `import()` all count, as each ties the two files together. The imports are
  * read with the TypeScript compiler's own pre-processor (no type-checking), so the scan takes well under a
- * second; see docs/architecture-imports.md.
+ * second. A second rule holds between folders (the rooms of docs/architecture.md#rooms-and-floors): a folder
+ * imports only folders on floors below its own, but for the one named exception.
  */
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const FOLDERS = ['shared', 'functions', 'lib', 'bin'];
@@ -70,6 +71,65 @@ export function circles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
+/** The floors, ground first (docs/architecture.md#rooms-and-floors): a folder of shared/ or a top folder. */
+export const FLOORS = [
+  'shared/core',
+  'shared/catalog',
+  'shared/ports',
+  'shared/adapters',
+  'shared/directory',
+  'shared/search-engine',
+  'shared/directory-import',
+  'shared/email-status',
+  'shared/accounts',
+  'shared/webhooks',
+  'shared/jobs',
+  'shared/understanding',
+  'shared/enrichment',
+  'shared/search',
+  'shared/agentic',
+  'shared/mailboxes',
+  'shared/outreach',
+  'shared/sequences',
+  'shared/test-emails',
+  'shared/http',
+  'shared/workers',
+  'shared/contract',
+  'shared/mcp',
+  'functions',
+  'lib',
+  'shared/local',
+  'bin',
+];
+
+/** The arrows allowed to run back up, each with its reason in docs/architecture.md. */
+const UPWARD_ALLOWED = new Set(['shared/outreach -> shared/sequences']);
+
+/** The room of a file: its folder of shared/, or its top folder. */
+export function roomOf(path: string): string {
+  const [top, sub] = path.split('/');
+  return top === 'shared' ? `shared/${sub}` : top!;
+}
+
+/** Folder-to-folder arrows that run from a lower floor to a higher one, each with the file imports behind it. */
+export function upwardArrows(graph: Map<string, string[]>, floors: readonly string[]): Map<string, string[]> {
+  const floor = (room: string) => {
+    const i = floors.indexOf(room);
+    if (i < 0) throw new Error(`${room} stands on no floor: add it to FLOORS`);
+    return i;
+  };
+  const found = new Map<string, string[]>();
+  for (const [file, targets] of graph) {
+    for (const target of targets) {
+      const [from, to] = [roomOf(file), roomOf(target)];
+      if (from === to || floor(from) > floor(to)) continue;
+      const arrow = `${from} -> ${to}`;
+      found.set(arrow, [...(found.get(arrow) ?? []), `${file} -> ${target}`]);
+    }
+  }
+  return found;
+}
+
 describe('import graph', () => {
   test('the detector finds a circle through a type import, a re-export and an import()', () => {
     const sources: Record<string, string> = {
@@ -88,5 +148,24 @@ describe('import graph', () => {
     const graph = importGraph(files, (f) => readFileSync(f, 'utf8'));
     const found = circles(graph).map((c) => c.map((f) => relative(root, f)));
     expect(found).toEqual([]);
+  });
+
+  test('the floor check finds an arrow that runs back up', () => {
+    const graph = new Map([
+      ['shared/core/a.ts', []],
+      ['shared/jobs/b.ts', ['shared/core/a.ts', 'shared/search/c.ts']],
+      ['shared/search/c.ts', ['shared/core/a.ts']],
+    ]);
+    expect([...upwardArrows(graph, ['shared/core', 'shared/jobs', 'shared/search']).keys()]).toEqual(['shared/jobs -> shared/search']);
+    expect(upwardArrows(graph, ['shared/core', 'shared/search', 'shared/jobs']).size).toBe(0);
+  });
+
+  test('between folders imports run downwards, but for the named exception', () => {
+    const files = FOLDERS.flatMap((f) => sourceFiles(join(root, f)));
+    const rel = new Map([...importGraph(files, (f) => readFileSync(f, 'utf8'))].map(([file, targets]) => [relative(root, file), targets.map((t) => relative(root, t))]));
+    const upward = upwardArrows(rel, FLOORS);
+    const unexpected = [...upward].filter(([arrow]) => !UPWARD_ALLOWED.has(arrow));
+    expect(unexpected).toEqual([]);
+    expect(upward.size).toBeLessThanOrEqual(5);
   });
 });

@@ -1,4 +1,4 @@
-import { ARTIFACT_MAX_PEOPLE, artifactMaxPeople } from '../../../shared/directory/import/finalize-import.js';
+import { ARTIFACT_MAX_PEOPLE, artifactMaxPeople } from '../../../shared/directory-import/finalize-import.js';
 
 describe('how many people the finalize step builds an in-memory index artifact for', () => {
   test('off Lambda (no memory size in the environment): ARTIFACT_MAX_PEOPLE', () => {

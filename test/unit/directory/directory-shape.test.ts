@@ -9,8 +9,8 @@
 import { generateDirectory } from '../../../shared/directory/generate.js';
 import { cityShares, COUNTRY_SHARES, METRO_DISTRICTS } from '../../../shared/directory/geo.js';
 import type { Company, DirectoryRecord, Person } from '../../../shared/directory/types.js';
-import { PeopleIndex } from '../../../shared/search/search-engine.js';
-import { parseQuery } from '../../../shared/search/query.js';
+import { PeopleIndex } from '../../../shared/search-engine/search-engine.js';
+import { parseQuery } from '../../../shared/search-engine/query.js';
 import { measureShape, type ShapeReport } from './shape-metrics.js';
 
 const PEOPLE = 100_000;

@@ -1,5 +1,5 @@
 import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { asUsageIdentifier, hashApiKey, newUsageIdentifier } from '../../../shared/accounts/api-key-values.js';
+import { asUsageIdentifier, hashApiKey, newUsageIdentifier } from '../../../shared/core/api-key-values.js';
 import type { KeyGrant } from '../../../shared/accounts/key-grant.repository.js';
 import { authorizeApiKey, presentedKey, publicApiMethods } from '../../../shared/http/api-key-authorizer.js';
 

@@ -1,7 +1,7 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { EdgeAuthorizer, policyAllows, resourceMatches } from '../../../shared/local/edge-authorizer.js';
 import { authorizeApiKey } from '../../../shared/http/api-key-authorizer.js';
-import { asUsageIdentifier, hashApiKey } from '../../../shared/accounts/api-key-values.js';
+import { asUsageIdentifier, hashApiKey } from '../../../shared/core/api-key-values.js';
 
 const API = 'arn:aws:execute-api:us-east-1:000000000000:local/local';
 

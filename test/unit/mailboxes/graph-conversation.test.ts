@@ -1,7 +1,7 @@
 import { authorizationUrl, exchangeCode, newPkceVerifier } from '../../../shared/adapters/oauth-client.js';
 import { graphMailbox } from '../../../shared/adapters/graph-mailbox.js';
 import { SCOPES, type ProviderSettings } from '../../../shared/adapters/oauth-providers.js';
-import type { MailboxApi } from '../../../shared/mailboxes/mailbox-provider.js';
+import type { MailboxApi } from '../../../shared/ports/mailbox-provider.js';
 import { startMailProviderEmulator, type MailProviderEmulator, type SentThroughProvider } from '../../../shared/local/oauth-emulator.js';
 
 /**

@@ -7,7 +7,7 @@ import { refreshTokens, GrantRevokedError } from '../../../shared/adapters/oauth
 import { gmailMailbox } from '../../../shared/adapters/gmail-mailbox.js';
 import { graphMailbox } from '../../../shared/adapters/graph-mailbox.js';
 import { SCOPES, type ProviderSettings } from '../../../shared/adapters/oauth-providers.js';
-import { AccessTokenRejectedError } from '../../../shared/mailboxes/mailbox-provider.js';
+import { AccessTokenRejectedError } from '../../../shared/ports/mailbox-provider.js';
 import { MailRefusedError } from '../../../shared/adapters/mail-refused.js';
 
 /**

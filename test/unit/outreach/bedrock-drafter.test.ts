@@ -7,7 +7,7 @@ import {
   parseModelDraft,
   type ConverseLikeInput,
   type ConverseLikeOutput,
-} from '../../../shared/adapters/bedrock-drafter.js';
+} from '../../../shared/outreach/bedrock-drafter.js';
 import { DraftFailedError, FAIL_DRAFT_MARKER, type DraftInput } from '../../../shared/outreach/drafter.js';
 
 const recorded = JSON.parse(

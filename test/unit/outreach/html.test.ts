@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { htmlToPlain, sanitizeEmailHtml } from '../../../shared/outreach/html.js';
+import { htmlToPlain, sanitizeEmailHtml } from '../../../shared/core/html.js';
 import { plainToHtml } from '../../../shared/outreach/plain-html.js';
 
 describe('sanitizeEmailHtml', () => {

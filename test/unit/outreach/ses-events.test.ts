@@ -1,4 +1,4 @@
-import { interpretSesEvent, SesEventSchema } from '../../../shared/outreach/ses-event-schema.js';
+import { interpretSesEvent, SesEventSchema } from '../../../shared/catalog/ses-event-schema.js';
 import { QUEUE_MESSAGES, messages, parseMessage, MalformedMessageError } from '../../../shared/catalog/messages.js';
 import { sesRecipientMessageIds } from '../../../shared/adapters/mailer.js';
 import { sesFixture } from '../../support/ses-events.js';

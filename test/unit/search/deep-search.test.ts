@@ -7,11 +7,11 @@
 import fc from 'fast-check';
 import { generateDirectory } from '../../../shared/directory/generate.js';
 import type { DirectoryRecord, Person } from '../../../shared/directory/types.js';
-import { PeopleIndex } from '../../../shared/search/search-engine.js';
-import { parseQuery } from '../../../shared/search/query.js';
-import { deepShortlist, adjacentSeniorities, type ShortlistEntry } from '../../../shared/search/deep-search-shortlist.js';
-import type { SearchHit } from '../../../shared/search/search-port.js';
-import { FIT_PARTS, FIT_WEIGHTS, fitScore, recencyInRole, type FitParts } from '../../../shared/search/fit-score.js';
+import { PeopleIndex } from '../../../shared/search-engine/search-engine.js';
+import { parseQuery } from '../../../shared/search-engine/query.js';
+import { deepShortlist, adjacentSeniorities, type ShortlistEntry } from '../../../shared/search-engine/deep-search-shortlist.js';
+import type { SearchHit } from '../../../shared/search-engine/search-port.js';
+import { FIT_PARTS, FIT_WEIGHTS, fitScore, recencyInRole, type FitParts } from '../../../shared/search-engine/fit-score.js';
 import { evaluationSet } from './evaluation-set.js';
 
 const records: DirectoryRecord[] = [...generateDirectory({ seed: 42, people: 20_000 })];

@@ -8,7 +8,7 @@
  */
 import type { Company, DirectoryRecord, Person } from '../../../shared/directory/types.js';
 import { normalizeCompanyName } from '../../../shared/directory/urls.js';
-import type { ParsedQuery, Place } from '../../../shared/search/query.js';
+import type { ParsedQuery, Place } from '../../../shared/search-engine/query.js';
 import { expected, place, type Partial2 } from './expected.js';
 import { rolesAskedFor, titleNames } from './title-oracle.js';
 

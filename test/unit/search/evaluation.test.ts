@@ -5,8 +5,8 @@
  */
 import { generateDirectory } from '../../../shared/directory/generate.js';
 import type { DirectoryRecord } from '../../../shared/directory/types.js';
-import { PeopleIndex } from '../../../shared/search/search-engine.js';
-import { parseQuery } from '../../../shared/search/query.js';
+import { PeopleIndex } from '../../../shared/search-engine/search-engine.js';
+import { parseQuery } from '../../../shared/search-engine/query.js';
 import { CATEGORIES, evaluationSet, retitle, scoreEvaluation, summarize } from './evaluation-set.js';
 import { rolesNamed } from './title-oracle.js';
 import { constraints } from './expected.js';

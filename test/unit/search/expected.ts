@@ -1,4 +1,4 @@
-import type { ParsedQuery, Place } from '../../../shared/search/query.js';
+import type { ParsedQuery, Place } from '../../../shared/search-engine/query.js';
 
 type Constraints = Omit<ParsedQuery, 'terms'>;
 export type Partial2<T> = { [K in keyof T]?: T[K] extends unknown[] ? T[K] : T[K] extends object | null ? Partial<NonNullable<T[K]>> | null : T[K] };

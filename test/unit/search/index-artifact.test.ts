@@ -1,14 +1,14 @@
 /**
- * The in-memory engine's versioned artifact in AWS (shared/search/index-artifact.ts), against an in-memory
+ * The in-memory engine's versioned artifact in AWS (shared/search-engine/index-artifact.ts), against an in-memory
  * artifact source: loaded once per version, the pointer asked again only after the re-check interval, a new
  * version loaded in place of the old, and every refusal named.
  */
 import { serialize } from 'node:v8';
 import { generateDirectory } from '../../../shared/directory/generate.js';
-import { ARTIFACT_BYTES_PER_PERSON, MAX_IN_MEMORY_PEOPLE, SearchIndexRefused, VersionedIndex, artifactKey, type ArtifactSource } from '../../../shared/search/index-artifact.js';
+import { ARTIFACT_BYTES_PER_PERSON, MAX_IN_MEMORY_PEOPLE, SearchIndexRefused, VersionedIndex, artifactKey, type ArtifactSource } from '../../../shared/search-engine/index-artifact.js';
 import { withSearchEngine } from '../../../shared/search/engine-source.js';
-import { parseQuery } from '../../../shared/search/query.js';
-import { PeopleIndex, SNAPSHOT_FORMAT } from '../../../shared/search/search-engine.js';
+import { parseQuery } from '../../../shared/search-engine/query.js';
+import { PeopleIndex, SNAPSHOT_FORMAT } from '../../../shared/search-engine/search-engine.js';
 
 const artifactOf = (people: number, seed: number) => serialize({ index: PeopleIndex.build(generateDirectory({ seed, people })).toSnapshot(), lookups: null });
 const small = artifactOf(300, 1);

@@ -12,9 +12,9 @@ import { generateDirectory } from '../../../shared/directory/generate.js';
 import { LookupTable } from '../../../shared/directory/lookup-table.js';
 import type { DirectoryRecord, Person } from '../../../shared/directory/types.js';
 import { lookupKeys } from '../../../shared/directory/urls.js';
-import { fileVersion, loadDirectoryFile, snapshotPath } from '../../../shared/search/index-source.js';
-import { parseQuery } from '../../../shared/search/query.js';
-import { PeopleIndex } from '../../../shared/search/search-engine.js';
+import { fileVersion, loadDirectoryFile, snapshotPath } from '../../../shared/search-engine/index-source.js';
+import { parseQuery } from '../../../shared/search-engine/query.js';
+import { PeopleIndex } from '../../../shared/search-engine/search-engine.js';
 import { evaluationSet } from './evaluation-set.js';
 
 const records: DirectoryRecord[] = [...generateDirectory({ seed: 31, people: 3000 })];

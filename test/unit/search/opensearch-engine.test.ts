@@ -8,10 +8,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Client } from '@opensearch-project/opensearch';
-import { OpenSearchEngine, publishDirectoryVersion } from '../../../shared/adapters/opensearch-engine.js';
+import { OpenSearchEngine, publishDirectoryVersion } from '../../../shared/search-engine/opensearch-engine.js';
 import type { Company, Person } from '../../../shared/directory/types.js';
-import { parseQuery } from '../../../shared/search/query.js';
-import { PEOPLE_MAPPINGS, peopleDocument } from '../../../shared/search/opensearch-query.js';
+import { parseQuery } from '../../../shared/search-engine/query.js';
+import { PEOPLE_MAPPINGS, peopleDocument } from '../../../shared/search-engine/opensearch-query.js';
 
 const FIXTURES = join(process.cwd(), 'test/fixtures/opensearch');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');

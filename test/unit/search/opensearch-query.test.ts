@@ -1,5 +1,5 @@
 /**
- * The OpenSearch translation (shared/search/opensearch-query.ts): explicit request bodies for constraints,
+ * The OpenSearch translation (shared/search-engine/opensearch-query.ts): explicit request bodies for constraints,
  * keywords, exclusions and continuation; then the whole labelled evaluation set run through an evaluator of
  * the query-DSL subset the translation emits (term, terms, range, prefix, match on keyword fields, bool,
  * constant_score, sort, search_after) over the documents the adapter would index, which must answer exactly
@@ -8,9 +8,9 @@
 import { generateDirectory } from '../../../shared/directory/generate.js';
 import type { Company, DirectoryRecord, Person } from '../../../shared/directory/types.js';
 import { normalizeCompanyName } from '../../../shared/directory/urls.js';
-import { parseQuery, type ParsedQuery } from '../../../shared/search/query.js';
-import { PeopleIndex } from '../../../shared/search/search-engine.js';
-import { cursorAfter } from '../../../shared/search/search-port.js';
+import { parseQuery, type ParsedQuery } from '../../../shared/search-engine/query.js';
+import { PeopleIndex } from '../../../shared/search-engine/search-engine.js';
+import { cursorAfter } from '../../../shared/search-engine/search-port.js';
 import {
   MAX_PAGE,
   companyNamesBody,
@@ -20,7 +20,7 @@ import {
   searchBody,
   versionIndexName,
   type PeopleDocument,
-} from '../../../shared/search/opensearch-query.js';
+} from '../../../shared/search-engine/opensearch-query.js';
 import { evaluationSet, retitle } from './evaluation-set.js';
 import { expected } from './expected.js';
 

@@ -5,8 +5,8 @@
  * list: https://docs.aws.amazon.com/opensearch-service/latest/developerguide/serverless-genref.html
  */
 import { generateDirectory } from '../../../shared/directory/generate.js';
-import { PEOPLE_ALIAS, companyNamesBody, namedCompanies, searchBody } from '../../../shared/search/opensearch-query.js';
-import { parseQuery } from '../../../shared/search/query.js';
+import { PEOPLE_ALIAS, companyNamesBody, namedCompanies, searchBody } from '../../../shared/search-engine/opensearch-query.js';
+import { parseQuery } from '../../../shared/search-engine/query.js';
 import { serverlessProblem, type SentRequest } from '../../support/opensearch-serverless.js';
 import { evaluationSet } from './evaluation-set.js';
 

@@ -1,4 +1,4 @@
-import { parseQuery, singular, titleKeys, type ParsedQuery } from '../../../shared/search/query.js';
+import { parseQuery, singular, titleKeys, type ParsedQuery } from '../../../shared/search-engine/query.js';
 import { TITLES_BY_FUNCTION, TITLE_ROLES } from '../../../shared/directory/taxonomy.js';
 import { constraints, expected, place, type Partial2 } from './expected.js';
 

@@ -6,9 +6,9 @@
 import { generateDirectory } from '../../../shared/directory/generate.js';
 import type { Company, DirectoryRecord, Person } from '../../../shared/directory/types.js';
 import { normalizeCompanyName } from '../../../shared/directory/urls.js';
-import { PeopleIndex, type SearchHit } from '../../../shared/search/search-engine.js';
-import { parseQuery, type ParsedQuery } from '../../../shared/search/query.js';
-import { cursorAfter, ranksAfter, type SearchCursor } from '../../../shared/search/search-port.js';
+import { PeopleIndex, type SearchHit } from '../../../shared/search-engine/search-engine.js';
+import { parseQuery, type ParsedQuery } from '../../../shared/search-engine/query.js';
+import { cursorAfter, ranksAfter, type SearchCursor } from '../../../shared/search-engine/search-port.js';
 import { expected } from './expected.js';
 
 type Pred = (p: Person, c: Company) => boolean;

@@ -7,10 +7,10 @@
  * "former", "to (the)" or before "assistant", "intern", "trainee", or (for "<level> of <function>") before a
  * sub-function word ("VP of Sales Operations"); a phrase that does not count hides nothing shorter inside it.
  *
- * Roles asked for expand by the documented equivalence table (shared/search/title-equivalence.ts, the
+ * Roles asked for expand by the documented equivalence table (shared/search-engine/title-equivalence.ts, the
  * docs/search.md's table): same line and level, plus the line's higher levels up to VP.
  */
-import { LINE_LEVELS, TITLE_LINES } from '../../../shared/search/title-equivalence.js';
+import { LINE_LEVELS, TITLE_LINES } from '../../../shared/search-engine/title-equivalence.js';
 
 /** Spelling -> the roles it names. A role of its own that no query asks for still shadows shorter phrases. */
 const LEXICON: Record<string, string[]> = {};

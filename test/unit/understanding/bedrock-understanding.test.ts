@@ -1,12 +1,12 @@
 import { bedrockLanguageModel } from '../../../shared/adapters/bedrock-language-model.js';
 import { resetClients } from '../../../shared/adapters/aws-client.js';
-import { blocksOf, evaluateCandidate, findProof } from '../../../shared/agentic/evaluate.js';
-import { parseCriteria, type Criteria, type EvidenceCheck } from '../../../shared/agentic/criteria.js';
-import type { PageResult } from '../../../shared/agentic/page-reader.js';
+import { blocksOf, evaluateCandidate, findProof } from '../../../shared/understanding/evaluate.js';
+import { parseCriteria, type Criteria, type EvidenceCheck } from '../../../shared/understanding/criteria.js';
+import type { PageResult } from '../../../shared/ports/page-reader.js';
 import { generateDirectory } from '../../../shared/directory/generate.js';
 import type { Company, Person } from '../../../shared/directory/types.js';
 import { startBedrockEmulator, type BedrockEmulator, type ReceivedConverse } from '../../../shared/local/bedrock-emulator.js';
-import { parseQuery } from '../../../shared/search/query.js';
+import { parseQuery } from '../../../shared/search-engine/query.js';
 import { deterministicUnderstanding } from '../../../shared/understanding/deterministic.js';
 import { ModelUnderstanding } from '../../../shared/understanding/model-understanding.js';
 import { resetUnderstanding, understanding } from '../../../shared/understanding/understanding.js';

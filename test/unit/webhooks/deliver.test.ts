@@ -10,7 +10,7 @@ import {
   nextRetryDelaySeconds,
 } from '../../../shared/webhooks/deliver.js';
 import { generateWebhookSecret, signWebhook, verifyWebhook } from '../../../shared/webhooks/sign.js';
-import type { ValidatedTarget } from '../../../shared/webhooks/target.js';
+import type { ValidatedTarget } from '../../../shared/adapters/web-target.js';
 
 // A self-signed certificate for CN/SAN hooks.test, used only to stand up a loopback TLS receiver.
 const TEST_KEY = `-----BEGIN PRIVATE KEY-----

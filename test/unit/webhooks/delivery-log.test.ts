@@ -1,4 +1,4 @@
-import { servedAttempt } from '../../../shared/webhooks/delivery-log.js';
+import { servedAttempt } from '../../../shared/jobs/delivery-log.js';
 
 describe('servedAttempt', () => {
   const base = { attempt: 1, at: '2026-11-26T12:00:00.000Z', status: null, duration_ms: 3, next_retry_at: null };

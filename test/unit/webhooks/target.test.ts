@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import ipaddr from 'ipaddr.js';
 import { ValidationError } from '../../../shared/core/errors.js';
-import { isLoopbackAddress, isPublicAddress, validateWebhookUrl, type Resolver } from '../../../shared/webhooks/target.js';
+import { isLoopbackAddress, isPublicAddress, validateWebhookUrl, type Resolver } from '../../../shared/adapters/web-target.js';
 
 /** A fake DNS: fixed answers per name, unknown names fail like NXDOMAIN. Records every question. */
 function fakeResolver(answers: Record<string, string[]>): Resolver & { calls: string[] } {

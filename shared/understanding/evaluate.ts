@@ -1,11 +1,11 @@
 import type { Company, Person } from '../directory/types.js';
 import { locationText } from '../directory/shape.js';
 import { normalizeCompanyName } from '../directory/urls.js';
-import { titleKeys, type ParsedQuery } from '../search/query.js';
+import { titleKeys, type ParsedQuery } from '../search-engine/query.js';
 import type { AgenticSearchItem } from '../webhooks/events.js';
 import { describeCheck, type Criteria, type EvidenceCheck } from './criteria.js';
 import { textOfTokens, tokenize, type Token } from './html-scan.js';
-import type { PageResult } from './page-reader.js';
+import type { PageResult } from '../ports/page-reader.js';
 
 /**
  * The built-in evaluator: one candidate against every criterion. Persona facts come from the directory;

@@ -1,10 +1,10 @@
-import { sendMessage } from '../../adapters/queue.js';
-import { messages } from '../../catalog/messages.js';
-import { logger } from '../../core/logger.js';
-import { companiesById, companyItem, personItem, writeAll, type BatchWriter, type WriteRequest } from '../directory-dynamodb.repository.js';
-import { getImport, markChunkDone, updateImport, type ImportStatus } from '../import-status.repository.js';
-import type { DirectoryEntry } from '../../search/search-port.js';
-import { DirectoryRecordSchema, type Company, type Person } from '../types.js';
+import { sendMessage } from '../adapters/queue.js';
+import { messages } from '../catalog/messages.js';
+import { logger } from '../core/logger.js';
+import { companiesById, companyItem, personItem, writeAll, type BatchWriter, type WriteRequest } from '../directory/directory-dynamodb.repository.js';
+import { getImport, markChunkDone, updateImport, type ImportStatus } from './import-status.repository.js';
+import type { DirectoryEntry } from '../search-engine/search-port.js';
+import { DirectoryRecordSchema, type Company, type Person } from '../directory/types.js';
 import { emitImportMetrics } from './import-metrics.js';
 import { sourceReader } from './import-source.js';
 import { searchPublisher } from './search-publisher.js';

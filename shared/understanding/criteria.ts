@@ -1,5 +1,4 @@
-import { parseQuery, type ParsedQuery } from '../search/query.js';
-import { isEmptyQuery } from '../search/people-search.js';
+import { isEmptyQuery, parseQuery, type ParsedQuery } from '../search-engine/query.js';
 
 /**
  * The built-in criteria engine: an agentic query → the persona to shortlist (required, checked against the

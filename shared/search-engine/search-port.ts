@@ -1,7 +1,7 @@
 /**
  * The search port: what people search, deep search and agentic search ask of a search engine. Two engines
  * implement it: the in-memory `PeopleIndex` (search-engine.ts, the embedded default) and the OpenSearch
- * adapter (shared/adapters/opensearch-engine.ts). Both rank by score descending, then person id ascending.
+ * adapter (shared/search-engine/opensearch-engine.ts). Both rank by score descending, then person id ascending.
  */
 import type { Company, Person } from '../directory/types.js';
 import type { ParsedQuery } from './query.js';

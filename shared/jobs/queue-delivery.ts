@@ -8,9 +8,9 @@ import { sendMessage } from '../adapters/queue.js';
 import { messages } from '../catalog/messages.js';
 import { ConflictError } from '../core/errors.js';
 import { serviceClock } from '../core/clock.js';
-import { reopenWebhookDelivery } from '../jobs/jobs.repository.js';
-import { assertRedeliverable, requireAccountJob } from '../jobs/account-jobs.js';
-import type { Job } from '../jobs/model.js';
+import { reopenWebhookDelivery } from './jobs.repository.js';
+import { assertRedeliverable, requireAccountJob } from './account-jobs.js';
+import type { Job } from './model.js';
 
 /** Longer than the 15 s delivery timeout, so a live attempt always holds its lease to the end. */
 export const WEBHOOK_LEASE_MS = 60_000;

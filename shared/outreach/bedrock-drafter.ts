@@ -1,31 +1,19 @@
 /**
  * Drafting with an Amazon Bedrock model through the Converse API. `BedrockDrafter` speaks to a structural,
- * Converse-shaped `send`, so it is tested without AWS; `bedrockDrafter` wires in the SDK client. The
- * thread subject, the subject cap and the sender's name follow the built-in composer's rules (imported from
- * it), so a follow-up stays in its thread whichever drafter wrote the earlier step.
+ * Converse-shaped `send`, so it is tested without AWS; `bedrockDrafter` wires in the SDK client
+ * (adapters/bedrock-converse.ts). The thread subject, the subject cap and the sender's name follow the
+ * built-in composer's rules (imported from it), so a follow-up stays in its thread whichever drafter wrote the
+ * earlier step.
  */
-import { BedrockRuntimeClient, ConverseCommand, type ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
 import * as z from '../core/zod.js';
-import { lazyClient } from './aws-client.js';
-import { assertDraftable, DraftFailedError, MAX_SUBJECT_LENGTH, type Draft, type DraftInput, type Drafter } from '../outreach/drafter.js';
-import { plainToHtml } from '../outreach/plain-html.js';
-import { senderName } from '../outreach/composer/sign-off.js';
-import { followUpSubject } from '../outreach/composer/subject.js';
-import { clean, truncateWords } from '../outreach/composer/text.js';
+import { converse, type ConverseLikeInput, type ConverseLikeOutput } from '../adapters/bedrock-converse.js';
+import { assertDraftable, DraftFailedError, MAX_SUBJECT_LENGTH, type Draft, type DraftInput, type Drafter } from './drafter.js';
+import { plainToHtml } from './plain-html.js';
+import { senderName } from './composer/sign-off.js';
+import { followUpSubject } from './composer/subject.js';
+import { clean, truncateWords } from './composer/text.js';
 
-/** The slice of the Bedrock Runtime Converse request this drafter sends. */
-export interface ConverseLikeInput {
-  modelId: string;
-  system: { text: string }[];
-  messages: { role: 'user'; content: { text: string }[] }[];
-  inferenceConfig: { maxTokens: number; temperature: number };
-}
-
-/** The slice of the Converse response it reads. */
-export interface ConverseLikeOutput {
-  output?: { message?: { role?: string; content?: { text?: string }[] } };
-  stopReason?: string;
-}
+export type { ConverseLikeInput, ConverseLikeOutput };
 
 export interface BedrockDrafterOptions {
   send: (input: ConverseLikeInput) => Promise<ConverseLikeOutput>;
@@ -135,14 +123,7 @@ export class BedrockDrafter implements Drafter {
   }
 }
 
-const client = /* @__PURE__ */ lazyClient(() => new BedrockRuntimeClient({}));
-
 /** A Bedrock drafter on the SDK client, created on the first draft (never in a process that only composes) and reused after. */
 export function bedrockDrafter(modelId: string): BedrockDrafter {
-  return new BedrockDrafter({
-    modelId,
-    send: (input) => {
-      return client().send(new ConverseCommand(input as ConverseCommandInput)) as Promise<ConverseLikeOutput>;
-    },
-  });
+  return new BedrockDrafter({ modelId, send: converse });
 }

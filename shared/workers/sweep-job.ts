@@ -2,10 +2,11 @@ import { serviceClock, type Clock } from '../core/clock.js';
 import { sendMessage } from '../adapters/queue.js';
 import { isSearchJobKind, messages } from '../catalog/messages.js';
 import { DEADLINES, after, nextLook, type SweepAction } from '../catalog/deadlines.js';
-import { WEBHOOK_LEASE_MS } from '../webhooks/queue-delivery.js';
-import { clearJobDue, getJob, postponeJob } from './jobs.repository.js';
-import { endLostJob } from './run-job.js';
-import { TERMINAL } from './model.js';
+import { WEBHOOK_LEASE_MS } from '../jobs/queue-delivery.js';
+import { clearJobDue, getJob, postponeJob } from '../jobs/jobs.repository.js';
+import { endJob, lostJobOutcome } from '../jobs/run-job.js';
+import { TERMINAL, type Job } from '../jobs/model.js';
+import { endLostBulkJob } from '../enrichment/bulk-progress.js';
 import { isAgenticJob } from '../agentic/model.js';
 import { sweepAgenticJob } from '../agentic/sweep-agentic.js';
 
@@ -46,4 +47,13 @@ export async function sweepJob(jobId: string, clock: Clock = serviceClock): Prom
   }
   await clearJobDue(job.id);
   return 'cleared';
+}
+
+/**
+ * End a job whose run was lost. A bulk enrichment completes with the results it has and its undone items
+ * `failed` and released (its done items were charged and must stay visible); any other job fails.
+ */
+export async function endLostJob(job: Job, clock: Clock = serviceClock): Promise<void> {
+  if (job.tier === 'bulk_enrich') return endLostBulkJob(job.id, clock);
+  await endJob(job, lostJobOutcome(job), clock);
 }

@@ -9,7 +9,7 @@
  */
 import type sanitize from 'sanitize-html';
 import type { IOptions } from 'sanitize-html';
-import { once } from '../core/once.js';
+import { once } from './once.js';
 
 // Each library loads on its own: a signature change needs only the sanitiser, a test email's signature only
 // the renderer. sanitize-html is CommonJS: its function is the module's default export, here and in its lazy build.

@@ -1,11 +1,11 @@
 /**
  * The search port on OpenSearch (Amazon OpenSearch Serverless or a managed domain): searches read the
  * `people` alias; an import loads a new directory version into its own index and swaps the alias to it in
- * one `_aliases` call. The request bodies come from shared/search/opensearch-query.ts.
+ * one `_aliases` call. The request bodies come from shared/search-engine/opensearch-query.ts.
  */
 import type { Client } from '@opensearch-project/opensearch';
 import { logger } from '../core/logger.js';
-import type { ParsedQuery } from '../search/query.js';
+import type { ParsedQuery } from './query.js';
 import {
   MAX_PAGE,
   PEOPLE_ALIAS,
@@ -22,9 +22,9 @@ import {
   versionIndexName,
   type MgetResponse,
   type SearchResponse,
-} from '../search/opensearch-query.js';
-import type { DirectoryEntry, SearchEngine, SearchHit, SearchOptions, SearchPublisher } from '../search/search-port.js';
-import { openSearchClient } from './opensearch-client.js';
+} from './opensearch-query.js';
+import type { DirectoryEntry, SearchEngine, SearchHit, SearchOptions, SearchPublisher } from './search-port.js';
+import { openSearchClient } from '../adapters/opensearch-client.js';
 
 export class OpenSearchEngine implements SearchEngine {
   constructor(
@@ -171,7 +171,7 @@ export async function dropVersionIndex(client: Client, version: string): Promise
   await client.indices.delete({ index: versionIndexName(version) }, { ignore: [404] });
 }
 
-/** The import's side of the engine (the SearchPublisher port of search/search-port.ts) on the process's client. */
+/** The import's side of the engine (the SearchPublisher port of search-engine/search-port.ts) on the process's client. */
 export function openSearchPublisher(client: Client = openSearchClient()): SearchPublisher {
   return {
     load: (version, entries) => loadVersionDocuments(client, version, entries),

@@ -1,8 +1,8 @@
-import { sendMessage } from '../../adapters/queue.js';
-import { messages, type MessageOf } from '../../catalog/messages.js';
-import { logger } from '../../core/logger.js';
-import { versionKeysPage, writeAll } from '../directory-dynamodb.repository.js';
-import { readDirectoryVersion } from '../directory-version.repository.js';
+import { sendMessage } from '../adapters/queue.js';
+import { messages, type MessageOf } from '../catalog/messages.js';
+import { logger } from '../core/logger.js';
+import { versionKeysPage, writeAll } from '../directory/directory-dynamodb.repository.js';
+import { readDirectoryVersion } from '../directory/directory-version.repository.js';
 import { emitImportMetrics } from './import-metrics.js';
 
 /**

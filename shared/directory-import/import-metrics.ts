@@ -1,4 +1,4 @@
-import { logger } from '../../core/logger.js';
+import { logger } from '../core/logger.js';
 
 /**
  * CloudWatch metrics of directory imports, as Embedded Metric Format lines: Lambda ships stdout to CloudWatch

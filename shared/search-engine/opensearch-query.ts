@@ -1,7 +1,7 @@
 /**
  * The OpenSearch form of the search port, as plain data: the people index's mapping, one document per
  * person, and the request body of a parsed query. Pure (no client), so the translation is unit-tested and
- * the adapter (shared/adapters/opensearch-engine.ts) only sends what this module builds.
+ * the adapter (shared/search-engine/opensearch-engine.ts) only sends what this module builds.
  *
  * Matching is the in-memory engine's, field for field: every value is indexed already normalised the way
  * search-engine.ts normalises it (title keys, words, normalised places and company names), so `term`,

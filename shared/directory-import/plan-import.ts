@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { sendMessage } from '../../adapters/queue.js';
-import { messages } from '../../catalog/messages.js';
-import { logger } from '../../core/logger.js';
-import { createImport, getImport, type ImportStatus } from '../import-status.repository.js';
+import { sendMessage } from '../adapters/queue.js';
+import { messages } from '../catalog/messages.js';
+import { logger } from '../core/logger.js';
+import { createImport, getImport, type ImportStatus } from './import-status.repository.js';
 import { describeSource, sourceReader, type ImportSource, type SourceReader } from './import-source.js';
-import { DirectoryRecordSchema } from '../types.js';
+import { DirectoryRecordSchema } from '../directory/types.js';
 
 /**
  * Plan a directory import: split the source into line-aligned byte ranges and queue one message per range.

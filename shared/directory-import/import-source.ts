@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { deleteObject, objectSize, putObject, readObjectRange, readObjectStream } from '../../adapters/object-store.js';
+import { deleteObject, objectSize, putObject, readObjectRange, readObjectStream } from '../adapters/object-store.js';
 
 /**
  * Where an import reads its directory file: one version of the import bucket's object in AWS, a local file

@@ -1,8 +1,8 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../adapters/aws.js';
 import { isConditionFailed } from '../adapters/dynamodb-errors.js';
-import { tableName } from '../core/env.js';
-import type { ImportSource } from './import/import-source.js';
+import { tableName } from '../catalog/resource-names.js';
+import type { ImportSource } from './import-source.js';
 
 /**
  * One status item per directory import (per version), in the directory table beside the version's items:

@@ -823,3 +823,10 @@ export function titleKeys(title: string): string[] {
   titleCache.set(title, out);
   return out;
 }
+
+/** A query with nothing to search on (no constraint, no keyword) is invalid input. */
+export function isEmptyQuery(q: ParsedQuery): boolean {
+  const e = q.exclusions;
+  const lists = [q.titles, q.functions, q.seniorities, q.locations, q.industries, q.companies, q.keywords, e.companies, e.industries, e.titles, e.seniorities, e.functions, e.keywords];
+  return !q.companySize && lists.every((l) => l.length === 0);
+}

@@ -1,7 +1,7 @@
 import { NotFoundError } from '../core/errors.js';
-import { getJob } from '../jobs/jobs.repository.js';
-import type { WebhookAttempt } from '../jobs/model.js';
-import { isDeliveryErrorClass } from './delivery-errors.js';
+import { getJob } from './jobs.repository.js';
+import type { WebhookAttempt } from './model.js';
+import { isDeliveryErrorClass } from '../webhooks/delivery-errors.js';
 
 /**
  * An attempt as served: its error is a class (delivery-errors.ts). An attempt stored before errors were

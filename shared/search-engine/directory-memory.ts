@@ -1,5 +1,5 @@
-import { loadedDirectory } from '../search/index-source.js';
-import type { ContactPoints, DirectoryStore } from './directory-store.js';
+import { loadedDirectory } from './index-source.js';
+import type { ContactPoints, DirectoryStore } from '../directory/directory-store.js';
 
 /**
  * The directory served from the in-memory index search already loads (`index-source.ts`): the same
