@@ -41,11 +41,11 @@ export async function addContacts(accountId: string, id: string, body: z.output<
   }
   const pass = newPass(sender, body.review, s.status, now);
   const passOf = (pending: PendingEnrollment[]): DraftingPass => ({ ...pass, total: pending.length * s.steps });
-  const pending = await pendingOf(judged.eligible, known, s.steps, now);
+  const proposed = await pendingOf(judged.eligible, known, s.steps, now);
   let reserved;
   try {
     reserved = await reservePass(
-      { accountId, sequenceId: id, chargeId: pass.charge_id, steps: s.steps, judged, pending },
+      { accountId, sequenceId: id, chargeId: pass.charge_id, steps: s.steps, judged, pending: proposed },
       (pending) => startPassWrite(s, s.status, passOf(pending), pending, now.toISOString(), after(now, DEADLINES.DISPATCH_GRACE_MS)),
       clock,
     );
@@ -53,10 +53,10 @@ export async function addContacts(accountId: string, id: string, body: z.output<
     if (e instanceof ExtraItemConditionFailed) throw new ConflictError('The sequence changed meanwhile (another pass or a cancel); read it and try again.');
     throw e;
   }
-  const { rejected } = reserved;
-  if (reserved.pending.length === 0) throw noneEligible(rejected);
-  const total = reserved.pending.length * s.steps;
-  const opened: SequenceRecord = { ...s, status: 'drafting', pass: passOf(reserved.pending), pass_pending: reserved.pending, pass_drafted: 0, pass_failed: 0 };
+  const { pending, rejected } = reserved;
+  if (pending.length === 0) throw noneEligible(rejected);
+  const total = pending.length * s.steps;
+  const opened: SequenceRecord = { ...s, status: 'drafting', pass: passOf(pending), pass_pending: pending, pass_drafted: 0, pass_failed: 0 };
   await materializeOrLeaveToSweeper(opened, clock);
-  return { id, name: s.name, status: 'drafting' as const, contacts_accepted: reserved.pending.length, contacts_rejected: rejected, emails_added: total };
+  return { id, name: s.name, status: 'drafting' as const, contacts_accepted: pending.length, contacts_rejected: rejected, emails_added: total };
 }

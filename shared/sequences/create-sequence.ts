@@ -53,8 +53,9 @@ export async function createSequence(accountId: string, body: z.output<typeof Cr
     pass_drafted: 0,
     pass_failed: 0,
   });
+  const proposed = await pendingOf(judged.eligible, known, body.steps, now);
   const reserved = await reservePass(
-    { accountId, sequenceId: id, chargeId: pass.charge_id, steps: body.steps, judged, pending: await pendingOf(judged.eligible, known, body.steps, now) },
+    { accountId, sequenceId: id, chargeId: pass.charge_id, steps: body.steps, judged, pending: proposed },
     (pending) => newSequenceWrite(record(pending), after(now, DEADLINES.DISPATCH_GRACE_MS)),
     clock,
   );
