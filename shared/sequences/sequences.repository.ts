@@ -364,7 +364,7 @@ export async function transitionEnrollment(accountId: string, email: string, seq
 }
 
 const CONFLICT_ATTEMPTS = 10;
-/** A jittered wait before a transaction that lost to a concurrent one on the same item is tried again. */
+/** A jittered wait before a transaction that lost to a concurrent one on the same item, or keys a BatchGetItem left unprocessed, are tried again. */
 const conflictPause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(500, 10 * 2 ** attempt)));
 
 /**

@@ -108,3 +108,29 @@ test('judging 25 contacts (check-contacts) reads the outreach table in one gathe
   expect(check.results.map((r) => r.reason)).toEqual(expected);
   expect(check.eligible).toBe(expected.filter((r) => r === null).length);
 }, 120_000);
+
+test('keys a BatchGetItem leaves unprocessed (a partial answer, as DynamoDB may give past 16 MB or under throttling) are asked again, and nothing is lost', async () => {
+  const { account, addresses } = await seeded(30);
+  let cut = false;
+  documentClient().middlewareStack.add(
+    (next, context) => async (args: any) => {
+      const request = args.input.RequestItems?.[outreach()];
+      if (context.commandName !== 'BatchGetItemCommand' || cut || !request) return next(args);
+      cut = true;
+      const left = request.Keys.slice(25);
+      const out: any = await next({ ...args, input: { ...args.input, RequestItems: { [outreach()]: { ...request, Keys: request.Keys.slice(0, 25) } } } });
+      out.output.UnprocessedKeys = { [outreach()]: { ...request, Keys: left } };
+      return out;
+    },
+    { step: 'initialize', name: 'partialBatchGet' },
+  );
+  try {
+    record();
+    const facts = await contactFacts(account.id, addresses);
+    expect(toOutreach('BatchGetItemCommand').map((b) => b.input.RequestItems[outreach()].Keys.length)).toEqual([60, 35]);
+    expect(addresses.map((a) => facts.get(a.toLowerCase())!.suppressed)).toEqual(addresses.map((_, i) => i % 5 === 0));
+    expect(addresses.map((a) => facts.get(a.toLowerCase())!.lead?.timezone ?? null)).toEqual(addresses.map((_, i) => (i % 3 === 0 ? 'Europe/Paris' : null)));
+  } finally {
+    documentClient().middlewareStack.remove('partialBatchGet');
+  }
+}, 120_000);
