@@ -51,15 +51,17 @@ export function leastLoaded(accounts: SendingAccount[]): SendingAccount | null {
  * the lead already holds; null when nobody knows where they are.
  */
 export async function recipientTimeZone(accountId: string, to: Contact): Promise<string | null> {
+  return (await directoryTimeZone(to)) ?? (await getLead(accountId, to.email))?.timezone ?? null;
+}
+
+/** The recipient's IANA zone as the directory knows it (the person behind their email, else their profile URL), or null. */
+export async function directoryTimeZone(to: Contact): Promise<string | null> {
   const byEmail = await findContact({ email: to.email }, ['email']);
   const url = byEmail?.professional_url ?? (to.professional_url ? normalizeProfessionalUrl(to.professional_url) : null);
   const person = url ? await findByProfessionalUrl(url) : null;
-  if (person) {
-    const { time_zone, country_code } = person.person.location;
-    const zone = isValidTimeZone(time_zone) ? time_zone : timeZoneForLocation(country_code);
-    if (zone) return zone;
-  }
-  return (await getLead(accountId, to.email))?.timezone ?? null;
+  if (!person) return null;
+  const { time_zone, country_code } = person.person.location;
+  return (isValidTimeZone(time_zone) ? time_zone : timeZoneForLocation(country_code)) || null;
 }
 
 export async function chooseSender(accountId: string, fromAccount: string | undefined, replyTo: string | undefined, clock: Clock): Promise<SendingAccount> {

@@ -2,8 +2,8 @@ import * as z from '../core/zod.js';
 import { PRICES } from '../accounts/prices.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { NotFoundError } from '../core/errors.js';
-import { judgeEach } from './eligibility.js';
-import { getSequenceHead } from './sequences.repository.js';
+import { contactAddresses, judgeEach } from './eligibility.js';
+import { contactFacts, getSequenceHead } from './sequences.repository.js';
 import { DEFAULT_STEPS, MAX_ENROLLMENTS, type RejectionReason } from './model.js';
 import { ContactItemSchema } from './schemas.js';
 
@@ -44,11 +44,9 @@ export interface ContactCheck {
 export async function checkContacts(accountId: string, body: z.output<typeof CheckContactsSchema>, clock: Clock = serviceClock): Promise<ContactCheck> {
   const sequence = body.sequence_id ? await getSequenceHead(accountId, body.sequence_id) : null;
   if (body.sequence_id && !sequence) throw new NotFoundError('Sequence not found.');
-  const verdicts = await judgeEach(accountId, body.contacts, {
-    sequenceId: sequence?.id ?? '',
-    enrolled: new Set(sequence?.contacts ?? []),
-    now: clock.now(),
-  });
+  const enrolled = new Set(sequence?.contacts ?? []);
+  const known = await contactFacts(accountId, contactAddresses(body.contacts).filter((a) => !enrolled.has(a)));
+  const verdicts = await judgeEach(body.contacts, known, { sequenceId: sequence?.id ?? '', enrolled, now: clock.now() });
   const results = verdicts.map((v, index) => ({ index, reason: typeof v === 'string' ? v : null }));
   const eligible = results.filter((r) => r.reason === null).length;
   const steps = sequence?.steps ?? body.steps;

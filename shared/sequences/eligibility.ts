@@ -1,8 +1,9 @@
 import { findContact } from '../enrichment/identity.js';
 import { emailStatusOf } from '../email-status/email-status.js';
-import { getLead, isSuppressed } from '../outreach/leads.repository.js';
+import type { EmailStatusFields } from '../email-status/classify.js';
+import { ValidationError } from '../core/errors.js';
 import type { Contact } from '../outreach/model.js';
-import { enrollmentsOfContact } from './sequences.repository.js';
+import type { ContactFacts } from './sequences.repository.js';
 import { TERMINAL_ENROLLMENT, type RejectedContact, type RejectionReason } from './model.js';
 import { parseContact } from './schemas.js';
 
@@ -18,7 +19,7 @@ import { parseContact } from './schemas.js';
  * 5. `not_enriched`: no company, profile URL or context, and the directory does not know the address.
  */
 export const RECENT_CONTACT_MS = 30 * 86_400_000;
-/** Contacts judged at once: each costs a handful of reads. */
+/** Contacts whose email status (or directory entry) is read at once; their outreach facts are read gathered (contactFacts). */
 const CONCURRENCY = 10;
 
 export interface Eligibility {
@@ -28,46 +29,71 @@ export interface Eligibility {
   rejected: RejectedContact[];
 }
 
-async function reasonFor(accountId: string, contact: Contact, sequenceId: string, enrolled: ReadonlySet<string>, now: Date): Promise<RejectionReason | null> {
-  const address = contact.email.toLowerCase();
-  if (enrolled.has(address)) return 'already_enrolled';
-  const [suppressed, enrollments, lead, status] = await Promise.all([
-    isSuppressed(accountId, address),
-    enrollmentsOfContact(accountId, address),
-    getLead(accountId, address),
-    emailStatusOf(address, { first_name: contact.first_name }),
-  ]);
-  if (suppressed || status.email_status === 'invalid') return 'invalid_contact';
-  if (enrollments.some((e) => e.sequence_id !== sequenceId && !TERMINAL_ENROLLMENT.includes(e.status))) return 'already_in_automation';
-  if (lead?.last_sent_at && now.getTime() - new Date(lead.last_sent_at).getTime() < RECENT_CONTACT_MS) return 'recently_contacted';
-  if (!contact.company_name && !contact.professional_url && !contact.context?.trim() && !(await findContact({ email: address }, ['email']))) return 'not_enriched';
-  return null;
+type Verdict = RejectionReason | Contact;
+type Judge = { sequenceId: string; enrolled: ReadonlySet<string>; now: Date };
+
+/** The contacts in chunks of CONCURRENCY, `fn` over each chunk at once; the results in the order given. */
+async function inChunks<T, R>(items: T[], fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += CONCURRENCY) out.push(...(await Promise.all(items.slice(i, i + CONCURRENCY).map(fn))));
+  return out;
 }
 
-/** Each contact's verdict, in the order given: the contact when eligible, else the first reason that applies. */
-export async function judgeEach(accountId: string, raw: unknown[], opts: { sequenceId: string; enrolled: ReadonlySet<string>; now: Date }): Promise<(RejectionReason | Contact)[]> {
+/** Each contact as parsed, in the order given, or `invalid_contact` (not a valid contact, or its address twice). */
+function parsed(raw: unknown[]): Verdict[] {
   const seen = new Set<string>();
-  const verdicts: (RejectionReason | Contact)[] = raw.map((r) => {
+  return raw.map((r) => {
     const contact = parseContact(r);
     if (!contact || seen.has(contact.email.toLowerCase())) return 'invalid_contact';
     seen.add(contact.email.toLowerCase());
     return contact;
   });
-  for (let i = 0; i < verdicts.length; i += CONCURRENCY) {
-    await Promise.all(
-      verdicts.slice(i, i + CONCURRENCY).map(async (v, j) => {
-        if (typeof v === 'object' && v !== null) {
-          const reason = await reasonFor(accountId, v, opts.sequenceId, opts.enrolled, opts.now);
-          if (reason) verdicts[i + j] = reason;
-        }
-      }),
-    );
-  }
+}
+
+/**
+ * The addresses (lower-cased, each once) of the valid contacts of a request: what the judge needs read
+ * (contactFacts) of all but those already in the sequence. Nothing is read.
+ */
+export function contactAddresses(raw: unknown[]): string[] {
+  return parsed(raw).flatMap((v) => (typeof v === 'object' ? [v.email.toLowerCase()] : []));
+}
+
+const unenriched = (c: Contact) => !c.company_name && !c.professional_url && !c.context?.trim();
+
+/** Reasons 1 (suppressed, invalid status), 3 and 4, decided on what was read; null when none applies. */
+function reasonOf(facts: ContactFacts, status: EmailStatusFields, sequenceId: string, now: Date): RejectionReason | null {
+  if (facts.suppressed || status.email_status === 'invalid') return 'invalid_contact';
+  if (facts.enrollments.some((e) => e.sequence_id !== sequenceId && !TERMINAL_ENROLLMENT.includes(e.status))) return 'already_in_automation';
+  if (facts.lead?.last_sent_at && now.getTime() - new Date(facts.lead.last_sent_at).getTime() < RECENT_CONTACT_MS) return 'recently_contacted';
+  return null;
+}
+
+/**
+ * Each contact's verdict, in the order given: the contact when eligible, else the first reason that applies.
+ * `known` holds the outreach facts (contactFacts) of every address of contactAddresses(raw) not in
+ * `enrolled`; the judge reads nothing of the outreach table itself. It reads each remaining contact's email
+ * status (CONCURRENCY at once), and the directory only for an unenriched contact that no other reason rules out.
+ */
+export async function judgeEach(raw: unknown[], known: ReadonlyMap<string, ContactFacts>, opts: Judge): Promise<Verdict[]> {
+  const verdicts = parsed(raw).map((v) => (typeof v === 'object' && opts.enrolled.has(v.email.toLowerCase()) ? 'already_enrolled' : v));
+  const open = verdicts.flatMap((v, i) => (typeof v === 'object' ? [{ i, contact: v, address: v.email.toLowerCase() }] : []));
+  const statuses = await inChunks(open, (o) => emailStatusOf(o.address, { first_name: o.contact.first_name }));
+  const passed = open.filter((o, n) => {
+    const facts = known.get(o.address);
+    if (!facts) throw new Error(`the facts of ${o.address} were not read`);
+    const reason = reasonOf(facts, statuses[n]!, opts.sequenceId, opts.now);
+    if (reason) verdicts[o.i] = reason;
+    return !reason && unenriched(o.contact);
+  });
+  const inDirectory = await inChunks(passed, (o) => findContact({ email: o.address }, ['email']));
+  passed.forEach((o, n) => {
+    if (!inDirectory[n]) verdicts[o.i] = 'not_enriched';
+  });
   return verdicts;
 }
 
-export async function judgeContacts(accountId: string, raw: unknown[], opts: { sequenceId: string; enrolled: ReadonlySet<string>; now: Date }): Promise<Eligibility> {
-  const verdicts = await judgeEach(accountId, raw, opts);
+export async function judgeContacts(raw: unknown[], known: ReadonlyMap<string, ContactFacts>, opts: Judge): Promise<Eligibility> {
+  const verdicts = await judgeEach(raw, known, opts);
   const out: Eligibility = { eligible: [], sent: [], rejected: [] };
   verdicts.forEach((v, i) => {
     if (typeof v === 'string') out.rejected.push({ contact: raw[i], reason: v });
@@ -77,4 +103,12 @@ export async function judgeContacts(accountId: string, raw: unknown[], opts: { s
     }
   });
   return out;
+}
+
+/** The 400 of a request of which no contact is eligible, each contact's reason in the details. */
+export function noneEligible(rejected: RejectedContact[]): ValidationError {
+  return new ValidationError(
+    'No contact is eligible for the sequence.',
+    rejected.map((r, i) => ({ path: `contacts.${i}`, message: r.reason })),
+  );
 }

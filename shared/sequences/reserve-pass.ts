@@ -1,10 +1,14 @@
 import { ExtraItemConditionFailed, reserveWith, type TransactItem } from '../accounts/ledger.repository.js';
+import type { SendingAccount } from '../accounts/model.js';
 import { PRICES } from '../accounts/prices.js';
 import type { Clock } from '../core/clock.js';
 import { ContentionError } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import { directoryTimeZone } from '../outreach/create-email.js';
+import type { Contact } from '../outreach/model.js';
 import type { Eligibility } from './eligibility.js';
-import { lockHolders, takeLocksWrites } from './sequences.repository.js';
-import type { PendingEnrollment, RejectedContact } from './model.js';
+import { contactFacts, lockHolders, takeLocksWrites, type ContactFacts } from './sequences.repository.js';
+import type { DraftingPass, PendingEnrollment, RejectedContact } from './model.js';
 
 /**
  * The reservation of a pass (create, add-contacts): 2 credits × contacts × steps, the sequence write and the
@@ -14,6 +18,36 @@ import type { PendingEnrollment, RejectedContact } from './model.js';
  * LOCK_ATTEMPTS times, then a retryable 503). Nothing is reserved for a contact that lost its lock; none left is the caller's 400.
  */
 const LOCK_ATTEMPTS = 5;
+/** Contacts whose directory entry is read at once for their time zone. */
+const CONCURRENCY = 10;
+
+/** A new pass; its `total` is set once its contacts are known (at the reservation). */
+export function newPass(sender: SendingAccount, review: 'required' | 'none', priorStatus: DraftingPass['prior_status'], now: Date): DraftingPass {
+  return { id: newId('en', now.getTime()), charge_id: newId('chg', now.getTime()), review, total: 0, prior_status: priorStatus, from_account: sender.id, from_email: sender.email, timezone: sender.timezone };
+}
+
+/**
+ * The pending enrollments of a pass: each eligible contact with its recipient zone (the directory's, else that
+ * of its lead in `known`, as the judge read it) and the ids of its steps.
+ */
+export async function pendingOf(contacts: Contact[], known: ReadonlyMap<string, ContactFacts>, steps: number, now: Date): Promise<PendingEnrollment[]> {
+  const out: PendingEnrollment[] = [];
+  for (let i = 0; i < contacts.length; i += CONCURRENCY) {
+    const zones = await Promise.all(contacts.slice(i, i + CONCURRENCY).map(directoryTimeZone));
+    zones.forEach((zone, j) => {
+      const contact = contacts[i + j]!;
+      out.push({ contact, recipient_timezone: zone ?? known.get(contact.email.toLowerCase())?.lead?.timezone ?? null, email_ids: [] });
+    });
+  }
+  // Ids are taken in order after every await, so step ids and enrollments keep the order they were given in.
+  for (const p of out) p.email_ids = Array.from({ length: steps }, () => newId('em', now.getTime()));
+  return out;
+}
+
+/** The pending enrollments of contacts that were not judged here: their facts are read first (see pendingOf). */
+export async function pendingEnrollments(accountId: string, contacts: Contact[], steps: number, now: Date): Promise<PendingEnrollment[]> {
+  return pendingOf(contacts, await contactFacts(accountId, contacts.map((c) => c.email)), steps, now);
+}
 
 export interface ReservedPass {
   pending: PendingEnrollment[];

@@ -9,6 +9,7 @@ import { cancellationReasons, isConditionFailed, isTransactionCanceled } from '.
 import { DUE_ATTRIBUTES, dueFields, expiresAt } from '../catalog/tables.js';
 import type { TransactItem } from '../accounts/ledger.repository.js';
 import type { ReplyRecord } from '../outreach/emails.repository.js';
+import type { Lead } from '../outreach/leads.repository.js';
 import { TERMINAL_ENROLLMENT, TERMINAL_SEQUENCE, type DraftingPass, type EnrollmentRecord, type EnrollmentStatus, type PendingEnrollment, type SequenceRecord, type SequenceStatus } from './model.js';
 
 /**
@@ -231,6 +232,59 @@ export async function enrollmentsOfContact(accountId: string, email: string): Pr
   });
 }
 
+/** What the outreach table knows of one address when contacts are judged for a sequence. */
+export interface ContactFacts {
+  /** On the workspace's suppression list (unsubscribed, hard bounce). */
+  suppressed: boolean;
+  lead: Lead | null;
+  /** Every enrollment of the address in any of the account's sequences. */
+  enrollments: EnrollmentRecord[];
+}
+
+/** Enrollment queries of contactFacts in flight at once (a 500-contact add never fires 500 at once). */
+const FACTS_QUERY_CONCURRENCY = 10;
+/** BatchGetItem takes at most 100 keys a request (and answers at most 16 MB: the rest come back unprocessed). */
+const BATCH_GET_KEYS = 100;
+
+/**
+ * Everything sequence eligibility reads of `addresses`, gathered: the lead and suppression items by key in
+ * BatchGetItem requests of 100 keys (50 addresses), and each address's enrollments by one Query of its
+ * `ENROLL#<address>#` prefix, 10 at once; every read consistent. Keyed by the lower-cased address.
+ */
+export async function contactFacts(accountId: string, addresses: string[]): Promise<Map<string, ContactFacts>> {
+  const lower = [...new Set(addresses.map((a) => a.toLowerCase()))];
+  const keys = lower.flatMap((a) => [K.lead(accountId, a), K.suppression(accountId, a)]);
+  const [items, enrollments] = await Promise.all([batchGetByKey(keys), enrollmentsOfEach(accountId, lower)]);
+  const bySk = new Map(items.map((i) => [i.sk as string, i]));
+  return new Map(
+    lower.map((a, n) => [
+      a,
+      { suppressed: bySk.has(K.suppression(accountId, a).sk), lead: (bySk.get(K.lead(accountId, a).sk) as Lead | undefined) ?? null, enrollments: enrollments[n]! },
+    ]),
+  );
+}
+
+async function enrollmentsOfEach(accountId: string, addresses: string[]): Promise<EnrollmentRecord[][]> {
+  const out: EnrollmentRecord[][] = [];
+  for (let i = 0; i < addresses.length; i += FACTS_QUERY_CONCURRENCY) out.push(...(await Promise.all(addresses.slice(i, i + FACTS_QUERY_CONCURRENCY).map((a) => enrollmentsOfContact(accountId, a)))));
+  return out;
+}
+
+/** Items of the outreach table by key, in requests of 100 keys; unprocessed keys are asked again after a jittered pause. */
+async function batchGetByKey(keys: { pk: string; sk: string }[]): Promise<Record<string, unknown>[]> {
+  const found: Record<string, unknown>[] = [];
+  for (let i = 0; i < keys.length; i += BATCH_GET_KEYS) {
+    let pending: Record<string, unknown>[] | undefined = keys.slice(i, i + BATCH_GET_KEYS);
+    for (let attempt = 0; pending?.length; attempt++) {
+      if (attempt > 0) await conflictPause(attempt - 1);
+      const r = await documentClient().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: pending, ConsistentRead: true } } }));
+      found.push(...((r.Responses?.[table()] ?? []) as Record<string, unknown>[]));
+      pending = r.UnprocessedKeys?.[table()]?.Keys as Record<string, unknown>[] | undefined;
+    }
+  }
+  return found;
+}
+
 /** The sequence's enrollments, in enrollment order. */
 export async function enrollmentsOf(s: SequenceRecord): Promise<EnrollmentRecord[]> {
   const found = await enrollmentsAt(s, s.contacts);
@@ -310,7 +364,7 @@ export async function transitionEnrollment(accountId: string, email: string, seq
 }
 
 const CONFLICT_ATTEMPTS = 10;
-/** A jittered wait before a transaction that lost to a concurrent one on the same item is tried again. */
+/** A jittered wait before a transaction that lost to a concurrent one on the same item, or keys a BatchGetItem left unprocessed, are tried again. */
 const conflictPause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(500, 10 * 2 ** attempt)));
 
 /**

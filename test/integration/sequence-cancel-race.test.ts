@@ -5,9 +5,8 @@ import { createSendingAccount } from '../../shared/accounts/sending-accounts.rep
 import type { Scheduler } from '../../shared/adapters/scheduler.js';
 import { draftEmail } from '../../shared/outreach/drafting.js';
 import { getEmails } from '../../shared/outreach/emails.repository.js';
-import { newPass, pendingEnrollments } from '../../shared/sequences/create-sequence.js';
 import { materializePass } from '../../shared/sequences/materialize-pass.js';
-import { reservePass } from '../../shared/sequences/reserve-pass.js';
+import { newPass, pendingEnrollments, reservePass } from '../../shared/sequences/reserve-pass.js';
 import { cancelSequence } from '../../shared/sequences/sequence-actions.js';
 import { enrollmentsOf, getSequence, lockHolders, newSequenceWrite } from '../../shared/sequences/sequences.repository.js';
 import type { PendingEnrollment, SequenceRecord } from '../../shared/sequences/model.js';
