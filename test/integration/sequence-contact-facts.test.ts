@@ -2,7 +2,7 @@ import type { LocalStack } from '../../shared/local/stack.js';
 import { startTestStack } from '../support/local.js';
 import { createAccount } from '../../shared/accounts/accounts.repository.js';
 import { documentClient } from '../../shared/adapters/aws.js';
-import { tableName } from '../../shared/core/env.js';
+import { tableName } from '../../shared/catalog/resource-names.js';
 import { leadSentWrite, leadUpsertWrite, suppress } from '../../shared/outreach/leads.repository.js';
 import { checkContacts } from '../../shared/sequences/check-contacts.js';
 import { contactFacts, newEnrollmentWrite, writeTogether } from '../../shared/sequences/sequences.repository.js';
