@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { loopbackBrowser, signIn as signInToApp } from '../support/browser.js';
+import { APP_SHOTS, loopbackBrowser, signIn as signInToApp } from '../support/browser.js';
 import type { LocalStack } from '../../shared/local/stack.js';
-import { Client, ROOT, startTestStack, reply } from '../support/local.js';
+import { Client, startTestStack, reply } from '../support/local.js';
 import { AppClient, newAppTenant, USER_PASSWORD } from '../support/app-users.js';
 
 /**
@@ -152,7 +152,7 @@ test('the console adds users to an account only: unknown account 404, weak passw
 }, 60_000);
 
 describe('in Chromium', () => {
-  const SHOTS = join(ROOT, 'test-artifacts/app');
+  const SHOTS = APP_SHOTS;
   let profile: string;
   let context: BrowserContext;
   const blocked: string[] = [];
