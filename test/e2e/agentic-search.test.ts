@@ -1,14 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import type { LocalStack } from '../../shared/local/stack.js';
-import { startServices } from '../../shared/local/services.js';
 import { generateDirectory } from '../../shared/directory/generate.js';
 import { germanSalesLeaders } from '../support/agentic-fixture.js';
 import { getJob } from '../../shared/jobs/jobs.repository.js';
 import { agenticSearchCompletedSchema } from '../../shared/webhooks/events.js';
-import { Client, ROOT, newTenant, startTestStack, reply } from '../support/local.js';
-import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { Client, newTenant, startTestServices, reply, type TestServices } from '../support/local.js';
+import type { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
  * Agentic search over HTTP on the running twin (workers on): acceptance and its preconditions, the research
@@ -17,10 +14,10 @@ import { WebhookReceiver } from '../support/webhook-receiver.js';
  * deadline, crashes between steps, concurrency) are in test/integration/agentic-steps.test.ts, where the
  * test drives each step itself.
  */
+let services: TestServices | undefined;
 let stack: LocalStack;
 let receiver: WebhookReceiver;
 let admin: Client;
-const dir = mkdtempSync(join(tmpdir(), 'agentic-'));
 
 const QUERY = 'Software engineers at companies that use Python. Ideally they spoke at a conference.';
 /** Issue 32's example, which used to complete with 0 leads at 0 credits. */
@@ -28,26 +25,15 @@ const EXAMPLE = 'VP of Sales at B2B SaaS companies in Germany, must have led a t
 const LADDER = ['exact', 'equivalent_title', 'adjacent_seniority', 'same_metro', 'region'];
 
 beforeAll(async () => {
-  stack = await startTestStack({ throttleMultiplier: 1000, env: { WEBHOOK_HOSTS: JSON.stringify({ 'hooks.public.test': ['93.184.216.34'], 'internal.test': ['10.0.0.7'] }) } });
+  const env = { WEBHOOK_HOSTS: JSON.stringify({ 'hooks.public.test': ['93.184.216.34'], 'internal.test': ['10.0.0.7'] }) };
   // The generated 3,000 people, plus the German sales leadership of agentic-fixture.ts (issue 32's example).
-  const file = join(dir, 'directory.jsonl');
-  writeFileSync(file, [...generateDirectory({ seed: 7, people: 3000 })].concat(germanSalesLeaders(7)).map((r) => JSON.stringify(r)).join('\n') + '\n');
-  await startServices({ root: ROOT, stack, dataDir: null, directory: { file, people: 3000, seed: 7 } });
-  receiver = await new WebhookReceiver([]).start();
-  admin = new Client(stack);
+  const write = (file: string) => writeFileSync(file, [...generateDirectory({ seed: 7, people: 3000 })].concat(germanSalesLeaders(7)).map((r) => JSON.stringify(r)).join('\n') + '\n');
+  const started = await startTestServices({ throttleMultiplier: 1000, env, directory: { people: 3000, seed: 7, write }, webhookReceiver: true });
+  ({ stack, admin, receiver } = services = started);
 }, 120_000);
-afterAll(async () => {
-  await receiver?.stop();
-  await stack?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(async () => services?.stop());
 
-async function tenant(account: Record<string, unknown> = { agentic_search: true }) {
-  const t = await newTenant(stack, account);
-  const s = await t.admin.console('POST', `accounts/${t.accountId}/webhook-secrets/`);
-  receiver.setSecrets([...((receiver as any).secrets as string[]), s.body.secret]);
-  return t;
-}
+const tenant = (account: Record<string, unknown> = { agentic_search: true }) => newTenant(stack, account, { webhookReceiver: receiver });
 
 async function settle() {
   const r = await admin.console('POST', 'dev/settle/');

@@ -1,12 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { loopbackBrowser } from '../support/browser.js';
+import { APP_SHOTS as SHOTS, appBrowser, signIn as signInToApp } from '../support/browser.js';
 import type { LocalStack } from '../../shared/local/stack.js';
-import { startServices } from '../../shared/local/services.js';
-import { Client, ROOT, serviceClockNow, startTestStack, toNextNoonUtc } from '../support/local.js';
-import { newAppTenant, USER_PASSWORD } from '../support/app-users.js';
+import { Client, serviceClockNow, startTestServices, toNextNoonUtc, type TestServices } from '../support/local.js';
+import { newAppTenant } from '../support/app-users.js';
 import { sesEventFor } from '../support/ses-events.js';
 
 /**
@@ -17,28 +14,21 @@ import { sesEventFor } from '../support/ses-events.js';
  * limit, and each day's numbers in its table, paged a week at a time. Another account's mailbox is neither
  * listed nor readable. Screenshots go to test-artifacts/app/.
  */
-const SHOTS = join(ROOT, 'test-artifacts/app');
-const dir = mkdtempSync(join(tmpdir(), 'app-deliv-'));
+let services: TestServices | undefined;
 let stack: LocalStack;
 let admin: Client;
-let profile: string;
 let browser: BrowserContext;
 const blocked: string[] = [];
 const consoleErrors: string[] = [];
 
 beforeAll(async () => {
-  stack = await startTestStack({ userPool: true, throttleMultiplier: 1000 });
-  await startServices({ root: ROOT, stack, dataDir: null, directory: { file: join(dir, 'd.jsonl'), people: 50, seed: 5 } });
-  admin = new Client(stack);
-  profile = mkdtempSync(join(tmpdir(), 'app-deliv-chromium-'));
-  mkdirSync(SHOTS, { recursive: true });
-  browser = await loopbackBrowser(profile, { width: 375, blocked, consoleErrors });
+  services = await startTestServices({ userPool: true, throttleMultiplier: 1000, directory: { people: 50, seed: 5 } });
+  ({ stack, admin } = services);
+  browser = await appBrowser(services.dir, { width: 375, blocked, consoleErrors });
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
-  await stack?.stop();
-  rmSync(profile, { recursive: true, force: true });
-  rmSync(dir, { recursive: true, force: true });
+  await services?.stop();
 });
 
 type Tenant = Awaited<ReturnType<typeof newAppTenant>>;
@@ -64,13 +54,7 @@ const getEmail = async (t: Tenant, id: string) => (await t.client.api('GET', `em
 const providerIdOf = (emailId: string) => stack.sentMail.find((s) => s.raw?.toString('utf8').includes(`<${emailId}.`))!.provider_message_id!;
 const inject = async (event: Record<string, unknown>) => expect((await admin.console('POST', 'dev/ses-events/', event)).status).toBe(202);
 
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto(stack.appUrl);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(USER_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: /^Overview/ }).waitFor();
-}
+const signIn = (page: Page, email: string) => signInToApp(page, stack.appUrl, email);
 
 /** The table's rows as the page shows them: the day, then each counter's cell read by its column. */
 async function rows(page: Page): Promise<Record<string, string>[]> {

@@ -1,14 +1,12 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import Papa from 'papaparse';
-import { loopbackBrowser } from '../support/browser.js';
+import { APP_SHOTS as SHOTS, appBrowser, signIn as signInToApp } from '../support/browser.js';
 import type { LocalStack } from '../../shared/local/stack.js';
-import { startServices } from '../../shared/local/services.js';
-import { Client, ROOT, startTestStack, reply } from '../support/local.js';
-import { newAppTenant, USER_PASSWORD } from '../support/app-users.js';
-import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { Client, startTestServices, reply, type TestServices } from '../support/local.js';
+import { newAppTenant } from '../support/app-users.js';
+import type { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
  * The web app's search-jobs and sequences pages against one local stack with its workers: a people search
@@ -17,42 +15,27 @@ import { WebhookReceiver } from '../support/webhook-receiver.js';
  * a sequence from a CSV file with its report and cost, approved, exported and cancelled). Screenshots go to
  * test-artifacts/app/.
  */
-const SHOTS = join(ROOT, 'test-artifacts/app');
-const dir = mkdtempSync(join(tmpdir(), 'app-jobs-'));
+let services: TestServices | undefined;
 let stack: LocalStack;
 let admin: Client;
 let receiver: WebhookReceiver;
-let profile: string;
 let browser: BrowserContext;
 const blocked: string[] = [];
 const consoleErrors: string[] = [];
 
 beforeAll(async () => {
-  stack = await startTestStack({ userPool: true, throttleMultiplier: 100 });
-  await startServices({ root: ROOT, stack, dataDir: null, directory: { file: join(dir, 'directory.jsonl'), people: 200, seed: 7 } });
-  admin = new Client(stack);
-  receiver = await new WebhookReceiver([]).start();
-  profile = mkdtempSync(join(tmpdir(), 'app-jobs-chromium-'));
-  mkdirSync(SHOTS, { recursive: true });
-  browser = await loopbackBrowser(profile, { width: 375, blocked, consoleErrors });
+  const started = await startTestServices({ userPool: true, throttleMultiplier: 100, directory: { people: 200, seed: 7 }, webhookReceiver: true });
+  ({ stack, admin, receiver } = services = started);
+  browser = await appBrowser(started.dir, { width: 375, blocked, consoleErrors });
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
-  await receiver?.stop();
-  await stack?.stop();
-  rmSync(profile, { recursive: true, force: true });
-  rmSync(dir, { recursive: true, force: true });
+  await services?.stop();
 });
 
 const settle = async () => expect((await admin.console('POST', 'dev/settle/')).body).toEqual({ idle: true });
 
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto(stack.appUrl);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(USER_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: /^Overview/ }).waitFor();
-}
+const signIn = (page: Page, email: string) => signInToApp(page, stack.appUrl, email);
 
 test('a search job with its results and webhook deliveries, a redelivery from the page, a sequence with its enrollments; another account sees none of them', async () => {
   const owner = await newAppTenant(stack, 'jobs.owner@tenant.test', { name: 'Jobs Co' }, { sender: { email: 'rep@jobs.test', type: 'google' } });

@@ -1,36 +1,29 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { loopbackBrowser } from '../support/browser.js';
+import { APP_SHOTS as SHOTS, appBrowser, signIn as signInToApp } from '../support/browser.js';
 import type { LocalStack } from '../../shared/local/stack.js';
-import { startServices } from '../../shared/local/services.js';
-import { Client, ROOT, startTestStack, reply } from '../support/local.js';
-import { newAppTenant, USER_PASSWORD } from '../support/app-users.js';
+import { Client, startTestServices, reply, type TestServices } from '../support/local.js';
+import { newAppTenant } from '../support/app-users.js';
 
 /**
  * The web app's outreach review queue: the customer API's email routes (the account is the token's) and the
  * page in headless Chromium, on one local stack with its workers, so drafts are written and approved emails
  * reach the dev mailbox.
  */
+let services: TestServices | undefined;
 let stack: LocalStack;
 let admin: Client;
 let context: BrowserContext;
-const dir = mkdtempSync(join(tmpdir(), 'app-outreach-'));
-const SHOTS = join(ROOT, 'test-artifacts/app');
 const blocked: string[] = [];
 
 beforeAll(async () => {
-  stack = await startTestStack({ userPool: true, throttleMultiplier: 100 });
-  await startServices({ root: ROOT, stack, dataDir: null, directory: { file: join(dir, 'd.jsonl'), people: 200, seed: 3 } });
-  admin = new Client(stack);
-  mkdirSync(SHOTS, { recursive: true });
-  context = await loopbackBrowser(mkdtempSync(join(dir, 'profile-')), { blocked });
+  services = await startTestServices({ userPool: true, throttleMultiplier: 100, directory: { people: 200, seed: 3 } });
+  ({ stack, admin } = services);
+  context = await appBrowser(services.dir, { blocked });
 }, 120_000);
 afterAll(async () => {
   await context?.close();
-  await stack?.stop();
-  rmSync(dir, { recursive: true, force: true });
+  await services?.stop();
 });
 
 const settle = async () => expect((await admin.console('POST', 'dev/settle/')).body).toEqual({ idle: true });
@@ -52,13 +45,7 @@ async function draft(t: Awaited<ReturnType<typeof owner>>, to: string) {
   return r.body.id as string;
 }
 
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto(stack.appUrl);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(USER_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: /^Overview/ }).waitFor();
-}
+const signIn = (page: Page, email: string) => signInToApp(page, stack.appUrl, email);
 
 test('the email routes answer as the public ones for the token\'s account, and 404 for another account\'s email', async () => {
   const first = await owner('routes.first@tenant.test');

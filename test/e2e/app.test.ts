@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { loopbackBrowser } from '../support/browser.js';
+import { APP_SHOTS, loopbackBrowser, signIn as signInToApp } from '../support/browser.js';
 import type { LocalStack } from '../../shared/local/stack.js';
-import { Client, ROOT, startTestStack, reply } from '../support/local.js';
+import { Client, startTestStack, reply } from '../support/local.js';
 import { AppClient, newAppTenant, USER_PASSWORD } from '../support/app-users.js';
 
 /**
@@ -152,7 +152,7 @@ test('the console adds users to an account only: unknown account 404, weak passw
 }, 60_000);
 
 describe('in Chromium', () => {
-  const SHOTS = join(ROOT, 'test-artifacts/app');
+  const SHOTS = APP_SHOTS;
   let profile: string;
   let context: BrowserContext;
   const blocked: string[] = [];
@@ -163,13 +163,7 @@ describe('in Chromium', () => {
     return loopbackBrowser(mkdtempSync(join(profile, 'profile-')), { width, blocked, consoleErrors });
   }
 
-  async function signIn(page: Page, email: string): Promise<void> {
-    await page.goto(stack.appUrl);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(USER_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: /^Overview/ }).waitFor();
-  }
+  const signIn = (page: Page, email: string) => signInToApp(page, stack.appUrl, email);
 
   beforeAll(async () => {
     profile = mkdtempSync(join(tmpdir(), 'app-chromium-'));

@@ -1,45 +1,28 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { LocalStack } from '../../shared/local/stack.js';
-import { startServices } from '../../shared/local/services.js';
-import { readDirectoryFile } from '../../shared/directory/file.js';
 import type { Person } from '../../shared/directory/types.js';
 import { PRICES } from '../../shared/accounts/prices.js';
-import { Client, ROOT, newTenant, reply, settleStack, startTestStack } from '../support/local.js';
-import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { Client, newTenant, reply, settleStack, startTestServices, type TestServices } from '../support/local.js';
+import type { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
  * Bulk enrichment (issue 34 item 1; docs/decisions.md#decisions-the-contract-leaves-open) from outside, as a client: 100 mixed items charge exactly what
  * the same 100 single calls charge on another account, with one signed webhook and per-item results in input
  * order; an invalid item is its own uncharged `invalid_input`; Idempotency-Key, 402, 409 and the 400s.
  */
+let services: TestServices | undefined;
 let stack: LocalStack;
 let receiver: WebhookReceiver;
 let admin: Client;
-const people: Person[] = [];
-const dir = mkdtempSync(join(tmpdir(), 'bulk-'));
+let people: Person[] = [];
 
 beforeAll(async () => {
-  stack = await startTestStack({ throttleMultiplier: 1000 });
-  const file = join(dir, 'directory.jsonl');
-  await startServices({ root: ROOT, stack, dataDir: null, directory: { file, people: 400, seed: 11 } });
-  for await (const r of readDirectoryFile(file)) if (r.type === 'person') people.push(r);
-  receiver = await new WebhookReceiver([]).start();
-  admin = new Client(stack);
+  const started = await startTestServices({ throttleMultiplier: 1000, directory: { people: 400, seed: 11 }, webhookReceiver: true });
+  ({ stack, admin, receiver } = services = started);
+  ({ people } = await started.readDirectory());
 }, 120_000);
-afterAll(async () => {
-  await receiver?.stop();
-  await stack?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(async () => services?.stop());
 
-async function tenant(account: Record<string, unknown> = {}) {
-  const t = await newTenant(stack, account);
-  const s = await t.admin.console('POST', `accounts/${t.accountId}/webhook-secrets/`);
-  receiver.setSecrets([...((receiver as any).secrets as string[]), s.body.secret]);
-  return t;
-}
+const tenant = (account: Record<string, unknown> = {}) => newTenant(stack, account, { webhookReceiver: receiver });
 
 const balance = async (accountId: string) => (await admin.console('GET', `accounts/${accountId}/`)).body.balance as number;
 const charges = async (accountId: string) => (await admin.console('GET', `accounts/${accountId}/charges/?limit=200`)).body.results as any[];

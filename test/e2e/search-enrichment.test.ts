@@ -1,50 +1,31 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parsePhoneNumberWithError } from 'libphonenumber-js';
 import type { LocalStack } from '../../shared/local/stack.js';
-import { startServices } from '../../shared/local/services.js';
-import { readDirectoryFile } from '../../shared/directory/file.js';
 import type { Company, Person } from '../../shared/directory/types.js';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../shared/adapters/aws.js';
 import { tableName } from '../../shared/catalog/resource-names.js';
 import { mailEvidenceKeys } from '../../shared/email-status/mail-evidence.repository.js';
-import { Client, ROOT, newTenant, reply, startTestStack } from '../support/local.js';
-import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { Client, newTenant, reply, startTestServices, type TestServices } from '../support/local.js';
+import type { WebhookReceiver } from '../support/webhook-receiver.js';
 import { sesEventFor } from '../support/ses-events.js';
 
+let services: TestServices | undefined;
 let stack: LocalStack;
 let receiver: WebhookReceiver;
-const people: Person[] = [];
-const companies = new Map<string, Company>();
+let people: Person[] = [];
+let companies = new Map<string, Company>();
 let admin: Client;
-const dir = mkdtempSync(join(tmpdir(), 'search-'));
 
 beforeAll(async () => {
   // hooks.public.test stands for a public host: it "resolves" through the local static table only.
-  stack = await startTestStack({ throttleMultiplier: 1000, env: { WEBHOOK_HOSTS: JSON.stringify({ 'hooks.public.test': ['93.184.216.34'], 'rebind.test': ['93.184.216.34', '10.0.0.7'], 'meta.test': ['169.254.169.254'] }) } });
-  const file = join(dir, 'directory.jsonl');
-  await startServices({ root: ROOT, stack, dataDir: null, directory: { file, people: 3000, seed: 7 } });
-  for await (const r of readDirectoryFile(file)) {
-    if (r.type === 'person') people.push(r);
-    else companies.set(r.id, r);
-  }
-  receiver = await new WebhookReceiver([]).start();
-  admin = new Client(stack);
+  const env = { WEBHOOK_HOSTS: JSON.stringify({ 'hooks.public.test': ['93.184.216.34'], 'rebind.test': ['93.184.216.34', '10.0.0.7'], 'meta.test': ['169.254.169.254'] }) };
+  const started = await startTestServices({ throttleMultiplier: 1000, env, directory: { people: 3000, seed: 7 }, webhookReceiver: true });
+  ({ stack, admin, receiver } = services = started);
+  ({ people, companies } = await started.readDirectory());
 });
-afterAll(async () => {
-  await receiver?.stop();
-  await stack?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(async () => services?.stop());
 
-async function tenant(account: Record<string, unknown> = {}) {
-  const t = await newTenant(stack, account);
-  const s = await t.admin.console('POST', `accounts/${t.accountId}/webhook-secrets/`);
-  receiver.setSecrets([...((receiver as any).secrets as string[]), s.body.secret]);
-  return { ...t, secret: s.body.secret as string };
-}
+const tenant = (account: Record<string, unknown> = {}) => newTenant(stack, account, { webhookReceiver: receiver });
 
 async function settle() {
   const r = await admin.console('POST', 'dev/settle/');

@@ -3,43 +3,26 @@
  * never dropped (an unknown role in a known place returns nothing and costs nothing), stop words
  * never constrain, and `parsed_query` accounts for every term.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { LocalStack } from '../../shared/local/stack.js';
-import { startServices } from '../../shared/local/services.js';
-import { readDirectoryFile } from '../../shared/directory/file.js';
 import type { Person } from '../../shared/directory/types.js';
-import { Client, ROOT, newTenant, reply, startTestStack } from '../support/local.js';
-import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { Client, newTenant, reply, startTestServices, type TestServices } from '../support/local.js';
+import type { WebhookReceiver } from '../support/webhook-receiver.js';
 import { rolesAskedFor, titleNames } from '../unit/search/title-oracle.js';
 
+let services: TestServices | undefined;
 let stack: LocalStack;
 let receiver: WebhookReceiver;
 let admin: Client;
-const people: Person[] = [];
-const dir = mkdtempSync(join(tmpdir(), 'search-quality-'));
+let people: Person[] = [];
 
 beforeAll(async () => {
-  stack = await startTestStack({ throttleMultiplier: 1000 });
-  const file = join(dir, 'directory.jsonl');
-  await startServices({ root: ROOT, stack, dataDir: null, directory: { file, people: 1500, seed: 7 } });
-  for await (const r of readDirectoryFile(file)) if (r.type === 'person') people.push(r);
-  receiver = await new WebhookReceiver([]).start();
-  admin = new Client(stack);
+  const started = await startTestServices({ throttleMultiplier: 1000, directory: { people: 1500, seed: 7 }, webhookReceiver: true });
+  ({ stack, admin, receiver } = services = started);
+  ({ people } = await started.readDirectory());
 }, 180_000); // the stack, generation and import share two cores with the rest of the suite
-afterAll(async () => {
-  await receiver?.stop();
-  await stack?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(async () => services?.stop());
 
-async function tenant() {
-  const t = await newTenant(stack);
-  const s = await t.admin.console('POST', `accounts/${t.accountId}/webhook-secrets/`);
-  receiver.setSecrets([...((receiver as any).secrets as string[]), s.body.secret]);
-  return t;
-}
+const tenant = () => newTenant(stack, {}, { webhookReceiver: receiver });
 
 /** Runs one search to completion and returns the polled job with the account's charges. */
 async function searchFor(query: string) {

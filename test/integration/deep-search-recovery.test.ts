@@ -1,17 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import type { LocalStack } from '../../shared/local/stack.js';
-import { newTenant, startTestStack } from '../support/local.js';
-import { drainQueue } from '../support/probes.js';
+import { newTenant, startTestServices, type TestServices } from '../support/local.js';
+import { drainQueue, sqsRecord } from '../support/probes.js';
 import { advanceServiceClock, serviceClock } from '../../shared/core/clock.js';
 import { DEADLINES } from '../../shared/catalog/deadlines.js';
 import { QUEUES } from '../../shared/catalog/queues.js';
 import { getAccount, listCharges } from '../../shared/accounts/accounts.repository.js';
 import { getJob, markRunning } from '../../shared/jobs/jobs.repository.js';
-import { writeDirectoryFile } from '../../shared/directory/file.js';
-import { resetPeopleIndex } from '../../shared/search-engine/index-source.js';
 import { runDeepSearchJob } from '../../shared/search/deep-search.js';
 import { sweep } from '../../shared/workers/sweep.js';
 import { deadLetterHandler } from '../../shared/workers/dead-letters.js';
@@ -24,18 +19,12 @@ import { lambdaContext } from '../../shared/local/event-source-runner.js';
  * queues `deep_search.failed`. Workers do not run: the test plays the queues by hand.
  */
 let stack: LocalStack;
-const dir = mkdtempSync(join(tmpdir(), 'deep-recovery-'));
+let services: TestServices | undefined;
 beforeAll(async () => {
-  stack = await startTestStack({ workers: false, throttleMultiplier: 100 });
-  const file = join(dir, 'directory.jsonl');
-  await writeDirectoryFile(file, { people: 500, seed: 5 });
-  process.env.DIRECTORY_FILE = file;
-  resetPeopleIndex();
+  services = await startTestServices({ workers: false, throttleMultiplier: 100, directory: { people: 500, seed: 5, load: 'process' } });
+  stack = services.stack;
 }, 120_000);
-afterAll(async () => {
-  await stack?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(async () => services?.stop());
 
 async function accepted(mode: 'standard' | 'extended' = 'standard') {
   const t = await newTenant(stack, { credits: 1000 }, { webhookSecret: true });
@@ -79,17 +68,7 @@ test('a deep search never dispatched, or stuck running, past its deadline is fai
 test('a dead-lettered deep search is failed and released; a second copy changes nothing', async () => {
   const t = await accepted();
   await drainQueue(stack, 'search');
-  const record: SQSRecord = {
-    messageId: 'dead-deep-1',
-    receiptHandle: 'r',
-    body: JSON.stringify({ kind: 'deep_search', job_id: t.jobId }),
-    attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'x', ApproximateFirstReceiveTimestamp: '0' },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:local-search-dlq',
-    awsRegion: 'us-east-1',
-  };
+  const record = sqsRecord('dead-deep-1', { kind: 'deep_search', job_id: t.jobId }, 'local-search-dlq');
   const event: SQSEvent = { Records: [record, { ...record, messageId: 'dead-deep-2' }] };
   expect((await deadLetterHandler(event, lambdaContext('dead-letters'))).batchItemFailures).toEqual([]);
   await expectReleasedFailure(t.accountId, t.jobId);

@@ -1,14 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { LocalStack } from '../../shared/local/stack.js';
-import { newTenant, startTestStack } from '../support/local.js';
+import { newTenant, startTestServices, type TestServices } from '../support/local.js';
 import { drainQueue } from '../support/probes.js';
 import { advanceServiceClock } from '../../shared/core/clock.js';
 import { DEADLINES } from '../../shared/catalog/deadlines.js';
 import { getJob } from '../../shared/jobs/jobs.repository.js';
-import { writeDirectoryFile } from '../../shared/directory/file.js';
-import { resetPeopleIndex } from '../../shared/search-engine/index-source.js';
 import { eventBody } from '../../shared/jobs/job-webhooks.js';
 import { sweep } from '../../shared/workers/sweep.js';
 
@@ -18,18 +13,12 @@ import { sweep } from '../../shared/workers/sweep.js';
  * failed by the sweeper past their deadline (the same end as a crashed run); each is then polled over HTTP.
  */
 let stack: LocalStack;
-const dir = mkdtempSync(join(tmpdir(), 'failed-result-'));
+let services: TestServices | undefined;
 beforeAll(async () => {
-  stack = await startTestStack({ workers: false, throttleMultiplier: 100 });
-  const file = join(dir, 'directory.jsonl');
-  await writeDirectoryFile(file, { people: 50, seed: 3 });
-  process.env.DIRECTORY_FILE = file;
-  resetPeopleIndex();
+  services = await startTestServices({ workers: false, throttleMultiplier: 100, directory: { people: 50, seed: 3, load: 'process' } });
+  stack = services.stack;
 }, 120_000);
-afterAll(async () => {
-  await stack?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(async () => services?.stop());
 
 test('a failed people search, deep search and phone enrichment poll with result {error}, the webhook body without id and event_type', async () => {
   const t = await newTenant(stack, { credits: 1000 }, { webhookSecret: true });

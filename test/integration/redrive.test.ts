@@ -1,7 +1,7 @@
-import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSEvent } from 'aws-lambda';
 import type { LocalStack } from '../../shared/local/stack.js';
 import { Client, newTenant, startTestStack } from '../support/local.js';
-import { drainQueue } from '../support/probes.js';
+import { drainQueue, sqsRecord } from '../support/probes.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { advanceServiceClock, serviceClock } from '../../shared/core/clock.js';
 import { DEADLINES } from '../../shared/catalog/deadlines.js';
@@ -151,17 +151,7 @@ test('a dead-lettered job is failed and released by the dead-letter consumer; a 
   const t = await phoneTenant();
   const accepted = await t.client.api('POST', 'enrich/phone/', phoneBody());
   await drainQueue(stack, 'search');
-  const record: SQSRecord = {
-    messageId: 'dead-1',
-    receiptHandle: 'r',
-    body: JSON.stringify({ kind: 'phone_enrich', job_id: accepted.body.id }),
-    attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'x', ApproximateFirstReceiveTimestamp: '0' },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:local-search-dlq',
-    awsRegion: 'us-east-1',
-  };
+  const record = sqsRecord('dead-1', { kind: 'phone_enrich', job_id: accepted.body.id }, 'local-search-dlq');
   const event: SQSEvent = { Records: [record, { ...record, messageId: 'dead-2' }] };
   expect((await deadLetterHandler(event, lambdaContext('dead-letters'))).batchItemFailures).toEqual([]);
   const job = await getJob(accepted.body.id);
@@ -280,17 +270,7 @@ test('a dead-lettered draft is failed and released; a sweep of a cancelled draft
   const t = await phoneTenant();
   const created = await t.client.api('POST', 'emails/', emailBody('required'));
   await drainQueue(stack, 'drafting');
-  const record = {
-    messageId: 'dead-draft',
-    receiptHandle: 'r',
-    body: JSON.stringify({ kind: 'draft_email', account_id: t.accountId, email_id: created.body.id }),
-    attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'x', ApproximateFirstReceiveTimestamp: '0' },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:local-drafting-dlq',
-    awsRegion: 'us-east-1',
-  } satisfies SQSRecord;
+  const record = sqsRecord('dead-draft', { kind: 'draft_email', account_id: t.accountId, email_id: created.body.id }, 'local-drafting-dlq');
   await deadLetterHandler({ Records: [record] }, lambdaContext('dead-letters'));
   const e = await getEmail(t.accountId, created.body.id);
   expect([e!.status, e!.error?.code]).toEqual(['failed', 'draft_failed']);

@@ -1,4 +1,11 @@
-import { chromium, type BrowserContext } from 'playwright-core';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { ROOT } from './local.js';
+import { USER_PASSWORD } from './app-users.js';
+
+/** Where the web app suites put their screenshots (`appBrowser` makes it). */
+export const APP_SHOTS = join(ROOT, 'test-artifacts/app');
 
 /**
  * Debian's Chromium, headless, on the profile directory given, whose requests may only reach loopback: any
@@ -21,4 +28,19 @@ export async function loopbackBrowser(profileDir: string, opts: { width?: number
   const { consoleErrors } = opts;
   if (consoleErrors) context.on('page', (page) => page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text())));
   return context;
+}
+
+/** `loopbackBrowser` on a new profile folder inside `dir` (which the caller removes), with APP_SHOTS made. */
+export async function appBrowser(dir: string, opts: { width?: number; blocked: string[]; consoleErrors?: string[] }): Promise<BrowserContext> {
+  mkdirSync(APP_SHOTS, { recursive: true });
+  return loopbackBrowser(mkdtempSync(join(dir, 'profile-')), opts);
+}
+
+/** Signs a web app user in on the app's sign-in page (password USER_PASSWORD) and waits for the overview. */
+export async function signIn(page: Page, appUrl: string, email: string): Promise<void> {
+  await page.goto(appUrl);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(USER_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: /^Overview/ }).waitFor();
 }

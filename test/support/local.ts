@@ -1,11 +1,18 @@
-import { resolve, dirname } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../shared/local/stack.js';
+import { startServices } from '../../shared/local/services.js';
+import { readDirectoryFile, writeDirectoryFile } from '../../shared/directory/file.js';
+import type { Company, Person } from '../../shared/directory/types.js';
+import { resetPeopleIndex } from '../../shared/search-engine/index-source.js';
 import { assertResponseMatchesContract } from './contract.js';
 import { publicApiClient, type PublicApiClient } from '../../shared/contract/client.js';
 import type { operations } from '../../shared/contract/public-api.js';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { SHARED_DYNAMODB_ENV } from './shared-dynamodb.js';
+import { WebhookReceiver } from './webhook-receiver.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -19,6 +26,78 @@ export async function startTestStack(opts: Partial<LocalStackOptions> = {}): Pro
   const endpoint = process.env[SHARED_DYNAMODB_ENV];
   const dynamodb = endpoint && !opts.dataDir ? { endpoint, accessKeyId: `test${process.pid}x${++stacksStarted}` } : undefined;
   return startLocalStack({ root: ROOT, dataDir: null, port: 0, adminToken: 'test-admin-token', visibilityTimeoutSeconds: 10, dynamodb, ...opts });
+}
+
+/** The people directory a test stack searches: `people` generated from `seed`, unless `write` writes the file. */
+export interface TestDirectory {
+  people: number;
+  seed: number;
+  /**
+   * `services` (default): the running service's start-up on top of the stack (`startServices`: the file imported
+   * into the directory table and indexed, as `npm start` does). `process`: the file only, this process's search
+   * pointed at it (DIRECTORY_FILE), for tests that play the workers by hand (`workers: false`).
+   */
+  load?: 'services' | 'process';
+  write?: (file: string) => void;
+}
+
+export type TestServicesOptions = Partial<LocalStackOptions> & { directory: TestDirectory; webhookReceiver?: boolean };
+
+export interface TestServices {
+  stack: LocalStack;
+  /** A client of the console API (no API key). */
+  admin: Client;
+  /** A temporary folder of this test file's (its directory file is in it); `stop` removes it. */
+  dir: string;
+  directoryFile: string;
+  /** The people and companies of the directory file. */
+  readDirectory(): Promise<{ people: Person[]; companies: Map<string, Company> }>;
+  /** Stops the webhook receiver (if any) and the stack, then removes `dir`. */
+  stop(): Promise<void>;
+}
+
+/**
+ * `startTestStack` with a people directory: the set-up of a test file that searches (start once, in beforeAll).
+ * With `webhookReceiver`, also a loopback WebhookReceiver with no secrets yet (see `newTenant`'s `webhookReceiver`).
+ */
+export async function startTestServices(opts: TestServicesOptions & { webhookReceiver: true }): Promise<TestServices & { receiver: WebhookReceiver }>;
+export async function startTestServices(opts: TestServicesOptions): Promise<TestServices>;
+export async function startTestServices(opts: TestServicesOptions): Promise<TestServices & { receiver?: WebhookReceiver }> {
+  const { directory, webhookReceiver, ...stackOpts } = opts;
+  const dir = mkdtempSync(join(tmpdir(), 'test-stack-'));
+  const directoryFile = join(dir, 'directory.jsonl');
+  let stack: LocalStack | undefined;
+  let receiver: WebhookReceiver | undefined;
+  const stop = async () => {
+    await receiver?.stop();
+    await stack?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const readDirectory = async () => {
+    const people: Person[] = [];
+    const companies = new Map<string, Company>();
+    for await (const r of readDirectoryFile(directoryFile)) {
+      if (r.type === 'person') people.push(r);
+      else companies.set(r.id, r);
+    }
+    return { people, companies };
+  };
+  try {
+    stack = await startTestStack(stackOpts);
+    directory.write?.(directoryFile);
+    if (directory.load === 'process') {
+      if (!directory.write) await writeDirectoryFile(directoryFile, { people: directory.people, seed: directory.seed });
+      process.env.DIRECTORY_FILE = directoryFile;
+      resetPeopleIndex();
+    } else {
+      await startServices({ root: ROOT, stack, dataDir: null, directory: { file: directoryFile, people: directory.people, seed: directory.seed } });
+    }
+    if (webhookReceiver) receiver = await new WebhookReceiver([]).start();
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  return { stack, admin: new Client(stack), dir, directoryFile, readDirectory, stop, receiver };
 }
 
 export interface Reply<T = any> {
@@ -110,19 +189,23 @@ export async function reply(request: Promise<{ data?: unknown; error?: unknown; 
 /** The JSON body the published document gives an operation, for test helpers that build request bodies. */
 export type RequestBody<O extends keyof operations> = operations[O] extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
 
-/** Make an account through the console API and return a client holding one of its keys. */
+/**
+ * Make an account through the console API and return a client holding one of its keys; with `webhookSecret`,
+ * the account's webhook signing secret too, and with `webhookReceiver`, that secret also given to the receiver.
+ */
 export async function newTenant(
   stack: LocalStack,
   account: Record<string, unknown> = {},
-  opts: { webhookSecret?: boolean; sender?: Record<string, unknown> | null } = {},
-): Promise<{ client: Client; accountId: string; keyId: string; apiKey: string; admin: Client }> {
+  opts: { webhookSecret?: boolean; webhookReceiver?: { addSecret(secret: string): void }; sender?: Record<string, unknown> | null } = {},
+): Promise<{ client: Client; accountId: string; keyId: string; apiKey: string; admin: Client; webhookSecret?: string }> {
   const admin = new Client(stack);
   const a = await admin.console('POST', 'accounts/', { name: 'Tenant', ...account });
   if (a.status !== 201) throw new Error(`account: ${a.status} ${JSON.stringify(a.body)}`);
   const k = await admin.console('POST', `accounts/${a.body.id}/api-keys/`);
-  if (opts.webhookSecret) await admin.console('POST', `accounts/${a.body.id}/webhook-secrets/`);
+  const secret = opts.webhookSecret || opts.webhookReceiver ? await admin.console('POST', `accounts/${a.body.id}/webhook-secrets/`) : undefined;
+  if (secret) opts.webhookReceiver?.addSecret(secret.body.secret);
   if (opts.sender !== null && opts.sender !== undefined) await admin.console('POST', `accounts/${a.body.id}/sending-accounts/`, opts.sender);
-  return { client: new Client(stack, k.body.key), accountId: a.body.id, keyId: k.body.id, apiKey: k.body.key, admin };
+  return { client: new Client(stack, k.body.key), accountId: a.body.id, keyId: k.body.id, apiKey: k.body.key, admin, webhookSecret: secret?.body.secret };
 }
 
 /** Runs the stack's queues, timers and sweeps until nothing is left to do (the console's `dev/settle/`). */

@@ -1,3 +1,4 @@
+import type { SQSRecord } from 'aws-lambda';
 import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { documentClient } from '../../shared/adapters/aws.js';
 import { parseMessage, type MessageOf } from '../../shared/catalog/messages.js';
@@ -44,6 +45,21 @@ export async function drainQueue<Q extends QueueKey>(stack: LocalStack, queue: Q
       await stack.sqs.send(new DeleteMessageCommand({ QueueUrl: stack.queueUrls[queue], ReceiptHandle: m.ReceiptHandle! }));
     }
   }
+}
+
+/** An SQS record as Lambda's event source hands it over, of `message` received the `receiveCount`th time from the local queue `queueName`. */
+export function sqsRecord(messageId: string, message: unknown, queueName: string, receiveCount = 1): SQSRecord {
+  return {
+    messageId,
+    receiptHandle: 'r',
+    body: JSON.stringify(message),
+    attributes: { ApproximateReceiveCount: String(receiveCount), SentTimestamp: '0', SenderId: 'x', ApproximateFirstReceiveTimestamp: '0' },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: `arn:aws:sqs:us-east-1:000000000000:${queueName}`,
+    awsRegion: 'us-east-1',
+  };
 }
 
 export const isAlive = (pid: number): boolean => {

@@ -12,24 +12,19 @@ export interface Received {
   status: number;
 }
 
-export class WebhookReceiver {
-  readonly received: Received[] = [];
+/**
+ * A loopback HTTP server for webhook deliveries: every request's raw body and string headers go to
+ * `answer`, whose status is the reply. The receivers below say what to record and answer.
+ */
+export abstract class LoopbackHookServer {
   private server!: Server;
-  private failures = 0;
   port = 0;
-  constructor(private secrets: string[]) {}
 
   get url(): string {
     return `http://127.0.0.1:${this.port}/hook`;
   }
 
-  setSecrets(secrets: string[]) {
-    this.secrets = secrets;
-  }
-
-  failNext(n: number) {
-    this.failures = n;
-  }
+  protected abstract answer(raw: string, headers: Record<string, string>): number;
 
   async start(): Promise<this> {
     this.server = createServer(async (req, res) => {
@@ -38,18 +33,7 @@ export class WebhookReceiver {
       const raw = Buffer.concat(chunks).toString('utf8');
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
-      const verified = this.secrets.some((s) => {
-        try {
-          new Webhook(s).verify(raw, headers);
-          return true;
-        } catch {
-          return false;
-        }
-      });
-      const status = this.failures > 0 ? 500 : 204;
-      if (this.failures > 0) this.failures--;
-      this.received.push({ headers, body: JSON.parse(raw), verified, status });
-      res.writeHead(status);
+      res.writeHead(this.answer(raw, headers));
       res.end();
     });
     await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
@@ -57,14 +41,50 @@ export class WebhookReceiver {
     return this;
   }
 
-  for(jobId: string): Received[] {
-    return this.received.filter((r) => r.body.id === jobId);
-  }
-
   stop(): Promise<void> {
     return new Promise((r) => {
       this.server.closeAllConnections();
       this.server.close(() => r());
     });
+  }
+}
+
+export class WebhookReceiver extends LoopbackHookServer {
+  readonly received: Received[] = [];
+  private failures = 0;
+  constructor(private secrets: string[]) {
+    super();
+  }
+
+  setSecrets(secrets: string[]) {
+    this.secrets = secrets;
+  }
+
+  /** Verify deliveries with `secret` too (a new tenant's signing secret). */
+  addSecret(secret: string) {
+    this.secrets = [...this.secrets, secret];
+  }
+
+  failNext(n: number) {
+    this.failures = n;
+  }
+
+  protected answer(raw: string, headers: Record<string, string>): number {
+    const verified = this.secrets.some((s) => {
+      try {
+        new Webhook(s).verify(raw, headers);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    const status = this.failures > 0 ? 500 : 204;
+    if (this.failures > 0) this.failures--;
+    this.received.push({ headers, body: JSON.parse(raw), verified, status });
+    return status;
+  }
+
+  for(jobId: string): Received[] {
+    return this.received.filter((r) => r.body.id === jobId);
   }
 }

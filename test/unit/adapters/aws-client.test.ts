@@ -1,6 +1,7 @@
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import AWSXRay from 'aws-xray-sdk-core';
-import { lazyClient, resetClients } from '../../../shared/adapters/aws-client.js';
+import { lazyClient } from '../../../shared/adapters/aws-client.js';
+import { useProcessEnv } from '../../support/process-env.js';
 
 // What Lambda sets, so that Powertools' Tracer is enabled as it is in AWS; outgoing HTTP is left unpatched in
 // this process (the SDK capture is what is under test).
@@ -12,16 +13,7 @@ const ENV = {
   POWERTOOLS_TRACER_CAPTURE_HTTPS_REQUESTS: 'false',
   SERVICE_MODE: 'aws',
 };
-const saved = Object.fromEntries(Object.keys(ENV).map((k) => [k, process.env[k]]));
-
-beforeAll(() => Object.assign(process.env, ENV));
-afterAll(() => {
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-  resetClients();
-});
+useProcessEnv(ENV);
 
 /** A DynamoDB client whose requests are answered before they leave the process. */
 function answeredLocally(): () => DynamoDBClient {

@@ -2,6 +2,7 @@ import type { CreateScheduleCommandInput } from '@aws-sdk/client-scheduler';
 import { awsScheduler, TIMER_RETRY_POLICY } from '../../../shared/adapters/scheduler.js';
 import { schedulerClient } from '../../../shared/adapters/scheduler-client.js';
 import { resetClients } from '../../../shared/adapters/aws.js';
+import { useProcessEnv } from '../../support/process-env.js';
 
 const ENV = {
   SERVICE_MODE: 'local',
@@ -13,16 +14,7 @@ const ENV = {
   TIMERS_QUEUE_ARN: 'arn:aws:sqs:us-east-1:000000000000:unit-timers',
   TIMERS_DLQ_ARN: 'arn:aws:sqs:us-east-1:000000000000:unit-timers-dlq',
 };
-const saved = Object.fromEntries(Object.keys(ENV).map((k) => [k, process.env[k]]));
-
-beforeAll(() => Object.assign(process.env, ENV));
-afterAll(() => {
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-  resetClients();
-});
+useProcessEnv(ENV);
 
 /** The commands the adapter sends, stopped before they leave the client. */
 function captureCommands(): { name: string; input: CreateScheduleCommandInput }[] {

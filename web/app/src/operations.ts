@@ -1,8 +1,11 @@
+// Type only (erased by esbuild): the ledger's list of names, so nothing of shared/ enters the bundle.
+import type { LedgerOperation } from '../../../shared/accounts/operations.js';
+
 /**
- * The charge ledger's operation names (shared/accounts/operations.ts, which the charge lists accept as
- * `operation`) and how the app names them.
+ * The charge ledger's operation names (LEDGER_OPERATIONS in shared/accounts/operations.ts, which the charge
+ * lists accept as `operation`) and how the app names them: `tsc -p web` fails when a name is missing or extra.
  */
-export const OPERATION_NAMES: Record<string, string> = {
+export const OPERATION_NAMES: Record<LedgerOperation, string> = {
   people_search: 'People search',
   deep_search: 'Deep search',
   agentic_search: 'Agentic search',
@@ -16,7 +19,7 @@ export const OPERATION_NAMES: Record<string, string> = {
   bulk_enrich_item: 'Bulk enrichment (invalid item)',
 };
 
-export const operationName = (op: string) => OPERATION_NAMES[op] ?? op;
+export const operationName = (op: string) => OPERATION_NAMES[op as LedgerOperation] ?? op;
 
 /** What each charge status means for the customer's balance, shown when the record itself carries no reason. */
 export const STATUS_MEANING: Record<string, string> = {
