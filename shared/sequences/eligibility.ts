@@ -6,6 +6,7 @@ import type { Contact } from '../outreach/model.js';
 import type { ContactFacts } from './sequences.repository.js';
 import { TERMINAL_ENROLLMENT, type RejectedContact, type RejectionReason } from './model.js';
 import { parseContact } from './schemas.js';
+import { inBatches } from '../core/batches.js';
 
 /**
  * Sequence eligibility (docs/decisions.md#decisions-the-contract-leaves-open), decided per contact, first reason wins:
@@ -31,13 +32,6 @@ export interface Eligibility {
 
 type Verdict = RejectionReason | Contact;
 type Judge = { sequenceId: string; enrolled: ReadonlySet<string>; now: Date };
-
-/** The contacts in chunks of CONCURRENCY, `fn` over each chunk at once; the results in the order given. */
-async function inChunks<T, R>(items: T[], fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = [];
-  for (let i = 0; i < items.length; i += CONCURRENCY) out.push(...(await Promise.all(items.slice(i, i + CONCURRENCY).map(fn))));
-  return out;
-}
 
 /** Each contact as parsed, in the order given, or `invalid_contact` (not a valid contact, or its address twice). */
 function parsed(raw: unknown[]): Verdict[] {
@@ -77,7 +71,7 @@ function reasonOf(facts: ContactFacts, status: EmailStatusFields, sequenceId: st
 export async function judgeEach(raw: unknown[], known: ReadonlyMap<string, ContactFacts>, opts: Judge): Promise<Verdict[]> {
   const verdicts = parsed(raw).map((v) => (typeof v === 'object' && opts.enrolled.has(v.email.toLowerCase()) ? 'already_enrolled' : v));
   const open = verdicts.flatMap((v, i) => (typeof v === 'object' ? [{ i, contact: v, address: v.email.toLowerCase() }] : []));
-  const statuses = await inChunks(open, (o) => emailStatusOf(o.address, { first_name: o.contact.first_name }));
+  const statuses = await inBatches(open, CONCURRENCY, (o) => emailStatusOf(o.address, { first_name: o.contact.first_name }));
   const passed = open.filter((o, n) => {
     const facts = known.get(o.address);
     if (!facts) throw new Error(`the facts of ${o.address} were not read`);
@@ -85,7 +79,7 @@ export async function judgeEach(raw: unknown[], known: ReadonlyMap<string, Conta
     if (reason) verdicts[o.i] = reason;
     return !reason && unenriched(o.contact);
   });
-  const inDirectory = await inChunks(passed, (o) => findContact({ email: o.address }, ['email']));
+  const inDirectory = await inBatches(passed, CONCURRENCY, (o) => findContact({ email: o.address }, ['email']));
   passed.forEach((o, n) => {
     if (!inDirectory[n]) verdicts[o.i] = 'not_enriched';
   });

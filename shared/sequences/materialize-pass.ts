@@ -9,6 +9,7 @@ import { leadUpsertWrite } from '../outreach/leads.repository.js';
 import type { EmailRecord } from '../outreach/model.js';
 import { contactName, type PendingEnrollment, type SequenceRecord } from './model.js';
 import { newEnrollmentWrite, passMaterialized, writeTogether } from './sequences.repository.js';
+import { inBatches } from '../core/batches.js';
 
 /**
  * Write the enrollments of a sequence's open pass (kept in `pass_pending` by the transaction that reserved
@@ -69,9 +70,7 @@ export async function materializePass(s: SequenceRecord, clock: Clock = serviceC
   const pending = s.pass_pending ?? [];
   if (!s.pass) return;
   const now = clock.now();
-  for (let i = 0; i < pending.length; i += CONCURRENCY) {
-    await Promise.all(pending.slice(i, i + CONCURRENCY).map((p) => writeEnrollment(s, p, now)));
-  }
+  await inBatches(pending, CONCURRENCY, (p) => writeEnrollment(s, p, now));
   // Every step is now due on its own; the sequence is looked at again only if the pass has not settled by then.
   await passMaterialized(s.account_id, s.id, s.pass.id, after(now, DEADLINES.DRAFT_MS + DEADLINES.DISPATCH_GRACE_MS));
 }

@@ -9,6 +9,7 @@ import type { Contact } from '../outreach/model.js';
 import type { Eligibility } from './eligibility.js';
 import { contactFacts, lockHolders, takeLocksWrites, type ContactFacts } from './sequences.repository.js';
 import type { DraftingPass, PendingEnrollment, RejectedContact } from './model.js';
+import { inBatches } from '../core/batches.js';
 
 /**
  * The reservation of a pass (create, add-contacts): 2 credits × contacts × steps, the sequence write and the
@@ -31,14 +32,8 @@ export function newPass(sender: SendingAccount, review: 'required' | 'none', pri
  * of its lead in `known`, as the judge read it) and the ids of its steps.
  */
 export async function pendingOf(contacts: Contact[], known: ReadonlyMap<string, ContactFacts>, steps: number, now: Date): Promise<PendingEnrollment[]> {
-  const out: PendingEnrollment[] = [];
-  for (let i = 0; i < contacts.length; i += CONCURRENCY) {
-    const zones = await Promise.all(contacts.slice(i, i + CONCURRENCY).map(directoryTimeZone));
-    zones.forEach((zone, j) => {
-      const contact = contacts[i + j]!;
-      out.push({ contact, recipient_timezone: zone ?? known.get(contact.email.toLowerCase())?.lead?.timezone ?? null, email_ids: [] });
-    });
-  }
+  const zones = await inBatches(contacts, CONCURRENCY, directoryTimeZone);
+  const out: PendingEnrollment[] = contacts.map((contact, i) => ({ contact, recipient_timezone: zones[i] ?? known.get(contact.email.toLowerCase())?.lead?.timezone ?? null, email_ids: [] }));
   // Ids are taken in order after every await, so step ids and enrollments keep the order they were given in.
   for (const p of out) p.email_ids = Array.from({ length: steps }, () => newId('em', now.getTime()));
   return out;

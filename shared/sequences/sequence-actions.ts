@@ -8,6 +8,7 @@ import { cancelUnsentSteps } from './cadence.js';
 import { closePass, enrollmentsOf, getEnrollment, putCancelledEnrollment, restSequence, transitionEnrollment, transitionSequence } from './sequences.repository.js';
 import { TERMINAL_ENROLLMENT, TERMINAL_SEQUENCE, type SequenceRecord } from './model.js';
 import { requireSequence, sequencePage } from './sequence-views.js';
+import { inBatches } from '../core/batches.js';
 
 /**
  * Approving and cancelling sequences (docs/decisions.md#sequences). Another tenant's or an unknown id is 404; a wrong
@@ -15,10 +16,6 @@ import { requireSequence, sequencePage } from './sequence-views.js';
  * (as GET /sequences/{id}/ without `cursor`), so their answers stay as bounded as the read's.
  */
 const CONCURRENCY = 8;
-
-async function inBatches<T>(items: T[], fn: (item: T) => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < items.length; i += CONCURRENCY) await Promise.all(items.slice(i, i + CONCURRENCY).map(fn));
-}
 
 /** POST /sequences/{id}/approve/: every drafted enrollment goes live; 409 while drafting and once ended. */
 export async function approveSequence(accountId: string, id: string, deps: { clock?: Clock; scheduler?: Scheduler } = {}) {
@@ -29,7 +26,7 @@ export async function approveSequence(accountId: string, id: string, deps: { clo
   if (TERMINAL_SEQUENCE.includes(s.status)) throw new ConflictError(`Cannot approve a ${s.status} sequence.`);
   const waiting = (await enrollmentsOf(s)).filter((e) => e.status === 'pending_review');
   let expired = 0;
-  await inBatches(waiting, async (e) => {
+  await inBatches(waiting, CONCURRENCY, async (e) => {
     if ((await activateEnrollment(e, { clock, scheduler })) === 'expired') expired++;
   });
   // As for one email: a window that has closed cannot be approved, even before its expiry is processed.
@@ -75,7 +72,7 @@ export async function finishCancel(s: SequenceRecord, clock: Clock, scheduler: S
   const iso = clock.now().toISOString();
   const enrollments = new Map((await enrollmentsOf(s)).map((e) => [e.contact.email.toLowerCase(), e]));
   const pending = new Map((s.pass_pending ?? []).map((p) => [p.contact.email.toLowerCase(), p]));
-  await inBatches(s.contacts, async (address) => {
+  await inBatches(s.contacts, CONCURRENCY, async (address) => {
     let e = enrollments.get(address) ?? null;
     const p = pending.get(address);
     if (!e && p) {

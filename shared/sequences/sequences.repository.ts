@@ -11,6 +11,7 @@ import type { TransactItem } from '../accounts/ledger.repository.js';
 import type { ReplyRecord } from '../outreach/emails.repository.js';
 import type { Lead } from '../outreach/leads.repository.js';
 import { TERMINAL_ENROLLMENT, TERMINAL_SEQUENCE, type DraftingPass, type EnrollmentRecord, type EnrollmentStatus, type PendingEnrollment, type SequenceRecord, type SequenceStatus } from './model.js';
+import { inBatches } from '../core/batches.js';
 
 /**
  * Sequences and enrollments in the outreach table. Every state change is a guarded update whose condition
@@ -265,9 +266,7 @@ export async function contactFacts(accountId: string, addresses: string[]): Prom
 }
 
 async function enrollmentsOfEach(accountId: string, addresses: string[]): Promise<EnrollmentRecord[][]> {
-  const out: EnrollmentRecord[][] = [];
-  for (let i = 0; i < addresses.length; i += FACTS_QUERY_CONCURRENCY) out.push(...(await Promise.all(addresses.slice(i, i + FACTS_QUERY_CONCURRENCY).map((a) => enrollmentsOfContact(accountId, a)))));
-  return out;
+  return inBatches(addresses, FACTS_QUERY_CONCURRENCY, (a) => enrollmentsOfContact(accountId, a));
 }
 
 /** Items of the outreach table by key, in requests of 100 keys; unprocessed keys are asked again after a jittered pause. */

@@ -16,6 +16,7 @@ import { reviewScheduleName, scheduleSend } from '../outreach/schedule-send.js';
 import { activateEnrollment } from './activate-enrollment.js';
 import { closePass, countDraftsWrite, enrollmentEndWrites, enrollmentsOf, enrollmentTransitionWrite, getEnrollment, getSequenceHead, writeTogether } from './sequences.repository.js';
 import { TERMINAL_ENROLLMENT, type EnrollmentRecord, type SequenceRecord, type SequenceStatus } from './model.js';
+import { inBatches } from '../core/batches.js';
 
 /**
  * Drafting the steps of a sequence (the drafting worker hands every email with a `sequence_id` here).
@@ -232,7 +233,7 @@ export async function closePassIfDone(accountId: string, sequenceId: string, clo
     let enrollments = await enrollmentsOf(s);
     if (s.pass.review === 'none' && enrollments.some((e) => e.status === 'pending_review')) {
       const waiting = enrollments.filter((x) => x.status === 'pending_review');
-      for (let i = 0; i < waiting.length; i += APPROVE_CONCURRENCY) await Promise.all(waiting.slice(i, i + APPROVE_CONCURRENCY).map((e) => activateEnrollment(e, { clock, scheduler })));
+      await inBatches(waiting, APPROVE_CONCURRENCY, (e) => activateEnrollment(e, { clock, scheduler }));
       enrollments = await enrollmentsOf(s);
     }
     const now = clock.now();
