@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { BatchGetCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, queryAll, scanAll } from '../adapters/aws.js';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetAll, documentClient, queryAll, scanAll } from '../adapters/aws.js';
 import { countListIndex, walkListIndex, type ListIndexRange } from '../adapters/list-index.js';
 import { tableName } from '../catalog/resource-names.js';
 import { EMAIL_LIST_FIELDS, type EmailListRecord, type EmailRecord, type EmailStatus } from './model.js';
@@ -142,16 +142,7 @@ export async function emailStatuses(accountId: string, ids: string[]): Promise<E
 }
 
 async function batchGetEmails<T = EmailRecord>(accountId: string, ids: string[], projection: { ProjectionExpression?: string; ExpressionAttributeNames?: Record<string, string> } = {}): Promise<T[]> {
-  const out: T[] = [];
-  for (let i = 0; i < ids.length; i += 100) {
-    let keys: Record<string, unknown>[] | undefined = ids.slice(i, i + 100).map((id) => K.email(accountId, id));
-    while (keys?.length) {
-      const r = await documentClient().send(new BatchGetCommand({ RequestItems: { [tableName('outreach')]: { Keys: keys, ConsistentRead: true, ...projection } } }));
-      out.push(...((r.Responses?.[tableName('outreach')] ?? []) as T[]));
-      keys = r.UnprocessedKeys?.[tableName('outreach')]?.Keys as Record<string, unknown>[] | undefined;
-    }
-  }
-  return out;
+  return batchGetAll<T>(tableName('outreach'), ids.map((id) => K.email(accountId, id)), projection);
 }
 
 /** As `transitionOrCurrent`, for callers that only need to know whether they moved it: the updated email, or null. */

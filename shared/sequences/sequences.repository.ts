@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { BatchGetCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, queryAll } from '../adapters/aws.js';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetAll, documentClient, queryAll } from '../adapters/aws.js';
 import { countListIndex, walkListIndex, type ListIndexRange } from '../adapters/list-index.js';
 import { tableName } from '../catalog/resource-names.js';
 import { outreachKeys as K } from '../outreach/outreach.keys.js';
@@ -187,16 +187,7 @@ const SEQUENCE_LIST_PROJECTION = { ProjectionExpression: 'id, account_id, #n, #s
  */
 export async function sequenceListPage(accountId: string, after: string | undefined, want: number): Promise<{ sequences: SequenceRecord[]; walked: number; last: string | undefined; more: boolean }> {
   const { keys, more } = await walkListIndex(sequenceListRange(accountId), after, want, (sk) => K.sequence(accountId, K.idOfListSk(sk)));
-  const found: SequenceRecord[] = [];
-  // BatchGetItem takes at most 100 keys a request.
-  for (let i = 0; i < keys.length; i += 100) {
-    let pending: Record<string, unknown>[] | undefined = keys.slice(i, i + 100).map((sk) => K.sequence(accountId, K.idOfListSk(sk)));
-    while (pending?.length) {
-      const r = await documentClient().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: pending, ConsistentRead: true, ...SEQUENCE_LIST_PROJECTION } } }));
-      found.push(...((r.Responses?.[table()] ?? []) as SequenceRecord[]));
-      pending = r.UnprocessedKeys?.[table()]?.Keys as Record<string, unknown>[] | undefined;
-    }
-  }
+  const found = await batchGetAll<SequenceRecord>(table(), keys.map((sk) => K.sequence(accountId, K.idOfListSk(sk))), SEQUENCE_LIST_PROJECTION);
   const byId = new Map(found.map((x) => [x.id, x]));
   return { sequences: keys.flatMap((sk) => byId.get(K.idOfListSk(sk)) ?? []), walked: keys.length, last: keys.at(-1), more };
 }
@@ -244,8 +235,6 @@ export interface ContactFacts {
 
 /** Enrollment queries of contactFacts in flight at once (a 500-contact add never fires 500 at once). */
 const FACTS_QUERY_CONCURRENCY = 10;
-/** BatchGetItem takes at most 100 keys a request (and answers at most 16 MB: the rest come back unprocessed). */
-const BATCH_GET_KEYS = 100;
 
 /**
  * Everything sequence eligibility reads of `addresses`, gathered: the lead and suppression items by key in
@@ -255,7 +244,7 @@ const BATCH_GET_KEYS = 100;
 export async function contactFacts(accountId: string, addresses: string[]): Promise<Map<string, ContactFacts>> {
   const lower = [...new Set(addresses.map((a) => a.toLowerCase()))];
   const keys = lower.flatMap((a) => [K.lead(accountId, a), K.suppression(accountId, a)]);
-  const [items, enrollments] = await Promise.all([batchGetByKey(keys), enrollmentsOfEach(accountId, lower)]);
+  const [items, enrollments] = await Promise.all([batchGetAll<Record<string, unknown>>(table(), keys), enrollmentsOfEach(accountId, lower)]);
   const bySk = new Map(items.map((i) => [i.sk as string, i]));
   return new Map(
     lower.map((a, n) => [
@@ -267,21 +256,6 @@ export async function contactFacts(accountId: string, addresses: string[]): Prom
 
 async function enrollmentsOfEach(accountId: string, addresses: string[]): Promise<EnrollmentRecord[][]> {
   return inBatches(addresses, FACTS_QUERY_CONCURRENCY, (a) => enrollmentsOfContact(accountId, a));
-}
-
-/** Items of the outreach table by key, in requests of 100 keys; unprocessed keys are asked again after a jittered pause. */
-async function batchGetByKey(keys: { pk: string; sk: string }[]): Promise<Record<string, unknown>[]> {
-  const found: Record<string, unknown>[] = [];
-  for (let i = 0; i < keys.length; i += BATCH_GET_KEYS) {
-    let pending: Record<string, unknown>[] | undefined = keys.slice(i, i + BATCH_GET_KEYS);
-    for (let attempt = 0; pending?.length; attempt++) {
-      if (attempt > 0) await conflictPause(attempt - 1);
-      const r = await documentClient().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: pending, ConsistentRead: true } } }));
-      found.push(...((r.Responses?.[table()] ?? []) as Record<string, unknown>[]));
-      pending = r.UnprocessedKeys?.[table()]?.Keys as Record<string, unknown>[] | undefined;
-    }
-  }
-  return found;
 }
 
 /** The sequence's enrollments, in enrollment order. */
@@ -304,16 +278,7 @@ export async function enrollmentStepsOf(s: SequenceRecord): Promise<Pick<Enrollm
 }
 
 async function batchGetEnrollments(s: SequenceRecord, addresses: string[], projection: { ProjectionExpression?: string; ExpressionAttributeNames?: Record<string, string> } = {}): Promise<EnrollmentRecord[]> {
-  const out: EnrollmentRecord[] = [];
-  for (let i = 0; i < addresses.length; i += 100) {
-    let keys: Record<string, unknown>[] | undefined = addresses.slice(i, i + 100).map((c) => K.enrollment(s.account_id, c, s.id));
-    while (keys?.length) {
-      const r = await documentClient().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: keys, ConsistentRead: true, ...projection } } }));
-      out.push(...((r.Responses?.[table()] ?? []) as EnrollmentRecord[]));
-      keys = r.UnprocessedKeys?.[table()]?.Keys as Record<string, unknown>[] | undefined;
-    }
-  }
-  return out;
+  return batchGetAll<EnrollmentRecord>(table(), addresses.map((c) => K.enrollment(s.account_id, c, s.id)), projection);
 }
 
 function enrollmentUpdate(accountId: string, email: string, sequenceId: string, from: EnrollmentStatus[] | null, set: Partial<EnrollmentRecord>) {
@@ -363,7 +328,7 @@ export async function transitionEnrollment(accountId: string, email: string, seq
 }
 
 const CONFLICT_ATTEMPTS = 10;
-/** A jittered wait before a transaction that lost to a concurrent one on the same item, or keys a BatchGetItem left unprocessed, are tried again. */
+/** A jittered wait before a transaction that lost to a concurrent one on the same item is tried again. */
 const conflictPause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(500, 10 * 2 ** attempt)));
 
 /**
