@@ -7,7 +7,7 @@ import { newId } from '../core/ids.js';
 import { directoryTimeZone } from '../outreach/create-email.js';
 import type { Contact } from '../outreach/model.js';
 import type { Eligibility } from './eligibility.js';
-import { contactFacts, lockHolders, takeLocksWrites, type ContactFacts } from './sequences.repository.js';
+import { lockHolders, takeLocksWrites, type ContactFacts } from './sequences.repository.js';
 import type { DraftingPass, PendingEnrollment, RejectedContact } from './model.js';
 import { inBatches } from '../core/batches.js';
 
@@ -37,11 +37,6 @@ export async function pendingOf(contacts: Contact[], known: ReadonlyMap<string, 
   // Ids are taken in order after every await, so step ids and enrollments keep the order they were given in.
   for (const p of out) p.email_ids = Array.from({ length: steps }, () => newId('em', now.getTime()));
   return out;
-}
-
-/** The pending enrollments of contacts that were not judged here: their facts are read first (see pendingOf). */
-export async function pendingEnrollments(accountId: string, contacts: Contact[], steps: number, now: Date): Promise<PendingEnrollment[]> {
-  return pendingOf(contacts, await contactFacts(accountId, contacts.map((c) => c.email)), steps, now);
 }
 
 export interface ReservedPass {

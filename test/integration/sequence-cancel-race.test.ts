@@ -6,9 +6,9 @@ import type { Scheduler } from '../../shared/adapters/scheduler.js';
 import { draftEmail } from '../../shared/outreach/drafting.js';
 import { getEmails } from '../../shared/outreach/emails.repository.js';
 import { materializePass } from '../../shared/sequences/materialize-pass.js';
-import { newPass, pendingEnrollments, reservePass } from '../../shared/sequences/reserve-pass.js';
+import { newPass, pendingOf, reservePass } from '../../shared/sequences/reserve-pass.js';
 import { cancelSequence } from '../../shared/sequences/sequence-actions.js';
-import { enrollmentsOf, getSequence, lockHolders, newSequenceWrite } from '../../shared/sequences/sequences.repository.js';
+import { contactFacts, enrollmentsOf, getSequence, lockHolders, newSequenceWrite } from '../../shared/sequences/sequences.repository.js';
 import type { PendingEnrollment, SequenceRecord } from '../../shared/sequences/model.js';
 import { newId } from '../../shared/core/ids.js';
 import { serviceClock } from '../../shared/core/clock.js';
@@ -39,7 +39,7 @@ async function reservedSequence(accountId: string, addresses: string[], steps: n
     contacts: pending.map((p) => p.contact.email.toLowerCase()), total_emails: pending.length * steps, drafted: 0, pass: { ...pass, total: pending.length * steps }, pass_pending: pending, pending_count: pending.length, pass_drafted: 0, pass_failed: 0,
   });
   const reserved = await reservePass(
-    { accountId, sequenceId: id, chargeId: pass.charge_id, steps, judged: { eligible: contacts, sent: contacts, rejected: [] }, pending: await pendingEnrollments(accountId, contacts, steps, now) },
+    { accountId, sequenceId: id, chargeId: pass.charge_id, steps, judged: { eligible: contacts, sent: contacts, rejected: [] }, pending: await pendingOf(contacts, await contactFacts(accountId, contacts.map((c) => c.email)), steps, now) },
     (pending) => newSequenceWrite(record(pending), new Date(now.getTime() + 60_000)),
     serviceClock,
   );
