@@ -18,7 +18,7 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFi
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { freePort } from './processes.js';
+import { freePort, stopStaleProcess } from './processes.js';
 
 export const OPENSEARCH_VERSION = '2.19.6';
 
@@ -131,38 +131,6 @@ export interface OpenSearchNode {
 
 const PID_FILE = 'opensearch.pid';
 
-/** A node left running on this data directory by a killed process is stopped before a new one opens it. */
-function stopStaleNode(dataDir: string): Promise<void> {
-  const pidFile = join(dataDir, PID_FILE);
-  if (!existsSync(pidFile)) return Promise.resolve();
-  const pid = Number(readFileSync(pidFile, 'utf8').trim());
-  rmSync(pidFile, { force: true });
-  let cmdline = '';
-  try {
-    cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-  } catch {
-    return Promise.resolve();
-  }
-  // Only a process that is an OpenSearch node on this very data directory is touched.
-  if (!cmdline.includes('org.opensearch.bootstrap.OpenSearch') || !cmdline.includes(`path.data=${join(dataDir, 'data')}`)) return Promise.resolve();
-  return new Promise((done) => {
-    process.kill(pid, 'SIGTERM');
-    const deadline = Date.now() + 15_000;
-    const poll = setInterval(() => {
-      let alive = true;
-      try {
-        process.kill(pid, 0);
-      } catch {
-        alive = false;
-      }
-      if (alive && Date.now() < deadline) return;
-      if (alive) process.kill(pid, 'SIGKILL');
-      clearInterval(poll);
-      setTimeout(done, alive ? 500 : 0);
-    }, 200);
-  });
-}
-
 /**
  * Starts a single-node OpenSearch on 127.0.0.1 and resolves once the cluster is yellow or green. Its data
  * and logs are under `dataDir` (`data/`, `logs/`), its heap is `heap` (min = max). Give `port` to come back
@@ -172,7 +140,9 @@ export async function startOpenSearchNode(opts: { dataDir: string; heap?: string
   const home = await ensureOpenSearchHome({ root: opts.root, log: opts.log });
   const dataDir = resolve(opts.dataDir);
   mkdirSync(join(dataDir, 'logs'), { recursive: true });
-  await stopStaleNode(dataDir);
+  // A node left running on this data directory by a killed process is stopped before a new one opens it;
+  // only a process that is an OpenSearch node on this very data directory is touched.
+  await stopStaleProcess(join(dataDir, PID_FILE), (cmdline) => cmdline.includes('org.opensearch.bootstrap.OpenSearch') && cmdline.includes(`path.data=${join(dataDir, 'data')}`), { termWaitMs: 15_000, killWaitMs: 500 });
   const port = opts.port ?? (await freePort());
   const transportPort = await freePort();
   const heap = opts.heap ?? '512m';
