@@ -16,6 +16,7 @@ import { DirectoryImport } from './constructs/directory-import.js';
 import { SearchCollection } from './constructs/search-collection.js';
 import { InboundMail } from './constructs/inbound-mail.js';
 import { MailEvents } from './constructs/mail-events.js';
+import { MailAlarms } from './constructs/mail-alarms.js';
 import { directoryBucketArnExport, nagFinding } from './constructs/service-function.js';
 import { DEAD_LETTERS, QUEUE_LIST, queueName, type QueueKey } from '../shared/catalog/queues.js';
 import { TABLE_LIST, type TableKey } from '../shared/catalog/tables.js';
@@ -78,6 +79,12 @@ export class StatefulStack extends Stack {
   readonly alarmTopic: Topic;
   /** The SES configuration set every send names, and the rule taking its bounces and complaints to the mail-events queue. */
   readonly mailEvents: MailEvents;
+  /** SES receiving into the inbound bucket, and the function that matches each stored message. */
+  readonly inboundMail: InboundMail;
+  /** The S3-triggered planner of a directory import. */
+  readonly directoryImport: DirectoryImport;
+  /** The alarms on the inbound-mail metrics the functions count (shared/core/metrics.ts). */
+  readonly mailAlarms: MailAlarms;
   /** The OpenSearch collection people search reads, with `-c searchEngine=opensearch` only. */
   readonly searchCollection?: SearchCollection;
   /** The web app's users: added by operators (console POST accounts/{id}/users/), each tied to one account. */
@@ -324,7 +331,7 @@ export class StatefulStack extends Stack {
     });
     const inbound = new InboundMail(this, 'InboundMail', {
       bucket: this.inboundMailBucket,
-      table: this.tables.outreach,
+      tables: this.tables,
       stage: props.stage ?? 'dev',
       serviceName: props.serviceName ?? 'people-outreach',
       recipients: props.inboundRecipients,
@@ -344,6 +351,9 @@ export class StatefulStack extends Stack {
     });
     inbound.fn.alarmOnErrors(this.alarmTopic);
     directoryImport.fn.alarmOnErrors(this.alarmTopic);
+    this.inboundMail = inbound;
+    this.directoryImport = directoryImport;
+    this.mailAlarms = new MailAlarms(this, 'MailAlarms', { prefix, serviceName: props.serviceName ?? 'people-outreach', stage: props.stage ?? 'dev', topic: this.alarmTopic });
     if (props.searchEngine === 'opensearch') {
       this.searchCollection = new SearchCollection(this, 'SearchCollection', { stage: props.stage ?? 'dev' });
     }

@@ -43,10 +43,11 @@ export class DirectoryImport extends Construct {
       memorySize: 512,
       deadLetterQueue: props.deadLetterQueue,
     });
-    this.fn.bindTable(props.table, 'directory', 'readwrite');
-    this.fn.bindDirectoryImport({ bucket: props.bucket, key: props.key }, 'read');
-    this.fn.bindQueue(props.chunkQueue, 'directory-import');
-    this.fn.bindQueue(props.finalizeQueue, 'directory-finalize');
+    ServiceFunction.applyBindings(this.fn, DIRECTORY_IMPORT.bindings, {
+      tables: { directory: props.table },
+      queues: { 'directory-import': props.chunkQueue, 'directory-finalize': props.finalizeQueue },
+      directory: { bucket: props.bucket, key: props.key },
+    });
     this.fn.addEventSource(new S3EventSourceV2(props.bucket, { events: [EventType.OBJECT_CREATED], filters: [{ prefix: props.key }] }));
   }
 }

@@ -1,6 +1,7 @@
 import { INBOUND_MAIL } from '../../shared/catalog/functions.js';
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { TableKey } from '../../shared/catalog/tables.js';
 import { Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { S3EventSourceV2 } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { EventType, type Bucket } from 'aws-cdk-lib/aws-s3';
@@ -18,7 +19,8 @@ import { ServiceFunction, nagFinding, type SchedulerBinding } from './service-fu
  */
 export interface InboundMailProps {
   readonly bucket: Bucket;
-  readonly table: ITable;
+  /** The service's tables: the function is bound to those its catalogue entry names (INBOUND_MAIL). */
+  readonly tables: Readonly<Record<TableKey, ITable>>;
   readonly stage: string;
   readonly serviceName: string;
   /** Recipient domains or addresses the rule accepts (all verified identities when empty). */
@@ -58,8 +60,11 @@ export class InboundMail extends Construct {
       timeout: Duration.seconds(30),
       deadLetterQueue: props.deadLetterQueue,
     });
-    this.fn.bindTable(props.table, 'outreach', 'readwrite');
-    this.fn.bindScheduler(props.scheduler);
+    // The catalogue's grants, as on the twin: the outreach table (matching, classification), mail_evidence (a hard
+    // bounce marks the address invalid for every account), the accounts table read (sending accounts), and the
+    // Scheduler (a stopped sequence's unsent steps).
+    ServiceFunction.applyBindings(this.fn, INBOUND_MAIL.bindings, { tables: props.tables, scheduler: props.scheduler });
+    // Beside the catalogue: the S3 notification's object, read only (SES writes it; nothing here writes the bucket).
     const objects = props.bucket.arnForObjects(`${INBOUND_PREFIX}*`);
     this.fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['s3:GetObject'], resources: [objects] }));
     Validations.of(this.fn).acknowledge({

@@ -25,6 +25,7 @@ import { QUEUES, type QueueKey } from '../../shared/catalog/queues.js';
 import { TABLES, type TableKey } from '../../shared/catalog/tables.js';
 import { KEY_THROTTLE_PREFIX, KEY_USE_ATTRIBUTE, KEY_USE_PARTITIONS } from '../../shared/accounts/accounts.keys.js';
 import { once } from '../../shared/core/once.js';
+import { METRICS_NAMESPACE_ENV, metricsNamespace } from '../../shared/core/metrics.js';
 
 /** The repository root: catalogue module paths (`functions/…`) are relative to it. */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -107,6 +108,12 @@ export interface BindingResources {
   /** The Bedrock model or inference profile id of `languageModel` bindings; none leaves the binding without effect. */
   readonly languageModelId?: string;
 }
+
+/** Some of the resources a `Bindings` object can point at: what a construct outside the API stack has at hand. */
+export type SomeBindingResources = Partial<Omit<BindingResources, 'tables' | 'queues'>> & {
+  readonly tables?: Readonly<Partial<Record<TableKey, ITable>>>;
+  readonly queues?: Readonly<Partial<Record<QueueKey, IQueue>>>;
+};
 
 export interface DirectorySourceBinding {
   readonly bucket: IBucket;
@@ -330,6 +337,8 @@ export class ServiceFunction extends NodejsFunction {
       }),
       environment: {
         POWERTOOLS_SERVICE_NAME: props.serviceName,
+        // Where the service's own metrics go (shared/core/metrics.ts); the alarms on them read the same namespace.
+        [METRICS_NAMESPACE_ENV]: metricsNamespace(props.serviceName, props.stage),
         LOG_LEVEL: props.logLevel ?? 'INFO',
         SERVICE_STAGE: props.stage,
       },
@@ -607,24 +616,32 @@ export class ServiceFunction extends NodejsFunction {
     return alarm;
   }
 
-  /** Apply a catalogue `Bindings` object: the single path from the route/queue tables to grants. */
-  static applyBindings(fn: ServiceFunction, bindings: Bindings, resources: BindingResources): void {
+  /**
+   * Apply a catalogue `Bindings` object: the single path from the route, queue and function catalogues to grants.
+   * A construct outside the API stack (the S3-fed functions of the stateful stack) hands over only the resources
+   * it has; a binding whose resource it did not hand over fails the synth, naming both.
+   */
+  static applyBindings(fn: ServiceFunction, bindings: Bindings, resources: SomeBindingResources): void {
+    const need = <T>(value: T | undefined, what: string): T => {
+      if (value === undefined) throw new Error(`${fn.node.path}: its catalogue bindings need ${what}, which its construct was not given`);
+      return value;
+    };
     for (const [key, mode] of Object.entries(bindings.tables ?? {}) as [TableKey, 'read' | 'readwrite'][]) {
-      fn.bindTable(resources.tables[key], key, mode);
+      fn.bindTable(need(resources.tables?.[key], `the ${key} table`), key, mode);
     }
     for (const key of Object.keys(bindings.queues ?? {}) as QueueKey[]) {
-      fn.bindQueue(resources.queues[key], key);
+      fn.bindQueue(need(resources.queues?.[key], `the ${key} queue`), key);
     }
-    if (bindings.scheduler) fn.bindScheduler(resources.scheduler);
-    if (bindings.keyThrottle) fn.bindKeyThrottle(resources.tables.accounts);
-    if (bindings.keyUse) fn.bindKeyUse(resources.tables.accounts);
-    if (bindings.mail) fn.bindMail(resources.mailIdentities, resources.mailConfigurationSet);
-    if (bindings.secrets) fn.bindSecrets(resources.secretBox);
-    if (bindings.mailboxProviders) fn.bindMailboxProviders(resources.mailboxProviders);
-    if (bindings.apiKeys) fn.bindApiKeys(resources.apiKeys);
-    if (bindings.directorySource) fn.bindDirectorySource(resources.directory);
-    if (bindings.userPool) fn.bindUserPool(resources.userPool);
-    if (bindings.directoryImport) fn.bindDirectoryImport(resources.directory, bindings.directoryImport);
+    if (bindings.scheduler) fn.bindScheduler(need(resources.scheduler, 'the Scheduler group'));
+    if (bindings.keyThrottle) fn.bindKeyThrottle(need(resources.tables?.accounts, 'the accounts table'));
+    if (bindings.keyUse) fn.bindKeyUse(need(resources.tables?.accounts, 'the accounts table'));
+    if (bindings.mail) fn.bindMail(need(resources.mailIdentities, 'the SES identities'), need(resources.mailConfigurationSet, 'the SES configuration set'));
+    if (bindings.secrets) fn.bindSecrets(need(resources.secretBox, 'the secret-box key'));
+    if (bindings.mailboxProviders) fn.bindMailboxProviders(need(resources.mailboxProviders, "the mailbox providers' secret"));
+    if (bindings.apiKeys) fn.bindApiKeys(need(resources.apiKeys, 'the usage plan'));
+    if (bindings.directorySource) fn.bindDirectorySource(need(resources.directory, 'the directory bucket'));
+    if (bindings.userPool) fn.bindUserPool(need(resources.userPool, 'the user pool'));
+    if (bindings.directoryImport) fn.bindDirectoryImport(need(resources.directory, 'the directory bucket'), bindings.directoryImport);
     if (bindings.languageModel && resources.languageModelId) fn.bindLanguageModel(resources.languageModelId);
   }
 

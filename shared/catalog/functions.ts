@@ -23,10 +23,14 @@ export const DIRECTORY_IMPORT = {
   bindings: { tables: { directory: 'readwrite' }, queues: { 'directory-import': 'send', 'directory-finalize': 'send' }, directoryImport: 'read' },
 } as const satisfies { module: string; bindings: Bindings };
 
-/** Inbound mail stored by SES receiving (S3), matched and classified. */
+/**
+ * Inbound mail stored by SES receiving (S3), matched and classified. mail_evidence: a hard bounce marks the address
+ * invalid for every account (shared/outreach/bounces.ts); accounts, read only: the sending accounts a message may be
+ * addressed to. The stored object itself is read by the S3 trigger's own grant (lib/constructs/inbound-mail.ts).
+ */
 export const INBOUND_MAIL = {
   module: 'functions/inbound/ses-s3.ts',
-  bindings: { tables: { outreach: 'readwrite', mail_evidence: 'readwrite' }, scheduler: true },
+  bindings: { tables: { outreach: 'readwrite', mail_evidence: 'readwrite', accounts: 'read' }, scheduler: true },
 } as const satisfies { module: string; bindings: Bindings };
 
 /**

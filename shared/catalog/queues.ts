@@ -203,7 +203,8 @@ export const DEAD_LETTERS: HousekeepingDef & { batchSize: number } = {
   timeoutSeconds: 60,
   bindings: {
     // directory: a directory import's chunk or finalize step that gave up marks its import failed.
-    tables: { accounts: 'readwrite', jobs: 'readwrite', outreach: 'readwrite', directory: 'readwrite' },
+    // mail_evidence: a dead-lettered mail event is handled again here, and a hard bounce is recorded (shared/email-status).
+    tables: { accounts: 'readwrite', jobs: 'readwrite', outreach: 'readwrite', directory: 'readwrite', mail_evidence: 'readwrite' },
     // sending: a dead "send due" timer is re-run, which queues the send.
     queues: { webhooks: 'send', sending: 'send' },
     scheduler: true,
@@ -231,7 +232,7 @@ export const MAILBOX_POLL: HousekeepingDef & { rateMinutes: number } = {
   rateMinutes: 1,
   timeoutSeconds: 240,
   bindings: {
-    // mail_evidence: a bounce found in a mailbox marks the address invalid for every account (shared/email-status).
+    // mail_evidence: a hard bounce found in a mailbox is reported there; independent accounts' reports make it shared evidence (shared/email-status).
     tables: { accounts: 'readwrite', outreach: 'readwrite', mail_evidence: 'readwrite' },
     // A reply stops its sequence contact: the contact's pending schedules are deleted.
     scheduler: true,

@@ -1,4 +1,6 @@
 import { FUNCTIONS } from '../../shared/catalog/functions.js';
+import { TABLE_LIST } from '../../shared/catalog/tables.js';
+import { QUEUE_LIST } from '../../shared/catalog/queues.js';
 import { bundleUses, ungranted, usesOf, type BundleUses } from '../support/bundle-uses.js';
 
 // Every function's bundle (the deployed esbuild settings, not minified, so tree shaking leaves what the handler
@@ -39,4 +41,12 @@ test('a module writing what it names is read as a write; one reading is read as 
   const code = ['// shared/a.repository.ts', 'send(new PutCommand({ TableName: tableName("jobs") }));', '// shared/b.repository.ts', 'get(tableName("accounts")); sendMessage("search", m);'].join('\n');
   expect(usesOf(code)).toMatchObject({ tables: { jobs: 'readwrite', accounts: 'read' }, queues: ['search'] });
   expect(ungranted(usesOf(code), { tables: { jobs: 'read', accounts: 'read' } })).toEqual(['table jobs (write)', 'queue search']);
+});
+
+test('every catalogue table and queue key is read from a bundle, mail_evidence (an underscore) included', () => {
+  // The pattern once read `[a-z-]+`: tableName("mail_evidence") went unseen, and with it the dead-letter consumer's
+  // missing grant on mail_evidence.
+  for (const t of TABLE_LIST) expect(usesOf(`// shared/x.repository.ts\nget(tableName("${t.key}"));`).tables).toEqual({ [t.key]: 'read' });
+  for (const q of QUEUE_LIST) expect(usesOf(`// shared/x.ts\nsendMessage("${q.key}", m);`).queues).toEqual([q.key]);
+  expect(uses.get('functions/workers/dead-letters.worker.ts')!.tables.mail_evidence).toBe('readwrite');
 });

@@ -19,6 +19,8 @@ import { ROUTES, SOURCE_RATE_LIMITS, SOURCE_RATE_LIMIT_LIST, ratePerSecond, type
 import { API_KEY_AUTHORIZER } from '../../shared/catalog/authorizer.js';
 import { RETENTION, TABLES, TABLE_LIST, type TableKey } from '../../shared/catalog/tables.js';
 import { mailConfigurationSetName } from '../../lib/constructs/mail-events.js';
+import { MAIL_ALARMS } from '../../lib/constructs/mail-alarms.js';
+import { METRIC_NAMES } from '../../shared/core/metrics.js';
 import type { CfnRule } from 'aws-cdk-lib/aws-events';
 import type { CfnQueue } from 'aws-cdk-lib/aws-sqs';
 import type { CfnConfigurationSet } from 'aws-cdk-lib/aws-ses';
@@ -185,6 +187,7 @@ describe('functions', () => {
       Environment: {
         Variables: Match.objectLike({
           POWERTOOLS_SERVICE_NAME: 'people-outreach',
+          POWERTOOLS_METRICS_NAMESPACE: `people-outreach/${STAGE}`,
           SERVICE_STAGE: STAGE,
           LOG_LEVEL: 'INFO',
         }),
@@ -216,7 +219,7 @@ describe('functions', () => {
         ...(oauthRoutes.has(name) ? ['OAUTH_REDIRECT_URI', 'WEB_APP_URL'] : []),
         ...(name === 'worker sending' ? ['PUBLIC_BASE_URL'] : []),
       ];
-      const base = ['POWERTOOLS_SERVICE_NAME', 'LOG_LEVEL', 'SERVICE_STAGE'];
+      const base = ['POWERTOOLS_SERVICE_NAME', 'POWERTOOLS_METRICS_NAMESPACE', 'LOG_LEVEL', 'SERVICE_STAGE'];
       expect([name, Object.keys(env).sort()]).toEqual([name, [...base, ...expected].sort()]);
       if (bindings.scheduler) {
         expect(env.SCHEDULER_GROUP_NAME).toBe(`${PREFIX}-schedules`);
@@ -419,7 +422,7 @@ describe('API-key authorizer', () => {
     expect(asArray(nonTracing[0]!.Resource)).toHaveLength(1);
     expect(refersToTable(nonTracing[0]!.Resource, 'accounts')).toBe(true);
     const env: Json = fnResources[logicalId(fn)]!.Properties.Environment.Variables;
-    expect(Object.keys(env).sort()).toEqual(['ACCOUNTS_TABLE_NAME', 'LOG_LEVEL', 'POWERTOOLS_SERVICE_NAME', 'SERVICE_STAGE']);
+    expect(Object.keys(env).sort()).toEqual(['ACCOUNTS_TABLE_NAME', 'LOG_LEVEL', 'POWERTOOLS_METRICS_NAMESPACE', 'POWERTOOLS_SERVICE_NAME', 'SERVICE_STAGE']);
   });
 
   test('it has an error alarm to the alarm topic like every other function', () => {
@@ -461,7 +464,8 @@ describe('stateful resources', () => {
 
   test('every table holding an item kind that expires has TTL on expires_at', () => {
     const expiringTables = new Set(Object.values(RETENTION).filter((r) => r.seconds !== null).map((r) => r.table));
-    expect(expiringTables).toEqual(new Set(['accounts', 'jobs', 'outreach']));
+    // mail_evidence: an account's inbound bounce report expires (RETENTION.bounce_report); its evidence does not.
+    expect(expiringTables).toEqual(new Set(['accounts', 'jobs', 'outreach', 'mail_evidence']));
     for (const key of expiringTables) {
       const tableId = stateful.getLogicalId(stateful.tables[key].node.defaultChild as never);
       expect([key, statefulResources[tableId]!.Properties.TimeToLiveSpecification]).toEqual([key, { AttributeName: 'expires_at', Enabled: true }]);
@@ -1288,6 +1292,54 @@ describe('data-side workers', () => {
     const prefixes = JSON.stringify(notifications);
     expect(prefixes).toContain('directory/directory.jsonl');
     expect(prefixes).toContain('inbound/');
+  });
+});
+
+describe('inbound mail metrics and their alarms', () => {
+  const topicRef = { Ref: stateful.getLogicalId(stateful.alarmTopic.node.defaultChild as never) };
+  const metricAlarms = () => ofType(statefulResources, 'AWS::CloudWatch::Alarm').filter(([, a]) => a.Properties.Namespace === `people-outreach/${STAGE}`);
+
+  test('one alarm per alarmed metric, on the stage namespace and the service dimension, summed, to the alarm topic; no data is no breach', () => {
+    const byMetric = new Map(metricAlarms().map(([, a]) => [a.Properties.MetricName as string, a.Properties]));
+    expect([...byMetric.keys()].sort()).toEqual(['inbound_failed', 'mailbox_polls_failed', 'messages_unprocessable']);
+    for (const def of MAIL_ALARMS) expect(METRIC_NAMES).toContain(def.metric);
+    const shape = (name: string) => {
+      const a = byMetric.get(name)!;
+      return [a.Period, a.EvaluationPeriods, a.DatapointsToAlarm, a.Threshold];
+    };
+    // mailbox_polls_failed: failures in each of three 5-minute periods running (a mailbox failing for 10-15 minutes, not
+    // one retried poll); messages_unprocessable: any in an hour; inbound_failed: any in 5 minutes, like a function error.
+    expect(shape('mailbox_polls_failed')).toEqual([300, 3, 3, 1]);
+    expect(shape('messages_unprocessable')).toEqual([3600, 1, 1, 1]);
+    expect(shape('inbound_failed')).toEqual([300, 1, 1, 1]);
+    for (const a of byMetric.values()) {
+      expect(a).toMatchObject({
+        Statistic: 'Sum',
+        Dimensions: [{ Name: 'service', Value: 'people-outreach' }],
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        TreatMissingData: 'notBreaching',
+        AlarmActions: [topicRef],
+      });
+      expect(a.AlarmDescription).toMatch(new RegExp(`^${PREFIX}: `));
+    }
+  });
+
+  test('the functions that count them publish to the same namespace and service, and the inbound-mail function has its own error alarm', () => {
+    const inbound = stateful.inboundMail.fn;
+    for (const fn of [inbound, api.mailboxPoll.pollFunction, api.workerFunctions['mail-events'], api.housekeeping.deadLetterFunction]) {
+      const env: Json = resourcesOf(fn)[logicalId(fn)]!.Properties.Environment.Variables;
+      expect([env.POWERTOOLS_METRICS_NAMESPACE, env.POWERTOOLS_SERVICE_NAME]).toEqual([`people-outreach/${STAGE}`, 'people-outreach']);
+    }
+    const errors = ofType(statefulResources, 'AWS::CloudWatch::Alarm').filter(([, a]) => a.Properties.MetricName === 'Errors' && a.Properties.Dimensions?.[0]?.Value?.Ref === logicalId(inbound));
+    expect(errors.map(([, a]) => [a.Properties.Namespace, a.Properties.Threshold, a.Properties.AlarmActions])).toEqual([['AWS/Lambda', 1, [topicRef]]]);
+  });
+
+  test('EMF is a log line: no function may call CloudWatch (no cloudwatch:PutMetricData), the log writes of its basic role suffice', () => {
+    const actions = [...allApiResources().map(([, r]) => r), ...Object.values(statefulResources)]
+      .filter((r) => r.Type === 'AWS::IAM::Policy')
+      .flatMap((p) => (p.Properties.PolicyDocument.Statement as Json[]).flatMap((st) => asArray<string>(st.Action)));
+    expect(actions.length).toBeGreaterThan(ROUTES.length);
+    expect(actions.filter((a) => a.startsWith('cloudwatch:'))).toEqual([]);
   });
 });
 

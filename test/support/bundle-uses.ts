@@ -71,7 +71,7 @@ export function usesOf(code: string): BundleUses {
   };
   for (const [path, chunk] of ownModules(code)) {
     const writes = WRITE_COMMANDS.test(chunk);
-    for (const [, key] of chunk.matchAll(/\btableName\d*\("([a-z-]+)"\)/g)) {
+    for (const [, key] of chunk.matchAll(/\btableName\d*\("([a-z_-]+)"\)/g)) {
       const k = key as TableKey;
       uses.tables[k] = uses.tables[k] === 'readwrite' || writes ? 'readwrite' : 'read';
     }
