@@ -133,15 +133,20 @@ function assertUnsubscribeUrl(url: string): URL {
   return parsed;
 }
 
-/** RFC 8058 one-click unsubscribe headers. */
-export function unsubscribeHeaders(url: string): {
+/**
+ * The `List-Unsubscribe` header, with RFC 8058's `List-Unsubscribe-Post: List-Unsubscribe=One-Click` when the
+ * message has one recipient. `oneClick: false` for a message several people get with the same link (the
+ * lead's message with its CC recipients on Gmail and Graph): a one-click POST cannot say who pressed it, so
+ * the link leads to a page where the visitor chooses their own address (docs/outreach.md, CC section).
+ */
+export function unsubscribeHeaders(url: string, opts: { oneClick?: boolean } = {}): {
   'List-Unsubscribe': string;
-  'List-Unsubscribe-Post': string;
+  'List-Unsubscribe-Post'?: string;
 } {
   assertUnsubscribeUrl(url);
   return {
     'List-Unsubscribe': `<${url}>`,
-    'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    ...(opts.oneClick === false ? {} : { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' }),
   };
 }
 

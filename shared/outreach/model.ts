@@ -79,6 +79,12 @@ export interface EmailRecord {
   copies?: Record<string, 'due' | 'sending' | 'sent' | 'failed' | 'interrupted'>;
   copy_attempt?: string;
   copy_lease_until_ms?: number;
+  /**
+   * The CC addresses (lower case) that get the lead's own message, and so its tracking token (Gmail and
+   * Graph senders, copies.ts): written with the send's claim, before the message can go out. Its unsubscribe
+   * link then lets the visitor choose among the lead and these (tracking.ts).
+   */
+  shared_with?: string[];
   /** Created through the public API (GET /emails/ lists only these). */
   api_created?: boolean;
 }

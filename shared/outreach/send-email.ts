@@ -11,7 +11,7 @@ import { getLead, isSuppressed, leadSentWrite } from './leads.repository.js';
 import { onStepSent, stepEndedUnsent, stepSentWrites } from '../sequences/cadence.js';
 import type { Scheduler } from '../adapters/scheduler.js';
 import { appendUnsubscribeFooter, buildMime, unsubscribeHeaders } from './mime.js';
-import { planMessages, type PlannedMessage } from './copies.js';
+import { copyAddresses, planMessages, type PlannedMessage } from './copies.js';
 import { releaseSlot } from './send-slots.repository.js';
 import { counterWrite } from './deliverability.repository.js';
 import { capacityOf } from './sending-capacity.js';
@@ -24,9 +24,11 @@ import type { EmailRecord } from './model.js';
 /**
  * The send worker. At the slot it re-checks everything (still queued, the recipient has not replied,
  * bounced or unsubscribed, the account still connected and enabled), claims the email (`queued` →
- * `sending`, once), builds proper MIME (plain + HTML, cc, reply-to, Message-ID, one-click unsubscribe,
- * open pixel) and hands the lead's copy to the mailer. `sent` with `sent_at`, or `failed` with `error`.
- * CC and BCC recipients get their own copies after that, without the lead's link and pixel (copies.ts).
+ * `sending`, once), builds proper MIME (plain + HTML, cc, reply-to, Message-ID, unsubscribe link and
+ * header, open pixel) and hands the lead's message to the mailer. `sent` with `sent_at`, or `failed` with
+ * `error`. BCC recipients (and, on SES and SMTP, the CC recipients) get their own copies after that,
+ * without the lead's link and pixel; on Gmail and Graph the CC recipients are on the lead's message
+ * (copies.ts). A CC or BCC address on the suppression list gets nothing.
  *
  * A redelivered message never sends twice: only the claim's winner sends, and an email found already in
  * `sending` (a crash between claim and record) is marked failed as "may have been sent", never resent.
@@ -111,6 +113,12 @@ export async function sendEmail(accountId: string, emailId: string, deps: { cloc
     return;
   }
 
+  // Who gets what is decided before the claim, so the claim can record who gets the lead's token. The
+  // recipients (`to`, `cc`, `bcc`) are fixed when the email is created: no edit changes them.
+  const mailer = deps.mailer ?? mailerFor(account);
+  const plan = planMessages(email, mailer.envelopeDelivery === true, await suppressedAmong(accountId, copyAddresses(email)));
+  const sharedWith = plan[0]!.sharedWith.map((a) => a.trim().toLowerCase());
+
   // The claim returns the record as claimed: what is sent is what was queued at the claim, never an older
   // read (a PATCH that landed before the claim is in it; none can land after, edits need `queued`).
   const attemptId = randomUUID();
@@ -119,14 +127,14 @@ export async function sendEmail(accountId: string, emailId: string, deps: { cloc
     accountId,
     emailId,
     ['queued'],
-    { status: 'sending', updated_at: nowIso(), send_attempt: attemptId, send_lease_until_ms: wallNow() + SEND_LEASE_MS },
+    // `shared_with` is written before the message can go out, so even a send that dies after the handover
+    // leaves its link offering the CC recipients their own addresses rather than the lead's alone.
+    { status: 'sending', updated_at: nowIso(), send_attempt: attemptId, send_lease_until_ms: wallNow() + SEND_LEASE_MS, ...(sharedWith.length ? { shared_with: sharedWith } : {}) },
     [],
     { due: new Date(clock.now().getTime() + SEND_LEASE_MS) },
   );
   if (!claimed) return;
 
-  const mailer = deps.mailer ?? mailerFor(account);
-  const plan = planMessages(claimed, mailer.envelopeDelivery === true);
   const messageId = `<${emailId}.${claimed.track_token.slice(0, 8)}@${domainOf(claimed)}>`;
   // Only the attempt that holds the claim may record its outcome.
   const ours = { ':attempt': attemptId };
@@ -181,7 +189,18 @@ export async function sendEmail(accountId: string, emailId: string, deps: { cloc
 
 const domainOf = (e: EmailRecord) => e.from_email.split('@')[1] ?? 'localhost';
 
-/** Builds one planned message of `email` and hands it to the mailer; only the lead's copy carries the token's link, headers and pixel. */
+/** The given addresses that are on the workspace's suppression list (unsubscribed, hard bounce, complaint). */
+async function suppressedAmong(accountId: string, addresses: string[]): Promise<(address: string) => boolean> {
+  const found = await Promise.all(addresses.map(async (a) => ((await isSuppressed(accountId, a)) ? [a.trim().toLowerCase()] : [])));
+  const set = new Set(found.flat());
+  return (address) => set.has(address.trim().toLowerCase());
+}
+
+/**
+ * Builds one planned message of `email` and hands it to the mailer; only the lead's message carries the
+ * token's link, header and pixel. One-click unsubscribe (RFC 8058) only when the lead alone gets it: on a
+ * message the CC recipients get too, the link's page asks whose address it is (tracking.ts).
+ */
 async function sendPlanned(email: EmailRecord, m: PlannedMessage, mailer: Mailer, messageId: string, clock: Clock): Promise<SentMail> {
   const unsub = unsubscribeUrl(email.track_token);
   const body = m.tracked ? appendUnsubscribeFooter({ text: email.body_plain, html: email.body_html }, unsub) : { text: email.body_plain, html: email.body_html };
@@ -196,33 +215,39 @@ async function sendPlanned(email: EmailRecord, m: PlannedMessage, mailer: Mailer
     subject: email.subject,
     text: body.text,
     html,
-    headers: m.tracked ? unsubscribeHeaders(unsub) : {},
+    headers: m.tracked ? unsubscribeHeaders(unsub, { oneClick: m.sharedWith.length === 0 }) : {},
     date: clock.now(),
     // A follow-up step answers the earlier steps' thread.
     ...(email.in_reply_to ? { inReplyTo: email.in_reply_to, references: email.references ?? [email.in_reply_to] } : {}),
   });
   // A copy is not put into the provider's thread: on Graph that means answering the thread's newest message
-  // (createReply), which is the lead's copy; its In-Reply-To/References thread it for its recipients.
+  // (createReply), which is the lead's message; its In-Reply-To/References thread it for its recipients.
   return mailer.send({ raw, from: email.from_email.trim(), ...m.deliver, threadId: m.tracked ? (email.thread_id ?? null) : null });
 }
 
 /**
- * The CC and BCC copies of a sent email, one at a time, each claimed (`due` → `sending`, with a lease) before
- * it is handed over and recorded after. Never twice: a copy found `sending` after its lease belongs to an
- * attempt that died around the handover, so it is recorded `interrupted` and not resent; inside the lease
- * the live attempt is left alone (SendInProgressError, retried by the queue). A copy the provider refuses is
- * `failed`; the email stays `sent`, which is what the lead got.
+ * The copies of a sent email, one at a time, each claimed (`due` → `sending`, with a lease) before it is
+ * handed over and recorded after. Never twice: a copy found `sending` after its lease belongs to an attempt
+ * that died around the handover, so it is recorded `interrupted` and not resent; inside the lease the live
+ * attempt is left alone (SendInProgressError, retried by the queue). A copy the provider refuses is `failed`;
+ * the email stays `sent`, which is what the lead got. Only keys on the record are sent: on Gmail and Graph
+ * the CC recipients were on the lead's message, so the record has no `cc` copy and none is ever sent.
+ * A copy whose recipients were all suppressed since the lead's send stays `due` and goes to nobody.
  */
 async function sendCopies(email: EmailRecord, mailer: Mailer | null, deps: { clock: Clock; nowMs: () => number }): Promise<void> {
-  const plan = planMessages(email, (mailer?.envelopeDelivery ?? false) === true);
-  for (const m of plan.slice(1)) {
-    const state = email.copies?.[m.key];
+  // Without a usable mailer every due copy fails; planning as an envelope engine names every possible key.
+  const envelope = mailer ? mailer.envelopeDelivery === true : true;
+  // Every key the email may have, whatever is suppressed; what is sent leaves suppressed addresses out.
+  const live = new Map(planMessages(email, envelope, await suppressedAmong(email.account_id, copyAddresses(email))).map((m) => [m.key, m]));
+  for (const { key } of planMessages(email, envelope).slice(1)) {
+    const state = email.copies?.[key];
     if (state === 'sending') {
       if ((email.copy_lease_until_ms ?? 0) > deps.nowMs()) throw new SendInProgressError(email.id);
-      await settleCopy(email.account_id, email.id, m.key, email.copy_attempt ?? '', 'interrupted');
+      await settleCopy(email.account_id, email.id, key, email.copy_attempt ?? '', 'interrupted');
       continue;
     }
-    if (state !== 'due') continue;
+    const m = live.get(key);
+    if (state !== 'due' || !m) continue;
     const attempt = randomUUID();
     if (!(await claimCopy(email.account_id, email.id, m.key, attempt, deps.nowMs() + SEND_LEASE_MS))) continue;
     try {
@@ -237,7 +262,7 @@ async function sendCopies(email: EmailRecord, mailer: Mailer | null, deps: { clo
   }
 }
 
-/** A redelivery of a sent email's message: the copies its attempt did not finish (the lead's copy is never sent again). */
+/** A redelivery of a sent email's message: the copies its attempt did not finish (the lead's message is never sent again). */
 async function resumeCopies(email: EmailRecord, deps: { clock: Clock; mailer?: Mailer; nowMs: () => number }): Promise<void> {
   if (!email.copies || !Object.values(email.copies).some((s) => s === 'due' || s === 'sending')) return;
   const account = await getSendingAccount(email.account_id, email.from_account, deps.clock);

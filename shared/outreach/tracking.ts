@@ -5,7 +5,9 @@ import { countOnce } from './deliverability.repository.js';
 
 /**
  * The public, credential-free endpoints a recipient's mail client calls, addressed by an unguessable
- * per-email token (192 random bits): the open pixel and the one-click unsubscribe (RFC 8058).
+ * per-email token (192 random bits): the open pixel and the unsubscribe link (one-click, RFC 8058, when the
+ * lead alone got the token). On Gmail and Graph the CC recipients get the lead's own message (copies.ts):
+ * their opens count as the lead's, and its link lets each of them unsubscribe only their own address.
  */
 export async function recordOpen(token: string, clock: Clock = serviceClock): Promise<boolean> {
   const ref = await findByTrackToken(token);
@@ -22,13 +24,55 @@ async function countOn(ref: EmailRef & { ea_id?: string }, counter: 'opened' | '
   if (eaId) await countOnce(eaId, ref.email_id, counter, now);
 }
 
-export async function unsubscribe(token: string, clock: Clock = serviceClock): Promise<boolean> {
+/**
+ * The addresses an unsubscribe link may unsubscribe: the lead, then whoever else got the message carrying
+ * its token (`shared_with`: the CC recipients of a Gmail or Graph sender, who get the lead's own message).
+ */
+export function unsubscribeChoices(lead: string, sharedWith: string[] | undefined): string[] {
+  const out = [lead.trim().toLowerCase()];
+  for (const a of sharedWith ?? []) {
+    const address = a.trim().toLowerCase();
+    if (address && !out.includes(address)) out.push(address);
+  }
+  return out;
+}
+
+/**
+ * Whom a POST unsubscribes. A link only the lead got unsubscribes the lead, whatever the body says (the page's
+ * button or an RFC 8058 one-click POST). A link several people got unsubscribes only the address the visitor
+ * chose on the page, one of its recipients; nothing otherwise (a one-click POST the message never offered, a
+ * missing or foreign choice): a CC pressing a button must never stop the lead.
+ */
+export function chosenRecipient(choices: string[], chosen: string | null | undefined): string | null {
+  if (choices.length === 1) return choices[0]!;
+  const address = chosen?.trim().toLowerCase();
+  return address && choices.includes(address) ? address : null;
+}
+
+/** The link behind a token: its email, and the addresses it may unsubscribe (the lead first). Null: unknown. */
+export async function unsubscribeLink(token: string): Promise<{ ref: EmailRef & { ea_id?: string }; choices: string[] } | null> {
   const ref = await findByTrackToken(token);
-  if (!ref) return false;
+  if (!ref) return null;
+  const email = await getEmail(ref.account_id, ref.email_id);
+  return { ref, choices: unsubscribeChoices(ref.recipient, email?.shared_with) };
+}
+
+/**
+ * An unsubscribe through a token: the chosen address (`chosenRecipient`) goes on the workspace's suppression
+ * list, and the email's first unsubscribe counts on its sending account's deliverability record. The lead's
+ * address stops every later send to the lead (a sequence's next step ends `unsubscribed`); a CC's only
+ * leaves that address off later emails. `unsubscribed` null: nothing done, the visitor has to choose. Null:
+ * an unknown token.
+ */
+export async function unsubscribe(token: string, chosen: string | null = null, clock: Clock = serviceClock): Promise<{ unsubscribed: string | null; choices: string[] } | null> {
+  const link = await unsubscribeLink(token);
+  if (!link) return null;
+  const address = chosenRecipient(link.choices, chosen);
+  if (!address) return { unsubscribed: null, choices: link.choices };
   const now = clock.now();
-  await suppress(ref.account_id, ref.recipient, 'unsubscribed', now.toISOString());
-  await countOn(ref, 'unsubscribed', now);
-  return true;
+  await suppress(link.ref.account_id, address, 'unsubscribed', now.toISOString());
+  await countOn(link.ref, 'unsubscribed', now);
+  return { unsubscribed: address, choices: link.choices };
 }
 
 /** A 1×1 transparent GIF. */

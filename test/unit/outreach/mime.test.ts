@@ -105,6 +105,15 @@ describe('unsubscribe helpers', () => {
     });
   });
 
+  it('leaves one-click out for a message several people get with the same link', async () => {
+    expect(unsubscribeHeaders(UNSUB, { oneClick: false })).toEqual({ 'List-Unsubscribe': `<${UNSUB}>` });
+    const parsed = await simpleParser(await buildMime(options({ headers: unsubscribeHeaders(UNSUB, { oneClick: false }) })));
+    const keys = parsed.headerLines.map((h) => h.key);
+    expect(keys).toContain('list-unsubscribe');
+    expect(keys).not.toContain('list-unsubscribe-post');
+    expect(addresses(parsed.cc)).toEqual(['ops@vaultly.io', 'cto@vaultly.io']);
+  });
+
   it.each([['javascript:alert(1)'], ['not a url'], ['https://x.example/a b'], ['mailto:u@x.example']])(
     'rejects %s',
     (url) => {
