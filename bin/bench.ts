@@ -117,6 +117,14 @@ const byKind = (xs: string[]) => {
   log(`  ${JSON.stringify(results.bulk)}`);
 }
 
+// ── Mail reading: the real-mail corpus read as bounce / complaint / auto-reply / reply, beside mailparser alone (bench-mail-corpus.ts) ──
+{
+  log('mail reading: the real-mail corpus…');
+  const out = execFileSync(process.execPath, ['--import', 'tsx', join(root, 'bin/bench-mail-corpus.ts')], { cwd: root, encoding: 'utf8', maxBuffer: 16 * 2 ** 20 });
+  results.mail_reading = JSON.parse(out.trim().split('\n').findLast((l) => l.startsWith('{"at":'))!);
+  log(`  ${JSON.stringify({ ...(results.mail_reading as object), recipient_misses: undefined, hard_soft_disagreements_by_system: undefined })}`);
+}
+
 // ── 2. The local stack: import, enrichment, calls per operation ──────────────────────────────────────
 const dir = mkdtempSync(join(tmpdir(), 'bench-'));
 const stack = await startLocalStack({ root, dataDir: null, port: 0, adminToken: 'bench', throttleMultiplier: 100_000, visibilityTimeoutSeconds: 30 });

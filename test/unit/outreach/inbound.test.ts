@@ -1,5 +1,5 @@
 import {
-  bouncedRecipient,
+  addressOf,
   classifyInbound,
   extractMessageIds,
   type InboundClassification,
@@ -64,7 +64,20 @@ const table: [string, InboundMessage, InboundClassification][] = [
     }),
     'bounce',
   ],
-  ['an X-Failed-Recipients header', msg({ from: 'relay@example.net', subject: 'Notice', headers: { 'X-Failed-Recipients': 'jane@acme.io' } }), 'bounce'],
+  // An X-Failed-Recipients header alone, on an ordinary message from an ordinary sender, is no evidence.
+  ['an X-Failed-Recipients header on an ordinary message', msg({ from: 'relay@example.net', subject: 'Notice', headers: { 'X-Failed-Recipients': 'jane@acme.io' } }), 'reply'],
+  [
+    'an X-Failed-Recipients header on an Exim bounce',
+    msg({
+      from: 'Mail Delivery System <Mailer-Daemon@relay.example>',
+      subject: 'Mail delivery failed: returning message to sender',
+      text: 'This message was created automatically by mail delivery software.\n\nA message that you sent could not be delivered to one or more of its recipients.',
+      headers: { 'X-Failed-Recipients': 'jane@acme.io' },
+    }),
+    'bounce',
+  ],
+  ['a person\'s "Undeliverable:" subject', msg({ subject: 'Undeliverable: the pallets you quoted' }), 'reply'],
+  ['a person\'s "Re: Returned mail costs" subject', msg({ subject: 'Re: Returned mail costs at Acme' }), 'reply'],
   [
     'a delay-only DSN',
     msg({
@@ -117,29 +130,11 @@ describe('extractMessageIds', () => {
   });
 });
 
-describe('bouncedRecipient', () => {
-  it('reads Final-Recipient from a DSN', () => {
-    const text = 'Reporting-MTA: dns; mx1.acme.io\n\nOriginal-Recipient: rfc822;old@acme.io\nFinal-Recipient: rfc822; Jane@Acme.io\nAction: failed';
-    expect(bouncedRecipient(text, {})).toBe('jane@acme.io');
-  });
-
-  it('falls back to Original-Recipient, then X-Failed-Recipients', () => {
-    expect(bouncedRecipient('Original-Recipient: rfc822;<raj@globex.com>', {})).toBe('raj@globex.com');
-    expect(bouncedRecipient('Something went wrong.', { 'x-failed-recipients': 'mo@initech.com' })).toBe('mo@initech.com');
-  });
-
-  it('reads common MTA phrasings', () => {
-    expect(bouncedRecipient('<jane@acme.io>: host mx.acme.io said: 550 5.1.1 User unknown', {})).toBe('jane@acme.io');
-    expect(
-      bouncedRecipient("Your message wasn't delivered to li@hooli.co.uk because the address couldn't be found.", {}),
-    ).toBe('li@hooli.co.uk');
-    expect(
-      bouncedRecipient('Delivery has failed to these recipients or groups:\n\nPat Lee <pat@northwind.com>\nThe email address wasn’t found', {}),
-    ).toBe('pat@northwind.com');
-  });
-
-  it('returns null when nothing names a recipient', () => {
-    expect(bouncedRecipient('Mailbox full, try later.', {})).toBeNull();
+describe('addressOf', () => {
+  it('reads the address in angle brackets, or a bare one, lower-cased', () => {
+    expect(addressOf('Jane Doe <Jane@Acme.io>')).toBe('jane@acme.io');
+    expect(addressOf('raj@globex.com (Raj)')).toBe('raj@globex.com');
+    expect(addressOf('no address here')).toBe('');
   });
 });
 
