@@ -7,7 +7,7 @@ import type { DemoAccount } from '../shared/local/services.js';
 
 /**
  * `npm start`: the whole service on loopback with no cloud account and no Docker.
- * PORT (default 3000), DATA_DIR (default .data/), ADMIN_TOKEN (generated when unset).
+ * PORT (default 3000), DATA_DIR (default .data/), ADMIN_TOKEN (generated when unset), INBOUND_SMTP_PORT (default 2525).
  */
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = resolve(root, process.env.DATA_DIR ?? '.data');
@@ -37,7 +37,7 @@ startupPhase('modules loaded');
 // The directory (generated on the first run, its index loaded) needs nothing of the stack: both start together.
 const loading = loadDirectory({ ...directoryPlan(resolve(dataDir, 'directory.jsonl')), log: (m) => console.log(m) });
 loading.catch(() => undefined);
-const stack = await startLocalStack({ root, dataDir, port: Number(process.env.PORT ?? 3000), gated: true, userPool: true, dynamoLocal });
+const stack = await startLocalStack({ root, dataDir, port: Number(process.env.PORT ?? 3000), gated: true, userPool: true, dynamoLocal, inboundSmtpPort: Number(process.env.INBOUND_SMTP_PORT ?? 2525) });
 console.log(`gateway listening on http://localhost:${stack.port}/ (public API answers 503 until the directory is ready)`);
 shutdown = async () => {
   await stack.stop();
@@ -85,6 +85,7 @@ People search, enrichment and outreach — local stack ready in ${(ms / 1000).to
   Web app         ${stack.appUrl}  (sign in as ${demoUser.email} / ${demoUser.password})
   Health          http://localhost:${stack.port}/healthz
   Sample web      http://127.0.0.1:${stack.sampleWeb.port}/ (pages of the directory's companies, by Host header)
+  Inbound mail    ${stack.endpoints.inboundSmtp} (SES receiving: any recipient; stored in S3, then the inbound-mail function)
   Data            ${dataDir}
 
   Demo account    ${demo.account_id}

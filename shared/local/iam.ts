@@ -3,6 +3,7 @@ import { TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS, type Bindings } from '../catal
 import { TABLES, type TableKey } from '../catalog/tables.js';
 import { QUEUES, type QueueKey } from '../catalog/queues.js';
 import { KEY_THROTTLE_PREFIX, KEY_USE_ATTRIBUTE, KEY_USE_PARTITIONS } from '../accounts/accounts.keys.js';
+import { INBOUND_MAIL } from '../catalog/functions.js';
 
 /**
  * The twin's IAM: whether a function's grants allow one AWS SDK call, decided as the policies the CDK
@@ -176,6 +177,37 @@ const bedrockRuntime: Check = ({ bindings }, call, bound) => {
   return bindings.languageModel && call.command === 'Converse' && modelId === bound.languageModelId() ? null : { action, resource };
 };
 
+/** The action IAM authorises each S3 call by (HeadObject is a read of the object: `s3:GetObject`). */
+const S3_ACTIONS: Record<string, string> = { GetObject: 's3:GetObject', HeadObject: 's3:GetObject', ListObjectsV2: 's3:ListBucket', PutObject: 's3:PutObject', DeleteObject: 's3:DeleteObject' };
+
+/**
+ * The inbound-mail bucket on the twin (CloudFormation names it in AWS; the function learns it from its S3
+ * event) and the prefix SES receiving writes each message under (lib/constructs/inbound-mail.ts `INBOUND_PREFIX`).
+ */
+export const INBOUND_MAIL_BUCKET = 'local-inbound-mail';
+export const INBOUND_MAIL_PREFIX = 'inbound/';
+
+/**
+ * S3 statements a construct writes itself, beside the function's bindings: the inbound-mail function may
+ * `s3:GetObject` under `inbound/` of the inbound bucket and nothing else there (lib/constructs/inbound-mail.ts).
+ * They go with the catalogue's bindings object, as the API-key authorizer's GetItem narrowing does
+ * (function-context.ts): a test that replaces the function's bindings (`startLocalStack({ grants })`) takes
+ * them away with it.
+ */
+const OBJECT_GRANTS = new Map<Bindings, { bucket: string; prefix: string; actions: readonly string[] }[]>([
+  [INBOUND_MAIL.bindings, [{ bucket: INBOUND_MAIL_BUCKET, prefix: INBOUND_MAIL_PREFIX, actions: ['s3:GetObject'] }]],
+]);
+
+const s3: Check = ({ bindings }, call) => {
+  const action = S3_ACTIONS[call.command] ?? `s3:${call.command}`;
+  const bucket = String(call.input.Bucket);
+  const key = String(call.input.Key ?? '');
+  // The directory bindings' grant as before (HeadObject now read as s3:GetObject): their actions on any bucket.
+  if ((bindings.directorySource || bindings.directoryImport) && S3_ACTIONS[call.command]) return null;
+  const granted = (OBJECT_GRANTS.get(bindings) ?? []).some((g) => g.bucket === bucket && key.startsWith(g.prefix) && g.actions.includes(action));
+  return granted ? null : { action, resource: `arn:aws:s3:::${bucket}/${key}` };
+};
+
 const CHECKS: Record<string, Check> = {
   DynamoDBClient: dynamodb,
   SQSClient: sqs,
@@ -196,7 +228,7 @@ const CHECKS: Record<string, Check> = {
   ),
   SecretsManagerClient: secretsManager,
   BedrockRuntimeClient: bedrockRuntime,
-  S3Client: serviceGrant('s3', (b) => !!(b.directorySource || b.directoryImport), { GetObject: 's3:GetObject', ListObjectsV2: 's3:ListBucket', PutObject: 's3:PutObject', DeleteObject: 's3:DeleteObject' }, (input) => `arn:aws:s3:::${String(input.Bucket)}/${String(input.Key ?? '')}`),
+  S3Client: s3,
 };
 
 /** The error IAM's refusal arrives as, in the words AWS uses. */

@@ -30,13 +30,17 @@ import { APP_BASE } from '../catalog/routes.js';
 import { startupPhase } from './startup-trace.js';
 import { once } from '../core/once.js';
 import { enforceFunctionGrants, overrideBindings } from './function-context.js';
+import { startS3Emulator } from './s3-emulator.js';
+import { startInboundSmtp, type InboundSmtp } from './inbound-smtp.js';
+import { INBOUND_MAIL_BUCKET } from './iam.js';
 import type { Bindings } from '../catalog/bindings.js';
 
 /**
- * The one-machine twin: DynamoDB Local, local-aws-sqs, aws-ses-v2-local and the Scheduler emulator on
- * loopback ports, the real SDK clients pointed at them with AWS_ENDPOINT_URL_*, tables and queues created
- * from the catalogues, the local gateway serving the route table, and the event-source runner feeding the
- * workers. Used by `npm start`, the integration tests and the end-to-end tests alike.
+ * The one-machine twin: DynamoDB Local, local-aws-sqs, aws-ses-v2-local, the S3 and Scheduler emulators and
+ * SES receiving's SMTP endpoint on loopback ports, the real SDK clients pointed at them with
+ * AWS_ENDPOINT_URL_*, tables and queues created from the catalogues, the local gateway serving the route
+ * table, and the event-source runner feeding the workers. Used by `npm start`, the integration tests and
+ * the end-to-end tests alike.
  */
 export interface LocalStackOptions {
   root: string;
@@ -84,6 +88,11 @@ export interface LocalStackOptions {
    * one grant away and see the call refused as IAM would refuse it.
    */
   grants?: Record<string, Bindings>;
+  /**
+   * The loopback port of the receiving MX (SES receiving's stand-in, shared/local/inbound-smtp.ts): `npm start`
+   * passes INBOUND_SMTP_PORT (default 2525); default any free port (tests).
+   */
+  inboundSmtpPort?: number;
 }
 
 export interface LocalStack {
@@ -91,11 +100,13 @@ export interface LocalStack {
   consoleUrl: string;
   port: number;
   adminToken: string;
-  endpoints: { dynamodb: string; sqs: string; ses: string; scheduler: string; smtp: string };
+  endpoints: { dynamodb: string; sqs: string; ses: string; scheduler: string; smtp: string; s3: string; inboundSmtp: string };
   /** Logins the SMTP sink checks (login → password); any other login is accepted. */
   smtpLogins: Map<string, string>;
   /** Every message sent through SES, as sent (raw MIME and envelope). */
   sentMail: CapturedSend[];
+  /** SES receiving's SMTP endpoint (127.0.0.1:`endpoints.inboundSmtp`) and the messages it took. */
+  inboundSmtp: InboundSmtp;
   /** The Gmail API, Microsoft Graph and OAuth emulators; their sends land in `sentMail`. */
   mailProviders: MailProviderEmulator;
   scheduler: SchedulerEmulator;
@@ -261,13 +272,15 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       );
       return { capture, smtpSink, mailProviders };
     };
-    const [dynamo, sqsServer, { capture, smtpSink, mailProviders }, sampleWeb, userPool, appDir] = await allStarted([
+    const [dynamo, sqsServer, { capture, smtpSink, mailProviders }, sampleWeb, userPool, appDir, s3] = await allStarted([
       track(shared ? Promise.resolve({ endpoint: shared.endpoint, accessKeyId: shared.accessKeyId, stop: () => dropTables(shared) }) : (opts.dynamoLocal ?? startDynamoLocal({ root, dbPath: file('dynamodb') })), 'dynamodb'),
       track(createSqsServer({ port: 0, hostname: '127.0.0.1', emulateQueueCreationLifecycle: false }).then(closing), 'sqs'),
       mail(),
       track(startSampleWeb(), 'sample web'),
       opts.userPool ? track(startLocalUserPool({ root, dataDir }), 'cognito-local') : Promise.resolve(null),
       buildApp(),
+      // The inbound-mail bucket SES receiving writes to (objects under DATA_DIR/s3, or in memory).
+      track(startS3Emulator({ port: 0, buckets: [INBOUND_MAIL_BUCKET], dir: file('s3') }), 's3'),
     ]);
     startupPhase('stand-ins up');
     const emulated = (p: 'google' | 'microsoft', api: string) => ({
@@ -284,6 +297,9 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       ses: `http://127.0.0.1:${capture.port}`,
       scheduler: '',
       smtp: `smtp://localhost:${smtpSink.port}`,
+      // An IP endpoint: the S3 client addresses it path-style by itself (a host name would get `<bucket>.<host>`).
+      s3: s3.endpoint,
+      inboundSmtp: '',
     };
 
     Object.assign(process.env, {
@@ -296,6 +312,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       AWS_ENDPOINT_URL_SQS: endpoints.sqs,
       AWS_ENDPOINT_URL_SESV2: endpoints.ses,
       AWS_ENDPOINT_URL_SES: endpoints.ses,
+      AWS_ENDPOINT_URL_S3: endpoints.s3,
       SCHEDULER_GROUP_NAME: `${LOCAL_PREFIX}-timers`,
       SCHEDULER_ROLE_ARN: 'arn:aws:iam::000000000000:role/local-scheduler',
       SECRET_BOX_KEY: readOrCreate(file('secret-box.key'), () => randomBytes(32).toString('base64')),
@@ -355,6 +372,9 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     endpoints.scheduler = `http://127.0.0.1:${scheduler.port}`;
     process.env.AWS_ENDPOINT_URL_SCHEDULER = endpoints.scheduler;
     resetClients();
+    // The receiving MX, once everything the inbound-mail function reaches (tables, Scheduler, queues) is up.
+    const inboundSmtp = await track(startInboundSmtp({ port: opts.inboundSmtpPort ?? 0 }), 'inbound smtp');
+    endpoints.inboundSmtp = `smtp://127.0.0.1:${inboundSmtp.port}`;
 
     const consumer = (key: ConsumerKey, module: string, timeoutSeconds: number) => ({
       timeoutMs: opts.workerTimeoutMs?.[key] ?? timeoutSeconds * 1000,
@@ -446,6 +466,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       adminToken,
       endpoints,
       sentMail: capture.sends,
+      inboundSmtp,
       smtpLogins: smtpSink.logins,
       mailProviders,
       scheduler,
