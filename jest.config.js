@@ -17,6 +17,7 @@ const common = {
     // file; its CommonJS build is the same code without the warning.
     '^libphonenumber-js$': '<rootDir>/node_modules/libphonenumber-js/index.cjs',
     '^libphonenumber-js/max$': '<rootDir>/node_modules/libphonenumber-js/max/index.cjs',
+    '^libphonenumber-js/mobile$': '<rootDir>/node_modules/libphonenumber-js/mobile/index.cjs',
   },
   transform: { '^.+\\.ts$': swc },
   testEnvironment: 'node',

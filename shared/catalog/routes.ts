@@ -239,6 +239,8 @@ export const ROUTES: RouteDef[] = [
   // The providers' settings: on the twin a google or microsoft account created here connects through the
   // emulated consent (in AWS those types are refused before any read, but the twin grants what AWS would).
   { method: 'POST', path: con('accounts/{id}/sending-accounts/'), module: 'functions/console/create-sending-account.ts', auth: 'admin', bindings: { tables: { accounts: 'readwrite', outreach: 'read' }, secrets: true, mailboxProviders: true } },
+  // Inbound messages that could not be handled, or were handled after repairs (shared/outreach/inbound-issues.repository.ts).
+  { method: 'GET', path: con('inbound-issues/'), module: 'functions/console/inbound-issues.ts', auth: 'admin', bindings: { tables: { outreach: 'read' } } },
   { method: 'GET', path: con('accounts/{id}/jobs/{job_id}/webhook-deliveries/'), module: 'functions/console/webhook-deliveries.ts', auth: 'admin', bindings: { tables: { jobs: 'read' } } },
   // An operator starts connecting a Google or Microsoft mailbox (OAuth 2.0 + PKCE); it ends at the public callback.
   { method: 'POST', path: con('accounts/{id}/sending-accounts/connect/'), module: 'functions/console/connect-sending-account.ts', auth: 'admin', bindings: { ...accountsWrite, secrets: true, mailboxProviders: true } },

@@ -108,6 +108,8 @@ export const TABLES: Record<TableKey, TableDef> = {
     // account's emails, and the bounce and delivery paths write them without a grant on the directory.
     description: 'What the service\'s own sending learnt about addresses (hard bounce, delivery; keyed by address hash) and domains (delivered patterns), naming no account',
     gsis: [],
+    // Only the inbound bounce reports (one per address and reporting account hash) expire.
+    ttlAttribute: 'expires_at',
   },
 };
 
@@ -154,6 +156,10 @@ export const RETENTION = {
   deliverability_day: { table: 'outreach', seconds: 400 * DAY, from: 'the UTC day it counts', why: 'A year of per-day deliverability history for the web app; the throttle and warm-up read at most 120 days.' },
   deliverability_event: { table: 'outreach', seconds: 180 * DAY, from: 'the event', why: 'An email counts each kind of event once; its marker lives as long as the email and its tracking links.' },
   mail_evidence: { table: 'mail_evidence', seconds: null, from: 'creation', why: 'A hard bounce must keep an address invalid for every later enrichment; a delivery is overwritten by the next event, not by time.' },
+  inbound_issue: { table: 'outreach', seconds: 30 * DAY, from: 'receipt', why: 'Operators look at what could not be handled within days; the message itself stays in the mailbox or bucket.' },
+  inbound_attempts: { table: 'outreach', seconds: 7 * DAY, from: 'the first failed attempt', why: 'Counts retries of one message across polls; a message is unprocessable after three, long before a week.' },
+  sent_to_pointer: { table: 'outreach', seconds: 180 * DAY, from: 'the email being sent', why: 'Matches a bounce without a Message-ID to the latest send to its recipient, as long as the email exists.' },
+  bounce_report: { table: 'mail_evidence', seconds: 180 * DAY, from: 'the report', why: 'An inbound bounce report of one account; two independent accounts make an address invalid for everyone.' },
   mail_event: { table: 'outreach', seconds: 30 * DAY, from: 'receipt', why: 'EventBridge may deliver an SES event more than once; its id is remembered well past any redelivery.' },
 } as const satisfies Record<string, RetentionDef>;
 

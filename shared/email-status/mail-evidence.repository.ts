@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../adapters/aws.js';
 import { isConditionFailed } from '../adapters/dynamodb-errors.js';
 import { tableName } from '../catalog/resource-names.js';
 import type { MailEvidence } from './classify.js';
+import { expiresAt } from '../catalog/tables.js';
 
 /**
  * What the service's own sending has learnt, shared by every account and naming none (the mail_evidence table):
  *   ADDR#<sha256 of the lower-case address> / A   `bounced_at`, `delivered_at` (latest of each)
  *   DOMAIN#<domain> / D                           `patterns` (string set: delivered patterns), `rejects_unknown`
+ *   ADDR#<sha256 of the address> / REPORT#<sha256 of an account id>   an inbound bounce report of that account
  * The address is stored only as its hash: the record says "this address bounced", never who sent to it.
  * Every write is idempotent and keeps the latest instant, so a redelivered or late event changes nothing.
  */
@@ -39,6 +41,33 @@ export async function recordHardBounce(address: string, at: string): Promise<voi
     setLatest(address, 'bounced_at', at),
     documentClient().send(new UpdateCommand({ TableName: tableName('mail_evidence'), Key: domainKey(domainOf(address)), UpdateExpression: 'SET rejects_unknown = :t', ExpressionAttributeValues: { ':t': true } })),
   ]);
+}
+
+/**
+ * How many independent accounts must report a hard bounce of an address, by a bounce message in their own
+ * mailbox, before it counts for everyone. A report in a mailbox is mail anyone can write: one account's
+ * reports stay within that account (its lead and suppression list), and only agreement between accounts
+ * (or an SES bounce event, which no sender can forge) makes the address invalid for every account.
+ */
+export const INDEPENDENT_REPORTS = 2;
+
+/**
+ * An account's mailbox received a hard bounce naming `address`. The report is kept once per account (a
+ * hash of its id, so the record still names no account); when `INDEPENDENT_REPORTS` accounts have
+ * reported the address, it is recorded as a hard bounce for everyone. Idempotent: a report seen again
+ * changes nothing. Answers whether the address is now shared evidence.
+ */
+export async function reportInboundHardBounce(address: string, accountId: string, at: string): Promise<boolean> {
+  const table = tableName('mail_evidence');
+  const { pk } = addressKey(address);
+  const reporter = createHash('sha256').update(accountId).digest('hex');
+  await documentClient().send(new PutCommand({ TableName: table, Item: { pk, sk: `REPORT#${reporter}`, reported_at: at, expires_at: expiresAt('bounce_report', new Date(at)) } }));
+  const out = await documentClient().send(
+    new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :r)', ExpressionAttributeValues: { ':pk': pk, ':r': 'REPORT#' }, Select: 'COUNT', Limit: INDEPENDENT_REPORTS, ConsistentRead: true }),
+  );
+  if ((out.Count ?? 0) < INDEPENDENT_REPORTS) return false;
+  await recordHardBounce(address, at);
+  return true;
 }
 
 /** A delivery to `address`, whose local part follows `pattern` (null when the recipient's names do not explain it). */

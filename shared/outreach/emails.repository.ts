@@ -320,7 +320,17 @@ export function sentPointerWrites(email: EmailRecord, messageIds: string[], sent
     // One Put per distinct pointer key: a transaction may not name an item twice.
     ...[...new Map(messageIds.map((m) => [JSON.stringify(K.messageIdPointer(m)), m])).values()].map((m) => ({ Put: { TableName: table, Item: { ...K.messageIdPointer(m), ...ref, expires_at } } })),
     { Put: { TableName: table, Item: { ...K.trackPointer(email.track_token), ...ref, recipient: email.to.email.toLowerCase(), ea_id: email.from_account, expires_at } } },
+    // The latest send from this mailbox to the lead: a bounce that returns no Message-ID of ours is matched by its failed recipient.
+    ...(email.from_email
+      ? [{ Put: { TableName: table, Item: { ...K.sentTo(email.from_email, email.to.email), ...ref, sent_at: sentAt.toISOString(), expires_at: expiresAt('sent_to_pointer', sentAt) } } }]
+      : []),
   ];
+}
+
+/** The latest email `mailbox` sent to `recipient`, with when it was sent; null when it never did (or the pointer expired). */
+export async function findLatestSendTo(mailbox: string, recipient: string): Promise<(EmailRef & { sent_at: string }) | null> {
+  const p = await getPointer(K.sentTo(mailbox, recipient));
+  return p ? { account_id: p.account_id as string, email_id: p.email_id as string, sent_at: p.sent_at as string } : null;
 }
 
 /** An open of a sent email: the first open's time is kept, every open counted. Not sent (yet): nothing. */
@@ -355,6 +365,12 @@ export interface ReplyRecord {
   classification: 'reply' | 'bounce' | 'auto_reply';
   received_at: string;
   sequence_id?: string;
+  /** What the reading found beyond the public classification (a complaint is listed as an auto-reply). */
+  kind?: 'reply' | 'bounce' | 'auto_reply' | 'complaint';
+  /** A bounce: the failed recipient named by the report, and whether the failure is permanent. */
+  bounce?: { recipient: string; status: string | null; hard: boolean; reason: string };
+  /** The body was cut to the stored size (UTF-8 bytes). */
+  body_truncated?: boolean;
 }
 
 export async function recordReply(accountId: string, replyId: string, reply: ReplyRecord): Promise<void> {

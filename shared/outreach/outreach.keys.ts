@@ -12,6 +12,11 @@
  *   TRACK#<token> / PTR                tracking token → email (open pixel, unsubscribe)
  *   MSGID#<message-id> / PTR           Message-ID → email (reply matching)
  *   MAILEVENT#<event-id> / PTR         an SES bounce or complaint event already applied
+ *   SENTTO#<mailbox>#<recipient> / PTR the latest email a mailbox sent to a recipient (bounce matching when
+ *                                      a report carries no Message-ID of ours)
+ *   INBOUNDISSUE#<YYYY-MM-DD> / <received_at>#<key>  an inbound message that could not be handled, or was
+ *                                      handled after repairs (operators' list, console)
+ *   INBOUNDTRY#<key> / PTR             failed attempts at one inbound message (after 3 it is unprocessable)
  *   SLOTS#<ea_id> / <YYYY-MM-DD>       send slots booked on a sending account's local day
  *   DELIV#<ea_id> / <YYYY-MM-DD>       a sending account's deliverability counters of one UTC day
  *   DELIVEVT#<em_id> / <counter>       an email's event already counted there (each counts once per email)
@@ -55,6 +60,10 @@ export const outreachKeys = {
   trackPointer: (token: string) => ({ pk: `TRACK#${token}`, sk: POINTER }),
   messageIdPointer: (messageId: string) => ({ pk: `MSGID#${messageId.toLowerCase()}`, sk: POINTER }),
   mailEvent: (eventId: string) => ({ pk: `MAILEVENT#${eventId}`, sk: POINTER }),
+  sentTo: (mailbox: string, recipient: string) => ({ pk: `SENTTO#${mailbox.toLowerCase()}#${recipient.toLowerCase()}`, sk: POINTER }),
+  inboundIssuePk: (day: string) => `INBOUNDISSUE#${day}`,
+  inboundIssue: (receivedAt: string, key: string) => ({ pk: `INBOUNDISSUE#${receivedAt.slice(0, 10)}`, sk: `${receivedAt}#${key}` }),
+  inboundAttempts: (key: string) => ({ pk: `INBOUNDTRY#${key}`, sk: POINTER }),
   slotsPk: (eaId: string) => `SLOTS#${eaId}`,
   slots: (eaId: string, day: string) => ({ pk: `SLOTS#${eaId}`, sk: day }),
   deliverabilityPk: (eaId: string) => `DELIV#${eaId}`,

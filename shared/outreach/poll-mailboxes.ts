@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { receiveRawInbound, type InboundOutcome } from './inbound-mail.js';
+import { handleInbound, type InboundOutcome } from './inbound-mail.js';
+import { countMetric, flushMetrics } from '../core/metrics.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import { logger } from '../core/logger.js';
 import { getConnection, listActiveConnections, advanceCursor, type MailboxConnection } from '../mailboxes/mailboxes.repository.js';
@@ -7,11 +8,14 @@ import { SenderDisconnectedError, withMailbox, type SessionDeps } from '../mailb
 
 /**
  * Replies and bounces land in the sender's own mailbox. Every connected mailbox is read from its cursor
- * (Gmail historyId, Graph deltaLink); each new message goes through the same matching and classification
- * as any inbound mail (reply, auto-reply, bounce), then the cursor advances by a conditional write.
- * Nothing is lost: the cursor moves only after every listed message was handled. Nothing is doubled: a
- * message handled by a poll that died before its cursor write is listed again and writes the same reply
- * record (named after the provider's message id), and the lead and email transitions are idempotent.
+ * (Gmail historyId, Graph deltaLink); each new message is handled on its own (shared/outreach/inbound-mail.ts
+ * `handleInbound`): read, matched within this mailbox and its account, acted on. Then the cursor advances
+ * by a conditional write.
+ * - No message stalls a mailbox: one the message itself makes fail is recorded as unprocessable and passed.
+ * - Nothing is lost: a failure of the service (DynamoDB unavailable) leaves the cursor where it was, so the
+ *   next poll lists the messages again; the same message failing three times is unprocessable too.
+ * - Nothing is doubled: a message handled again writes the same reply record (named after the mailbox and
+ *   the provider's message id), and the lead and email transitions and counters are idempotent.
  */
 export interface MailboxPollResult {
   ea_id: string;
@@ -39,9 +43,16 @@ export async function pollConnection(c: MailboxConnection, deps: PollDeps = {}):
   const clock = deps.clock ?? serviceClock;
   const batch = await withMailbox(c, (api) => api.listNewMessages(c.cursor), deps);
   const outcomes: Record<string, InboundOutcome> = {};
+  let retry: unknown = null;
   for (const m of batch.messages) {
-    outcomes[m.id] = await receiveRawInbound(m.raw, clock, replyIdFor(c, m.id));
+    try {
+      outcomes[m.id] = await handleInbound(m.raw, { source: c.provider, addresses: [c.email], accountId: c.account_id, key: replyIdFor(c, m.id) }, clock);
+    } catch (e) {
+      // Tried again by the next poll (the cursor stays); the other messages are handled meanwhile.
+      retry ??= e;
+    }
   }
+  if (retry) throw retry;
   await deps.beforeAdvance?.();
   const advanced = batch.cursor === c.cursor || (await advanceCursor(c.ea_id, c.cursor_rev, batch.cursor));
   return { ea_id: c.ea_id, messages: batch.messages.length, resynced: batch.resynced, advanced, outcomes };
@@ -68,11 +79,13 @@ export async function pollAllMailboxes(deps: PollDeps = {}): Promise<{ mailboxes
         if (e instanceof SenderDisconnectedError) totals.disconnected += 1;
         else {
           totals.failed += 1;
+          countMetric('mailbox_polls_failed');
           logger.warn('mailbox poll failed', { eaId: c.ea_id, provider: c.provider, error: e as Error });
         }
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, connections.length) }, worker));
+  await flushMetrics();
   return totals;
 }

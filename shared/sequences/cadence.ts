@@ -87,6 +87,7 @@ export async function stopEnrollment(accountId: string, contactEmail: string, se
 const STOP_MESSAGES: Record<string, string> = {
   recipient_replied: 'The recipient replied; the rest of the sequence is stopped.',
   recipient_bounced: 'An email of this sequence bounced; the rest of the sequence is stopped.',
+  recipient_complained: 'The recipient reported an email of this sequence as spam; the rest of the sequence is stopped.',
   sequence_cancelled: 'The sequence was cancelled.',
   review_expired: 'Not approved within the 7-day review window.',
 };

@@ -1,3 +1,4 @@
+import { dsnReport } from '../support/mail-reports.js';
 import type { LocalStack } from '../../shared/local/stack.js';
 import { startServices } from '../../shared/local/services.js';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -257,7 +258,7 @@ describe('review, edit, approve, cancel', () => {
 });
 
 describe('sending, replies, unsubscribe, tracking', () => {
-  test('approve now: sent with proper MIME, unsubscribe headers, reply-to; cc and bcc get copies of their own; sent_today counts', async () => {
+  test('approve now: sent with proper MIME, unsubscribe headers, reply-to; the cc is on the lead’s message, the bcc gets a copy of its own; sent_today counts', async () => {
     const t = await sender();
     const to = recipient();
     const e = await drafted(t, to, { cc: ['boss@prospect.test'], bcc: ['crm@seller.test'], reply_to: undefined });
@@ -269,15 +270,17 @@ describe('sending, replies, unsubscribe, tracking', () => {
     const msg = (await mailbox()).find((m) => m.to.includes(to));
     expect(msg).toBeDefined();
     expect(msg.from).toBe(t.ea.email);
-    // A google sender delivers to the headers: the lead's copy goes to the lead alone (cc-bcc-copies.test.ts).
-    expect(msg.delivered_to).toEqual([to]);
+    // A google sender delivers to the headers: the lead's message goes to the lead and the cc, never the bcc (cc-visible.test.ts).
+    expect(msg.delivered_to).toEqual([to, 'boss@prospect.test']);
+    expect(msg.cc).toEqual(['boss@prospect.test']);
     expect(msg.bcc).toEqual([]);
     expect(JSON.stringify(msg.headers).toLowerCase()).not.toContain('crm@seller.test');
     expect(msg.subject).toBe(sent.subject);
     expect(msg.text).toContain('unsubscribe');
     expect(msg.html).toContain('/api/public/v1/o/');
     expect(msg.headers['list-unsubscribe']).toMatch(/^<http:\/\/localhost:\d+\/api\/public\/v1\/u\/[A-Za-z0-9_-]+\/>$/);
-    expect(msg.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+    // Shared with the cc: its link asks whose address it is, so no one-click (a single recipient keeps it, below).
+    expect(msg.headers['list-unsubscribe-post']).toBeUndefined();
     expect(msg.message_id).toMatch(new RegExp(`^<${e.id}\\.`));
     const accounts = (await reply(t.client.typed.GET('/api/public/v1/email/accounts/'))).body.accounts;
     expect(accounts[0].sent_today).toBe(1);
@@ -362,7 +365,7 @@ describe('sending, replies, unsubscribe, tracking', () => {
     const ooo = await admin.console('POST', 'dev/inbound/', { from: to, to: t.ea.email, subject: 'Automatic reply: Out of Office', text: 'I am currently out of the office.', in_reply_to: msg.message_id, headers: { 'Auto-Submitted': 'auto-replied' } });
     expect(ooo.body.classification).toBe('auto_reply');
     expect((await reply(t.client.typed.GET('/api/public/v1/emails/{id}/', { params: { path: { id: e.id } } }))).body.status).toBe('sent');
-    const bounce = await admin.console('POST', 'dev/inbound/', { from: 'MAILER-DAEMON@prospect.test', to: t.ea.email, subject: 'Undelivered Mail Returned to Sender', text: `Final-Recipient: rfc822; ${to}`, headers: { References: msg.message_id } });
+    const bounce = await admin.console('POST', 'dev/inbound/', { mailbox: t.ea.email, raw: dsnReport({ mailbox: t.ea.email, recipient: to, originalId: msg.message_id }) });
     expect(bounce.body).toMatchObject({ matched: true, classification: 'bounce' });
     expect((await reply(t.client.typed.GET('/api/public/v1/emails/{id}/', { params: { path: { id: e.id } } }))).body.error.code).toBe('bounced');
     expect((await admin.console('POST', 'dev/inbound/', { from: 'x' })).status).toBe(400);

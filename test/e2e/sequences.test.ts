@@ -1,3 +1,4 @@
+import { dsnReport } from '../support/mail-reports.js';
 import type { LocalStack } from '../../shared/local/stack.js';
 import { startServices } from '../../shared/local/services.js';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -165,7 +166,7 @@ describe('stopping', () => {
     expect(auto.body.classification).toBe('auto_reply');
     const inbound = await admin.console('POST', 'dev/inbound/', { from: `Jane Doe <${replier}>`, to: t.ea.email, subject: 'Re: hello', text: 'Interested, call me Tuesday.', in_reply_to: messageOf(replier) });
     expect(inbound.body).toMatchObject({ classification: 'reply', counted_as_lead_reply: true });
-    const bounce = await admin.console('POST', 'dev/inbound/', { from: 'MAILER-DAEMON@prospect.test', to: t.ea.email, subject: 'Undelivered Mail Returned to Sender', text: `Final-Recipient: rfc822; ${bouncer}`, headers: { References: messageOf(bouncer) } });
+    const bounce = await admin.console('POST', 'dev/inbound/', { mailbox: t.ea.email, raw: dsnReport({ mailbox: t.ea.email, recipient: bouncer, originalId: messageOf(bouncer) }) });
     expect(bounce.body.classification).toBe('bounce');
 
     const after = await read(t, s0.id);

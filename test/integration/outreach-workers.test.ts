@@ -202,17 +202,18 @@ test('raw inbound MIME (as SES receiving stores it) is parsed, matched by In-Rep
     inReplyTo: sent!.message_id!,
     references: [sent!.message_id!],
   });
-  const outcome = await receiveRawInbound(raw);
+  const outcome = await receiveRawInbound(raw, { source: 'ses', addresses: [t.ea.email], key: `raw-${id}` });
   expect(outcome).toEqual({ matched: true, classification: 'reply', email_id: id, counted_as_lead_reply: true });
   const replied = await getEmail(t.accountId, id);
   expect(replied!.status).toBe('replied');
   expect(replied!.replied_at).not.toBeNull();
-  const stranger = await receiveRawInbound(Buffer.from('From: x@y.test\r\nTo: z@w.test\r\nSubject: hello\r\n\r\nno thread\r\n'));
+  const stranger = await receiveRawInbound(Buffer.from('From: x@y.test\r\nTo: z@w.test\r\nSubject: hello\r\n\r\nno thread\r\n'), { source: 'ses', addresses: [t.ea.email], key: `stranger-${id}` });
   expect(stranger.matched).toBe(false);
 });
 
 test('a reply with a very long subject and an over-long References id is still matched, and nothing fails on key size', async () => {
-  const { receiveInbound, InboundSchema } = await import('../../shared/outreach/inbound-mail.js');
+  const { buildMime } = await import('../../shared/outreach/mime.js');
+  const { receiveRawInbound } = await import('../../shared/outreach/inbound-mail.js');
   const t = await tenant();
   const { id } = await createEmail(t.accountId, body('ada8@prospect.test'));
   const sched = recordingScheduler();
@@ -221,15 +222,20 @@ test('a reply with a very long subject and an over-long References id is still m
   await sendEmail(t.accountId, id);
   const sent = await getEmail(t.accountId, id);
   const huge = `<${'x'.repeat(3000)}@spam.test>`;
-  const outcome = await receiveInbound(
-    InboundSchema.parse({
-      from: 'Ada <ada8@prospect.test>',
-      to: t.ea.email,
-      subject: `Re: ${'long subject '.repeat(120)}`,
-      text: 'Yes, Thursday works.',
-      headers: { References: `${huge} ${sent!.message_id}` },
-    }),
-  );
+  const raw = await buildMime({
+    messageId: '<reply-8@prospect.test>',
+    from: { email: 'ada8@prospect.test', name: 'Ada' },
+    to: { email: t.ea.email },
+    cc: [],
+    bcc: [],
+    subject: `Re: ${'long subject '.repeat(120)}`,
+    text: 'Yes, Thursday works.',
+    html: '<p>Yes, Thursday works.</p>',
+    headers: {},
+    date: new Date(),
+    references: [huge, sent!.message_id!],
+  });
+  const outcome = await receiveRawInbound(raw, { source: 'ses', addresses: [t.ea.email], key: `long-${id}` });
   expect(outcome).toEqual({ matched: true, classification: 'reply', email_id: id, counted_as_lead_reply: true });
   expect((await getEmail(t.accountId, id))!.status).toBe('replied');
 });
