@@ -74,11 +74,15 @@ export function devInbound(emulator: MailProviderEmulator | null): InboundDelive
       const outcome = await serialisedPoll(async () => {
         const id = emulator.deliver(to, raw);
         let found: InboundOutcome | undefined;
+        let failed = false;
         for (const c of connections) {
-          const polled = id ? (await runAsFunction('mailbox-poll', () => pollMailbox(c.ea_id)))?.outcomes[id] : undefined;
-          if (!found || (polled?.matched && !found.matched)) found = polled;
+          // A poll that fails keeps its cursor, as in AWS: the message is read again by the next poll.
+          const polled = id ? await runAsFunction('mailbox-poll', () => pollMailbox(c.ea_id)).catch((e: unknown) => void logger.warn('mailbox poll failed', { eaId: c.ea_id, error: e as Error })) : undefined;
+          if (id && polled === undefined) failed = true;
+          const mine = polled?.outcomes[id!];
+          if (!found || (mine?.matched && !found.matched)) found = mine;
         }
-        return found;
+        return found ?? (failed ? { ...NOTHING, poll_failed: true } : undefined);
       });
       return { status: 202, body: outcome ?? NOTHING };
     } catch (e) {

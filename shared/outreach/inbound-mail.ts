@@ -63,6 +63,8 @@ export interface InboundOutcome {
   counted_as_lead_reply: boolean;
   /** Why nothing could be done with the message (it is listed for operators); absent when it was handled. */
   unprocessable?: string;
+  /** The twin's `dev/inbound`: the poll that should have read it failed; the next poll reads it again. */
+  poll_failed?: boolean;
 }
 
 /** Where a message was received. */
