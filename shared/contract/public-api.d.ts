@@ -512,10 +512,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Unsubscribe confirmation page */
+        /**
+         * Unsubscribe confirmation page
+         * @description Suppresses nothing. A link only the lead got: one button. A link the lead and the CC recipients got (their shared message on a Gmail or Microsoft sender): one button per recipient, the lead first, each unsubscribing only that address.
+         */
         get: operations["get_u_token"];
         put?: never;
-        /** One-click unsubscribe (RFC 8058) */
+        /**
+         * Unsubscribe (the page's button, or RFC 8058 one-click)
+         * @description The body is read as a form (`application/x-www-form-urlencoded`: `confirm`, `recipient`). A link only the lead got suppresses the lead whatever the body says (the page's button, or RFC 8058 one-click from a mail client). A shared link suppresses only `recipient`, which must be one of the addresses its page lists; without it, or with another address, nobody is suppressed (its message offers no one-click).
+         */
         post: operations["post_u_token"];
         delete?: never;
         options?: never;
@@ -4096,7 +4102,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page whose button POSTs the one-click unsubscribe. */
+            /** @description A page whose button POSTs `confirm=yes`, or whose buttons each POST `confirm=yes&recipient=<address>` for a shared link. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4136,7 +4142,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Suppressed: the confirmation page (`text/html`) when the body is the page's form (`confirm=yes`), else `{"unsubscribed": true}` (RFC 8058 one-click from a mail client). */
+            /** @description A link only the lead got, the lead suppressed: a page saying so (`text/html`) when the body is the page's form (`confirm=yes`), else `{"unsubscribed": true}` (RFC 8058 one-click from a mail client). A shared link: a page naming the suppressed `recipient`, or the page of choices again when nothing was suppressed (`text/html`). */
             200: {
                 headers: {
                     [name: string]: unknown;
