@@ -4,6 +4,7 @@ import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { LocalStack } from '../../shared/local/stack.js';
 import { SES_MAX_MESSAGE_BYTES } from '../../shared/local/s3-emulator.js';
 import type { Client } from '../support/local.js';
+import { dsnReport } from '../support/mail-reports.js';
 
 /**
  * Real mail to the twin: an SMTP client (nodemailer) hands a reply to the loopback listener standing in for
@@ -77,41 +78,7 @@ test('a reply sent over SMTP to the twin reaches the inbound-mail function throu
 
 test('a bounce from the null sender (MAIL FROM:<>) is stored with an empty Return-Path and marks the email bounced', async () => {
   const { t, ea, lead, id, sesMessageId } = await sentThroughSes();
-  const b = 'dsn-boundary';
-  const dsn = [
-    'From: Mail Delivery System <MAILER-DAEMON@mx.prospect.test>',
-    `To: ${ea.email}`,
-    'Subject: Undelivered Mail Returned to Sender',
-    `Message-ID: <dsn.${Date.now()}@mx.prospect.test>`,
-    'Auto-Submitted: auto-replied',
-    'MIME-Version: 1.0',
-    `Content-Type: multipart/report; report-type=delivery-status; boundary="${b}"`,
-    '',
-    `--${b}`,
-    'Content-Type: text/plain; charset=us-ascii',
-    '',
-    `Your message could not be delivered to <${lead}>.`,
-    '',
-    `--${b}`,
-    'Content-Type: message/delivery-status',
-    '',
-    'Reporting-MTA: dns; mx.prospect.test',
-    '',
-    `Final-Recipient: rfc822; ${lead}`,
-    'Action: failed',
-    'Status: 5.1.1',
-    'Diagnostic-Code: smtp; 550 5.1.1 User unknown',
-    '',
-    `--${b}`,
-    'Content-Type: text/rfc822-headers',
-    '',
-    `From: ${ea.email}`,
-    `To: ${lead}`,
-    `Message-ID: <${sesMessageId}@email.amazonses.com>`,
-    '',
-    `--${b}--`,
-    '',
-  ].join('\r\n');
+  const dsn = dsnReport({ mailbox: ea.email, recipient: lead, originalId: `<${sesMessageId}@email.amazonses.com>` });
   const transport = mx();
   const info = await transport.sendMail({ envelope: { from: '', to: [ea.email] }, raw: dsn });
   transport.close();

@@ -15,6 +15,7 @@ import { documentClient } from '../../shared/adapters/aws.js';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../../shared/catalog/resource-names.js';
 import type { Scheduler } from '../../shared/adapters/scheduler.js';
+import { dsnReport } from '../support/mail-reports.js';
 
 // The inbound rules on the real DynamoDB Local, no workers: each test sends an email, then hands the
 // service a message as it arrives (raw RFC 5322) and reads what changed.
@@ -65,48 +66,7 @@ function reply(o: { from: string; to: string; subject?: string; inReplyTo?: stri
 }
 
 /** An RFC 3464 delivery status notification from the lead's MX, returning the original's headers. */
-function dsn(o: { mailbox: string; recipient: string; status: string; originalId: string | null; diagnostic: string }): Buffer {
-  const b = 'dsn-boundary-1';
-  return Buffer.from(
-    [
-      'From: Mail Delivery System <MAILER-DAEMON@mx.prospect.test>',
-      `To: ${o.mailbox}`,
-      'Subject: Undelivered Mail Returned to Sender',
-      `Message-ID: <dsn${(n += 1)}@mx.prospect.test>`,
-      'Date: Fri, 27 Nov 2026 10:00:00 +0000',
-      'Auto-Submitted: auto-replied',
-      'MIME-Version: 1.0',
-      `Content-Type: multipart/report; report-type=delivery-status; boundary="${b}"`,
-      '',
-      `--${b}`,
-      'Content-Type: text/plain; charset=us-ascii',
-      '',
-      `I'm sorry to have to inform you that your message could not be delivered to <${o.recipient}>.`,
-      '',
-      `--${b}`,
-      'Content-Type: message/delivery-status',
-      '',
-      'Reporting-MTA: dns; mx.prospect.test',
-      '',
-      `Final-Recipient: rfc822; ${o.recipient}`,
-      `Original-Recipient: rfc822; ${o.recipient}`,
-      'Action: failed',
-      `Status: ${o.status}`,
-      `Diagnostic-Code: smtp; ${o.diagnostic}`,
-      '',
-      `--${b}`,
-      'Content-Type: text/rfc822-headers',
-      '',
-      `From: ${o.mailbox}`,
-      `To: ${o.recipient}`,
-      'Subject: Quick question',
-      ...(o.originalId ? [`Message-ID: ${o.originalId}`] : []),
-      '',
-      `--${b}--`,
-      '',
-    ].join('\r\n'),
-  );
-}
+const dsn = (o: Parameters<typeof dsnReport>[0]): Buffer => Buffer.from(dsnReport(o));
 
 async function repliesOf(accountId: string) {
   const out = await documentClient().send(
