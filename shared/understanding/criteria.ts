@@ -32,6 +32,57 @@ export interface Criteria {
   priorities: Priority[];
 }
 
+/**
+ * How much of a query becomes work: at most 8 required checks and 8 priorities, the first ones in the query's
+ * order (a query is plain language, so more are kept silently rather than refused). Each criterion costs page
+ * reads and a piece of evidence in every lead, and leads are saved in the job's one DynamoDB item (400 KB),
+ * so the number a query can ask for must not grow with its length: a 2,000-character query of 286 short
+ * clauses once asked for 286 checks. Both parsers are held to them (the language model's tool schema says 8
+ * too), and so is the evaluator, whatever criteria it is handed.
+ */
+export const CRITERIA_MAX = { required: 8, priorities: 8 } as const;
+/** A criterion's text (what the lead's fit summary quotes) in characters, as the language model's schema allows. */
+export const CRITERION_TEXT_MAX = 300;
+/** A check's named role, tool or city in characters (the model's schema: 80; a round: 40). */
+export const CHECK_NAME_MAX = 80;
+
+/** `s` cut to `max` characters, at the last space when there is one in its second half (never mid-surrogate). */
+function cut(s: string, max: number): string {
+  if (s.length <= max) return s;
+  let end = max;
+  const c = s.charCodeAt(end - 1);
+  if (c >= 0xd800 && c <= 0xdbff) end--;
+  const space = s.lastIndexOf(' ', end);
+  return s.slice(0, space > end / 2 ? space : end).trimEnd();
+}
+
+function capCheck(c: EvidenceCheck): EvidenceCheck {
+  switch (c.kind) {
+    case 'hiring':
+      return c.role.length > CHECK_NAME_MAX ? { ...c, role: cut(c.role, CHECK_NAME_MAX) } : c;
+    case 'tech':
+      return c.tool.length > CHECK_NAME_MAX ? { ...c, tool: cut(c.tool, CHECK_NAME_MAX) } : c;
+    case 'office':
+      return c.city && c.city.length > CHECK_NAME_MAX ? { ...c, city: cut(c.city, CHECK_NAME_MAX) } : c;
+    case 'funding':
+      return c.round && c.round.length > 40 ? { ...c, round: cut(c.round, 40) } : c;
+    case 'leadership':
+      return c.role && c.role.length > CHECK_NAME_MAX ? { ...c, role: cut(c.role, CHECK_NAME_MAX) } : c;
+    default:
+      return c;
+  }
+}
+
+/** The criteria within CRITERIA_MAX (the first ones kept), each text and named value within its cap. Idempotent. */
+export function capCriteria(c: Criteria): Criteria {
+  const text = (t: string) => cut(t, CRITERION_TEXT_MAX);
+  return {
+    persona: c.persona,
+    required: c.required.slice(0, CRITERIA_MAX.required).map((r) => ({ text: text(r.text), check: capCheck(r.check) })),
+    priorities: c.priorities.slice(0, CRITERIA_MAX.priorities).map((p): Priority => ('check' in p ? { text: text(p.text), check: capCheck(p.check) } : { text: text(p.text), persona: p.persona })),
+  };
+}
+
 const PRIORITY_LEAD = /^\s*(?:ideally|preferably|prefer(?:ably)?|bonus(?: points)?(?: if)?|nice to have|a plus(?: if)?|extra points(?: if)?|even better(?: if)?|it helps if)\b[:,]?\s*/i;
 const CONNECTIVES = /^(?:and|or|that|who|which|whose|where|they|them|their|are|is|was|were|has|have|had|must|should|ideally|currently|recently|actively|also|already|been|be|the company|companies|company)\b\s*/i;
 
@@ -132,7 +183,10 @@ export function parseCriteria(query: string): Criteria {
   const required: Criteria['required'] = [];
   const priorities: Priority[] = [];
   for (const sentence of sentences(query)) {
+    // Once both lists are full, the rest of the query can only add to the persona.
+    const full = required.length >= CRITERIA_MAX.required && priorities.length >= CRITERIA_MAX.priorities;
     const priority = PRIORITY_LEAD.test(sentence);
+    if (full && priority) continue;
     const body = sentence.replace(PRIORITY_LEAD, '');
     const fragments: string[] = [];
     for (const clause of clauses(body, priority)) {
@@ -147,7 +201,7 @@ export function parseCriteria(query: string): Criteria {
     }
     if (fragments.length) personaParts.push(fragments.join(', '));
   }
-  return { persona: parseQuery(personaParts.join(', ')), required, priorities };
+  return capCriteria({ persona: parseQuery(personaParts.join(', ')), required, priorities });
 }
 
 export function describeCheck(c: EvidenceCheck): string {

@@ -79,7 +79,7 @@ export function tokenize(html: string): Token[] {
   return tokens;
 }
 
-const decode = (s: string) => s.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+const decode = (s: string) => (!s.includes('&') ? s : s.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#39;/g, "'").replace(/&amp;/g, '&'));
 
 /** The text of some tokens: tags become spaces, entities decoded, whitespace collapsed. */
 export function textOfTokens(tokens: Token[]): string {

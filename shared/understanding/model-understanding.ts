@@ -17,7 +17,7 @@ import { logger } from '../core/logger.js';
 import { FUNCTIONS, INDUSTRIES, SENIORITIES, TITLE_ROLES } from '../directory/taxonomy.js';
 import { normalizeCompanyName } from '../directory/urls.js';
 import { keywordKey, parseQuery, type ParsedQuery, type Place, type TermUse } from '../search-engine/query.js';
-import type { Criteria, EvidenceCheck, Priority } from './criteria.js';
+import { capCriteria, CRITERIA_MAX, type Criteria, type EvidenceCheck, type Priority } from './criteria.js';
 import { findProof, withinDays, type Block } from './evaluate.js';
 import type { LanguageModel, ToolRequest, Understanding } from './port.js';
 
@@ -84,8 +84,8 @@ type CheckAnswer = z.output<typeof CheckSchema>;
 
 const CriteriaSchema = z.strictObject({
   persona: PersonaSchema,
-  required: list(z.strictObject({ text: nonEmpty(300), check: CheckSchema }), 8),
-  priorities: list(z.strictObject({ text: nonEmpty(300), check: z.nullable(CheckSchema), persona: z.nullable(PersonaSchema) }), 8),
+  required: list(z.strictObject({ text: nonEmpty(300), check: CheckSchema }), CRITERIA_MAX.required),
+  priorities: list(z.strictObject({ text: nonEmpty(300), check: z.nullable(CheckSchema), persona: z.nullable(PersonaSchema) }), CRITERIA_MAX.priorities),
 });
 
 const JudgementSchema = z.strictObject({
@@ -307,15 +307,16 @@ export class ModelUnderstanding implements Understanding {
     return this.guarded(
       'parseCriteria',
       async (signal) => {
-        const answer = validate(CriteriaSchema, await this.ask({ system: SYSTEM_PROMPTS.criteria, task: 'Split this research query.', data: dataBlock({ query }), tool: TOOLS.criteria }, signal));
+        const raw = await this.ask({ system: SYSTEM_PROMPTS.criteria, task: 'Split this research query.', data: dataBlock({ query }), tool: TOOLS.criteria }, signal);
+        const answer = validate(CriteriaSchema, firstCriteria(raw));
         requireIn(query, [...answer.required.map((r) => r.text), ...answer.priorities.map((p) => p.text)], 'criterion');
         const priorities = answer.priorities.map((p): Priority => {
           if ((p.check === null) === (p.persona === null)) throw new UnusableAnswerError('a priority is either an evidence check or a persona trait');
           return p.check ? { text: p.text, check: checkOf(p.check, query) } : { text: p.text, persona: personaOf(p.persona!, query) };
         });
-        return { persona: personaOf(answer.persona, query), required: answer.required.map((r) => ({ text: r.text, check: checkOf(r.check, query) })), priorities };
+        return capCriteria({ persona: personaOf(answer.persona, query), required: answer.required.map((r) => ({ text: r.text, check: checkOf(r.check, query) })), priorities });
       },
-      () => this.options.fallback.parseCriteria(text),
+      async () => capCriteria(await this.options.fallback.parseCriteria(text)),
     );
   }
 
@@ -358,6 +359,18 @@ export class ModelUnderstanding implements Understanding {
       clearTimeout(timer);
     }
   }
+}
+
+/**
+ * The tool's schema tells the model at most CRITERIA_MAX of each; a model that lists more has the first ones
+ * kept, as the deterministic parser keeps a long query's first ones, instead of its whole reading thrown away
+ * (what is kept is then validated and grounded like any answer).
+ */
+function firstCriteria(answer: unknown): unknown {
+  if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) return answer;
+  const a = answer as Record<string, unknown>;
+  const first = (v: unknown, n: number) => (Array.isArray(v) ? v.slice(0, n) : v);
+  return { ...a, required: first(a.required, CRITERIA_MAX.required), priorities: first(a.priorities, CRITERIA_MAX.priorities) };
 }
 
 function validate<S extends z.core.$ZodType>(schema: S, answer: unknown): z.output<S> {

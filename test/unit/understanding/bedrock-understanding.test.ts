@@ -1,7 +1,9 @@
+import { jest } from '@jest/globals';
 import { bedrockLanguageModel } from '../../../shared/adapters/bedrock-language-model.js';
+import { logger } from '../../../shared/core/logger.js';
 import { resetClients } from '../../../shared/adapters/aws-client.js';
 import { blocksOf, evaluateCandidate, findProof } from '../../../shared/understanding/evaluate.js';
-import { parseCriteria, type Criteria, type EvidenceCheck } from '../../../shared/understanding/criteria.js';
+import { CRITERIA_MAX, parseCriteria, type Criteria, type EvidenceCheck } from '../../../shared/understanding/criteria.js';
 import type { PageResult } from '../../../shared/ports/page-reader.js';
 import { generateDirectory } from '../../../shared/directory/generate.js';
 import type { Company, Person } from '../../../shared/directory/types.js';
@@ -116,6 +118,34 @@ describe('a normal answer', () => {
     expect(fallbacks.map((f) => f.error.message)).toEqual(['criterion "opened an office in Paris" is not in the query']);
   });
 
+  test('criteria: a model that lists more than 8 required or 8 priorities has the first 8 of each kept', async () => {
+    const tools = Array.from({ length: 20 }, (_, i) => `tool${String(i).padStart(2, '0')}`);
+    const query = `Engineers at companies that ${tools.slice(0, 10).map((t) => `use ${t}`).join(', ')}. Ideally they ${tools.slice(10).map((t) => `use ${t}`).join(', ')}.`;
+    const tech = (tool: string) => ({ kind: 'tech', round: null, role: null, tool, city: null, within_days: null });
+    emulator.script(() => ({
+      toolInput: {
+        persona: persona({}),
+        required: tools.slice(0, 10).map((t) => ({ text: `use ${t}`, check: tech(t) })),
+        priorities: tools.slice(10).map((t) => ({ text: `use ${t}`, check: tech(t), persona: null })),
+      },
+    }));
+    const criteria = await engine().parseCriteria(query);
+    expect(fallbacks).toEqual([]);
+    expect(criteria.required.map((r) => r.text)).toEqual(tools.slice(0, CRITERIA_MAX.required).map((t) => `use ${t}`));
+    expect(criteria.priorities.map((p) => p.text)).toEqual(tools.slice(10, 10 + CRITERIA_MAX.priorities).map((t) => `use ${t}`));
+    // The tool's schema tells the model so.
+    const schema = emulator.received[0]!.body.toolConfig!.tools![0]!.toolSpec!.inputSchema!.json as { properties: Record<string, { maxItems?: number }> };
+    expect([schema.properties.required!.maxItems, schema.properties.priorities!.maxItems]).toEqual([CRITERIA_MAX.required, CRITERIA_MAX.priorities]);
+  });
+
+  test('criteria: when the model cannot be used, the deterministic reading is held to the same caps', async () => {
+    emulator.script(() => ({ text: 'no tool call' }));
+    const query = 'spoke, '.repeat(286).slice(0, 2000);
+    const criteria = await engine().parseCriteria(query);
+    expect(fallbacks).toHaveLength(1);
+    expect(criteria.required).toHaveLength(CRITERIA_MAX.required);
+  });
+
   test('understanding() is the deterministic engine unless LANGUAGE_MODEL=bedrock names a model; then calls go to Bedrock', async () => {
     resetUnderstanding();
     delete process.env.LANGUAGE_MODEL;
@@ -137,6 +167,8 @@ describe('a normal answer', () => {
 
 test('on the twin the model is reached only through a loopback endpoint', () => {
   Object.assign(process.env, { SERVICE_MODE: 'local', LANGUAGE_MODEL: 'bedrock', LANGUAGE_MODEL_ID: MODEL });
+  // The refusals are logged as warnings: expected here, so kept off the test's output.
+  const warned = jest.spyOn(logger, 'warn').mockImplementation(() => {});
   try {
     for (const [endpoint, deterministic] of [[undefined, true], ['https://bedrock-runtime.us-east-1.amazonaws.com', true], [emulator.url, false]] as const) {
       resetUnderstanding();
@@ -144,10 +176,12 @@ test('on the twin the model is reached only through a loopback endpoint', () => 
       else delete process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME;
       expect([endpoint, understanding() === deterministicUnderstanding]).toEqual([endpoint, deterministic]);
     }
+    expect(warned).toHaveBeenCalledTimes(2);
   } finally {
     for (const k of ['SERVICE_MODE', 'LANGUAGE_MODEL', 'LANGUAGE_MODEL_ID']) delete process.env[k];
     process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME = emulator.url;
     resetUnderstanding();
+    warned.mockRestore();
   }
 });
 
