@@ -29,7 +29,10 @@ export interface KnownOwner {
 
 const defaults = (): EmailStatusDeps => ({ mx: mailExchangers(), evidence: mailEvidenceFor, lists: addressLists });
 
-export async function emailStatusOf(address: string, owner: KnownOwner = {}, deps: EmailStatusDeps = defaults()): Promise<EmailStatusFields> {
+
+/** `deps`: any port left out is this environment's (a request's bounded lookups replace only `mx`: lookups.ts). */
+export async function emailStatusOf(address: string, owner: KnownOwner = {}, given: Partial<EmailStatusDeps> = {}): Promise<EmailStatusFields> {
+  const deps = { ...defaults(), ...given };
   const parsed = parseAddress(address);
   if (!parsed) return { email_status: 'invalid', email_status_reason: 'syntax' };
   const [mx, evidence, lists] = await Promise.all([deps.mx(parsed.domain), deps.evidence(address), deps.lists()]);
@@ -45,6 +48,6 @@ export async function emailStatusOf(address: string, owner: KnownOwner = {}, dep
 }
 
 /** A found email as the email finder answers it (and bulk enrichment's email items): the address and its status. */
-export async function foundEmail(address: string, owner: KnownOwner = {}, deps?: EmailStatusDeps): Promise<{ email: string } & EmailStatusFields> {
+export async function foundEmail(address: string, owner: KnownOwner = {}, deps?: Partial<EmailStatusDeps>): Promise<{ email: string } & EmailStatusFields> {
   return { email: address, ...(await emailStatusOf(address, owner, deps)) };
 }

@@ -7,7 +7,7 @@ import { contactAddresses, judgeContacts, noneEligible } from './eligibility.js'
 import { materializeOrLeaveToSweeper } from './materialize-pass.js';
 import { contactFacts, getSequence, startPassWrite } from './sequences.repository.js';
 import { chooseSequenceSender } from './sequence-sender.js';
-import { newPass, pendingOf, reservePass } from './reserve-pass.js';
+import { newPass, pendingOf, reservePass, withPendingEnrollments } from './reserve-pass.js';
 import { MAX_ENROLLMENTS, type DraftingPass, type PendingEnrollment, type SequenceRecord } from './model.js';
 import type { AddContactsSchema } from './schemas.js';
 
@@ -34,7 +34,7 @@ export async function addContacts(accountId: string, id: string, body: z.output<
   const enrolled = new Set(s.contacts);
   const known = await contactFacts(accountId, contactAddresses(body.contacts).filter((a) => !enrolled.has(a)));
   const sender = await chooseSequenceSender(accountId, body.from_account, s.reply_to ?? undefined, clock);
-  const judged = await judgeContacts(body.contacts, known, { sequenceId: id, enrolled, now });
+  const judged = await judgeContacts(body.contacts, known, { accountId, sequenceId: id, enrolled, now });
   if (judged.eligible.length === 0) throw noneEligible(judged.rejected);
   if (s.contacts.length + judged.eligible.length > MAX_ENROLLMENTS) {
     throw new ValidationError(`A sequence holds at most ${MAX_ENROLLMENTS} enrollments; it has ${s.contacts.length}.`, [{ path: 'contacts', message: `at most ${MAX_ENROLLMENTS - s.contacts.length} more` }]);
@@ -44,10 +44,12 @@ export async function addContacts(accountId: string, id: string, body: z.output<
   const proposed = await pendingOf(judged.eligible, known, s.steps, now);
   let reserved;
   try {
-    reserved = await reservePass(
-      { accountId, sequenceId: id, chargeId: pass.charge_id, steps: s.steps, judged, pending: proposed },
-      (pending) => startPassWrite(s, s.status, passOf(pending), pending, now.toISOString(), after(now, DEADLINES.DISPATCH_GRACE_MS)),
-      clock,
+    reserved = await withPendingEnrollments(accountId, id, pass.id, proposed, now, () =>
+      reservePass(
+        { accountId, sequenceId: id, chargeId: pass.charge_id, steps: s.steps, judged, pending: proposed },
+        (pending) => startPassWrite(s, s.status, passOf(pending), pending, now.toISOString(), after(now, DEADLINES.DISPATCH_GRACE_MS)),
+        clock,
+      ),
     );
   } catch (e) {
     if (e instanceof ExtraItemConditionFailed) throw new ConflictError('The sequence changed meanwhile (another pass or a cancel); read it and try again.');
@@ -56,7 +58,7 @@ export async function addContacts(accountId: string, id: string, body: z.output<
   const { pending, rejected } = reserved;
   if (pending.length === 0) throw noneEligible(rejected);
   const total = pending.length * s.steps;
-  const opened: SequenceRecord = { ...s, status: 'drafting', pass: passOf(pending), pass_pending: pending, pass_drafted: 0, pass_failed: 0 };
-  await materializeOrLeaveToSweeper(opened, clock);
+  const opened: SequenceRecord = { ...s, status: 'drafting', pass: passOf(pending), pending_pass_id: pass.id, pass_drafted: 0, pass_failed: 0 };
+  await materializeOrLeaveToSweeper(opened, pending, clock);
   return { id, name: s.name, status: 'drafting' as const, contacts_accepted: pending.length, contacts_rejected: rejected, emails_added: total };
 }

@@ -1,5 +1,8 @@
+import { addressRef } from '../core/logger.js';
 import { findContact } from '../enrichment/identity.js';
 import { emailStatusOf } from '../email-status/email-status.js';
+import { mailEvidenceFor } from '../email-status/mail-evidence.repository.js';
+import { startLookups, type DomainLookups, type LookupDeps } from '../email-status/lookups.js';
 import type { EmailStatusFields } from '../email-status/classify.js';
 import { ValidationError } from '../core/errors.js';
 import type { Contact } from '../outreach/model.js';
@@ -31,7 +34,17 @@ export interface Eligibility {
 }
 
 type Verdict = RejectionReason | Contact;
-type Judge = { sequenceId: string; enrolled: ReadonlySet<string>; now: Date };
+type Judge = {
+  sequenceId: string;
+  enrolled: ReadonlySet<string>;
+  now: Date;
+  /** The account whose daily lookup budget the contacts' domains are taken from (email-status/lookups.ts); without it only the deadlines hold. */
+  accountId?: string;
+  /** Tests: the lookups' ports and limits. */
+  lookupDeps?: Partial<LookupDeps>;
+  /** The request's lookups, already started (the contact checks start them before reading the contacts' facts). */
+  lookups?: DomainLookups;
+};
 
 /** Each contact as parsed, in the order given, or `invalid_contact` (not a valid contact, or its address twice). */
 function parsed(raw: unknown[]): Verdict[] {
@@ -71,14 +84,21 @@ function reasonOf(facts: ContactFacts, status: EmailStatusFields, sequenceId: st
 export async function judgeEach(raw: unknown[], known: ReadonlyMap<string, ContactFacts>, opts: Judge): Promise<Verdict[]> {
   const verdicts = parsed(raw).map((v) => (typeof v === 'object' && opts.enrolled.has(v.email.toLowerCase()) ? 'already_enrolled' : v));
   const open = verdicts.flatMap((v, i) => (typeof v === 'object' ? [{ i, contact: v, address: v.email.toLowerCase() }] : []));
-  const statuses = await inBatches(open, CONCURRENCY, (o) => emailStatusOf(o.address, { first_name: o.contact.first_name }));
+  // The domains' mail exchangers are looked up once for the request, within the account's daily budget and one
+  // deadline; a domain not looked up answers `unavailable`, so its addresses are `unknown`, never rejected for it.
+  const lookups = opts.lookups ?? startLookups(opts.accountId ?? null, open.map((o) => o.address), opts.lookupDeps);
+  // The shared sending evidence is read meanwhile (CONCURRENCY at once), so the reads do not wait on a slow domain.
+  const evidence = inBatches(open, CONCURRENCY, (o) => mailEvidenceFor(o.address));
+  evidence.catch(() => {});
+  const statuses = await Promise.all(open.map((o, n) => emailStatusOf(o.address, { first_name: o.contact.first_name }, { mx: lookups.mx, evidence: async () => (await evidence)[n]! })));
   const passed = open.filter((o, n) => {
     const facts = known.get(o.address);
-    if (!facts) throw new Error(`the facts of ${o.address} were not read`);
+    if (!facts) throw new Error(`the facts of contact ${addressRef(o.address)} were not read`);
     const reason = reasonOf(facts, statuses[n]!, opts.sequenceId, opts.now);
     if (reason) verdicts[o.i] = reason;
     return !reason && unenriched(o.contact);
   });
+  await lookups.done;
   const inDirectory = await inBatches(passed, CONCURRENCY, (o) => findContact({ email: o.address }, ['email']));
   passed.forEach((o, n) => {
     if (!inDirectory[n]) verdicts[o.i] = 'not_enriched';
