@@ -161,6 +161,7 @@ export const RETENTION = {
   sent_to_pointer: { table: 'outreach', seconds: 180 * DAY, from: 'the email being sent', why: 'Matches a bounce without a Message-ID to the latest send to its recipient, as long as the email exists.' },
   bounce_report: { table: 'mail_evidence', seconds: 180 * DAY, from: 'the report', why: 'An inbound bounce report of one account; two independent accounts make an address invalid for everyone.' },
   mail_event: { table: 'outreach', seconds: 30 * DAY, from: 'receipt', why: 'EventBridge may deliver an SES event more than once; its id is remembered well past any redelivery.' },
+  lookup_budget: { table: 'outreach', seconds: 2 * DAY, from: 'the start of the UTC day it counts', why: 'A daily counter of DNS lookups only matters on its day; the second day covers a request that straddles midnight.' },
 } as const satisfies Record<string, RetentionDef>;
 
 export type ItemKind = keyof typeof RETENTION;

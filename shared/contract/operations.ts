@@ -5,7 +5,7 @@ import { BulkEnrichSchema } from '../enrichment/bulk.schema.js';
 import { ApproveEmailSchema, CreateEmailSchema, ListEmailsQuerySchema, PatchEmailSchema } from '../outreach/schemas.js';
 import { DeepSearchSchema } from '../search/deep-search-accept.js';
 import { PeopleSearchSchema } from '../search/people-search.js';
-import { AddContactsSchema, CreateSequenceSchema, ListSequencesQuerySchema, SequenceReadQuerySchema } from '../sequences/schemas.js';
+import { AddContactsSchema, CreateSequenceSchema, ListSequencesQuerySchema, SequenceReadQuerySchema, SequenceRepliesQuerySchema } from '../sequences/schemas.js';
 import { CreateTestEmailSchema } from '../test-emails/test-email.schema.js';
 import * as R from './responses.js';
 
@@ -243,7 +243,13 @@ export const OPERATIONS: Record<string, Operation> = {
     tag: 'Sequences',
     answers: { 200: { description: 'The sequence with the first page of its enrollments (as GET without `cursor`).', schema: R.Sequence }, 404: notFound, 409: conflictState },
   },
-  'GET sequences/{id}/replies/': { summary: 'List replies to a sequence', tag: 'Sequences', answers: { 200: { description: 'Replies, bounces and auto-replies.', schema: R.Replies }, 404: notFound } },
+  'GET sequences/{id}/replies/': {
+    summary: 'List replies to a sequence',
+    tag: 'Sequences',
+    description: 'Replies come in pages, oldest first (`page_size` default 50, at most 200; a page ends early rather than pass the 6 MB a function can answer): follow `next_cursor` until it is null.',
+    query: SequenceRepliesQuerySchema,
+    answers: { 200: { description: 'One page of replies, bounces and auto-replies.', schema: R.Replies }, 400: invalid, 404: notFound },
+  },
   'GET o/{token}/': {
     summary: 'Open-tracking pixel',
     tag: 'Recipient links',

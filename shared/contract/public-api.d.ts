@@ -475,7 +475,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List replies to a sequence */
+        /**
+         * List replies to a sequence
+         * @description Replies come in pages, oldest first (`page_size` default 50, at most 200; a page ends early rather than pass the 6 MB a function can answer): follow `next_cursor` until it is null.
+         */
         get: operations["get_sequences_id_replies"];
         put?: never;
         post?: never;
@@ -1520,6 +1523,7 @@ export interface components {
             professional_url: string;
         };
         Replies: {
+            /** @description One page, oldest first: at most `page_size`, fewer when they would pass the size of one answer. */
             replies: {
                 email_id: string;
                 from_email: string;
@@ -1531,6 +1535,8 @@ export interface components {
                 /** Format: date-time */
                 received_at: string;
             }[];
+            /** @description Pass as `cursor` for the next page of replies; null on the last page. */
+            next_cursor: string | null;
         };
         SearchCompletedEvent: {
             id: string;
@@ -3995,7 +4001,10 @@ export interface operations {
     };
     get_sequences_id_replies: {
         parameters: {
-            query?: never;
+            query?: {
+                cursor?: string;
+                page_size?: number;
+            };
             header?: never;
             path: {
                 id: string;
@@ -4004,13 +4013,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Replies, bounces and auto-replies. */
+            /** @description One page of replies, bounces and auto-replies. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Replies"];
+                };
+            };
+            /** @description `invalid_request`: invalid or missing fields (with `details`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description `{"message":"Forbidden"}` from the gateway for a missing, unknown or revoked key; `permission_denied` when the account is not eligible for the public API. */

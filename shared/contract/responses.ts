@@ -219,7 +219,8 @@ export const Replies = z
         classification: z.enum(['reply', 'bounce', 'auto_reply']),
         received_at: timestamp,
       }),
-    ),
+    ).describe('One page, oldest first: at most `page_size`, fewer when they would pass the size of one answer.'),
+    next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page of replies; null on the last page.'),
   })
   .meta({ id: 'Replies' });
 

@@ -13,9 +13,50 @@ import { EmailEnrichSchema, PhoneIdentitySchema, ProfessionalUrlEnrichSchema, Pr
 export const MAX_BULK_ITEMS = 100;
 export const BulkItemSchema = z.unknown();
 
+/**
+ * Bounds an item is held to at acceptance, whatever it holds, since the request is kept in the job item (one
+ * DynamoDB item: 400 KB at most, 32 levels of nesting) beside the results. A valid item is one object of
+ * strings (depth 1) of at most ~4 KB (a 2,048-character URL, a 320-character email, names of 3-byte characters);
+ * an item past MAX_BULK_ITEM_BYTES (its JSON in UTF-8) or MAX_BULK_ITEM_DEPTH, or items past
+ * MAX_BULK_ITEMS_BYTES together, make the call 400 `invalid_request` with `details` (`items.<i>` or `items`)
+ * instead of a job item DynamoDB would refuse.
+ */
+export const MAX_BULK_ITEM_BYTES = 8 * 1024;
+export const MAX_BULK_ITEM_DEPTH = 4;
+export const MAX_BULK_ITEMS_BYTES = 300_000;
+
+/** How deep `v` nests (a scalar 0, an object or array 1 + its deepest member), counted only up to `limit + 1`, without recursion. */
+export function nestingDepth(v: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[v, 0]];
+  while (stack.length) {
+    const [x, d] = stack.pop()!;
+    if (x === null || typeof x !== 'object') continue;
+    deepest = Math.max(deepest, d + 1);
+    if (deepest > limit) return deepest;
+    for (const member of Object.values(x)) stack.push([member, d + 1]);
+  }
+  return deepest;
+}
+
+/** The items' size and depth bounds, as issues on `items.<i>` (or `items` for their total). */
+function itemBoundIssues(items: unknown[], ctx: z.core.$RefinementCtx<unknown[]>) {
+  let total = 0;
+  for (const [i, item] of items.entries()) {
+    if (nestingDepth(item, MAX_BULK_ITEM_DEPTH) > MAX_BULK_ITEM_DEPTH) {
+      ctx.addIssue({ code: 'custom', path: [i], message: `nests deeper than ${MAX_BULK_ITEM_DEPTH} levels` });
+      continue;
+    }
+    const bytes = Buffer.byteLength(JSON.stringify(item) ?? '');
+    total += bytes;
+    if (bytes > MAX_BULK_ITEM_BYTES) ctx.addIssue({ code: 'custom', path: [i], message: `is ${bytes} bytes as JSON; at most ${MAX_BULK_ITEM_BYTES}` });
+  }
+  if (total > MAX_BULK_ITEMS_BYTES) ctx.addIssue({ code: 'custom', path: [], message: `the items are ${total} bytes as JSON together; at most ${MAX_BULK_ITEMS_BYTES}` });
+}
+
 export const BulkEnrichSchema = z.lazy(() =>
   z.strictObject({
-    items: z.array(BulkItemSchema).check(z.minLength(1), z.maxLength(MAX_BULK_ITEMS)),
+    items: z.array(BulkItemSchema).check(z.minLength(1), z.maxLength(MAX_BULK_ITEMS), z.superRefine(itemBoundIssues)),
     webhook_url: z.string().check(z.maxLength(2048)),
   }),
 );

@@ -177,7 +177,9 @@ export async function startServices(opts: {
   const resumed = await resumeInFlight();
   // Emails and sequences from before the list index get their entries (a no-op once they have them).
   const listed = await (await import('../outreach/list-entries.repository.js')).backfillListEntries();
-  if (listed.emails + listed.sequences > 0) opts.log?.(`list index entries added: ${JSON.stringify(listed)}`);
+  // Sequence replies from before replies were paged get theirs too.
+  const replyEntries = await (await import('../sequences/sequences.repository.js')).backfillSequenceReplyEntries();
+  if (listed.emails + listed.sequences + replyEntries > 0) opts.log?.(`list index entries added: ${JSON.stringify({ ...listed, sequence_replies: replyEntries })}`);
   if (resumed.jobs + resumed.webhooks + resumed.drafts + resumed.sends > 0) opts.log?.(`resumed in-flight work: ${JSON.stringify(resumed)}`);
   // The sweeper runs at start; the stack runs it on its schedule's period, and dev clock moves run it too.
   const swept = await runAsFunction('sweeper', () => sweep());

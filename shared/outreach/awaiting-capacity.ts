@@ -2,7 +2,8 @@ import { updateSendingAccount, type SendingAccountChange } from '../accounts/sen
 import type { SendingAccount } from '../accounts/model.js';
 import { serviceClock, type Clock } from '../core/clock.js';
 import type { Scheduler } from '../adapters/scheduler.js';
-import { queryEmails } from './emails.repository.js';
+import { emailsAwaitingCapacity } from './emails.repository.js';
+import type { EmailRecord } from './model.js';
 import { scheduleSend } from './schedule-send.js';
 
 /**
@@ -11,7 +12,8 @@ import { scheduleSend } from './schedule-send.js';
  * asked (a fixed `send_at` that has meanwhile passed becomes "now").
  *
  * 1. Write the change.
- * 2. Find the account's `queued` emails from this sending account that wait for capacity.
+ * 2. Find the account's `queued` emails from this sending account that wait for capacity (a projected,
+ *    filtered Query a page at a time: no body is read into the function).
  * 3. Schedule each, in creation order, so the daily limit spills the later ones onto following days.
  */
 export async function changeSendingAccount(
@@ -22,11 +24,13 @@ export async function changeSendingAccount(
   const clock = deps.clock ?? serviceClock;
   const { account_id: accountId, ...account } = await updateSendingAccount(eaId, patch, clock);
   if (patch.daily_limit === undefined || account.daily_limit <= 0) return account;
-  const waiting = (await queryEmails(accountId)).filter((e) => e.status === 'queued' && e.from_account === eaId && e.awaiting_capacity).reverse();
-  for (const email of waiting) {
-    const { mode, send_at } = email.awaiting_capacity!;
-    const passed = mode === 'at' && new Date(send_at!).getTime() < clock.now().getTime();
-    await scheduleSend(email, passed ? 'now' : mode, passed ? undefined : (send_at ?? undefined), deps);
+  // Only the waiting emails, a page at a time and without their bodies (scheduleSend reads no more of them).
+  for await (const page of emailsAwaitingCapacity(accountId, eaId)) {
+    for (const email of page) {
+      const { mode, send_at } = email.awaiting_capacity!;
+      const passed = mode === 'at' && new Date(send_at!).getTime() < clock.now().getTime();
+      await scheduleSend(email as EmailRecord, passed ? 'now' : mode, passed ? undefined : (send_at ?? undefined), deps);
+    }
   }
   return account;
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetAll, documentClient, queryAll, scanAll } from '../adapters/aws.js';
 import { countListIndex, walkListIndex, type ListIndexRange } from '../adapters/list-index.js';
 import { tableName } from '../catalog/resource-names.js';
@@ -373,8 +373,13 @@ export interface ReplyRecord {
   body_truncated?: boolean;
 }
 
+/**
+ * A reply to a sequence's step also carries its entry in the list index (SEQREPLIES#<account>#<sq_id> /
+ * <received_at>#<reply id>), so GET /sequences/{id}/replies/ reads only that sequence's replies, a page at a time.
+ */
 export async function recordReply(accountId: string, replyId: string, reply: ReplyRecord): Promise<void> {
-  await documentClient().send(new PutCommand({ TableName: tableName('outreach'), Item: { ...K.reply(accountId, replyId), ...reply, expires_at: expiresAt('reply', new Date(reply.received_at)) } }));
+  const entry = reply.sequence_id ? sequenceReplyListEntry(accountId, reply.sequence_id, reply.received_at, replyId) : {};
+  await documentClient().send(new PutCommand({ TableName: tableName('outreach'), Item: { ...K.reply(accountId, replyId), ...reply, ...entry, expires_at: expiresAt('reply', new Date(reply.received_at)) } }));
 }
 
 /**
@@ -418,4 +423,52 @@ export async function settleCopy(accountId: string, id: string, key: string, att
     if (isConditionFailed(e)) return false;
     throw e;
   }
+}
+
+/**
+ * The list-index entry of a reply matched to a sequence's step (catalog/tables.ts LIST_INDEX): one key range per
+ * sequence, oldest first by `<received_at>#<reply id>`. (Key builders belong in outreach.keys.ts; kept here
+ * until it moves there.)
+ */
+export const sequenceRepliesListPk = (accountId: string, sequenceId: string) => `SEQREPLIES#${accountId}#${sequenceId}`;
+export function sequenceReplyListEntry(accountId: string, sequenceId: string, receivedAt: string, replyId: string): { list_pk: string; list_sk: string } {
+  return { list_pk: sequenceRepliesListPk(accountId, sequenceId), list_sk: `${receivedAt}#${replyId}` };
+}
+/** The reply id a sequence-reply list key ends with. */
+export const replyIdOfListSk = (listSk: string) => listSk.slice(listSk.lastIndexOf('#') + 1);
+/** The table key of a reply. */
+export const replyKey = (accountId: string, replyId: string) => K.reply(accountId, replyId);
+
+/** What waking an email that waits for capacity needs of it (scheduleSend's reads): never its bodies. */
+export type AwaitingCapacityEmail = Pick<EmailRecord, 'id' | 'account_id' | 'status' | 'from_account' | 'created_at' | 'awaiting_capacity' | 'recipient_timezone' | 'sequence_id' | 'step'>;
+const AWAITING_CAPACITY_PROJECTION = 'id, account_id, #s, from_account, created_at, awaiting_capacity, recipient_timezone, sequence_id, step';
+/** Emails one Query page asks for at most, so a walk never holds more than this many (small, projected) records at once. */
+const AWAITING_CAPACITY_PAGE = 100;
+
+/**
+ * The account's `queued` emails from sending account `eaId` that wait for capacity (`awaiting_capacity`), in
+ * creation order, a page at a time: a Query of the account's email range whose filter keeps only those and whose
+ * projection returns only the fields above, so neither the answer nor the caller ever holds a body. (DynamoDB
+ * still reads each email item it passes over; a sparse index would make that proportional to the waiting ones.)
+ */
+export async function* emailsAwaitingCapacity(accountId: string, eaId: string): AsyncGenerator<AwaitingCapacityEmail[]> {
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName('outreach'),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+        FilterExpression: '#s = :queued AND from_account = :ea AND attribute_exists(awaiting_capacity)',
+        ProjectionExpression: AWAITING_CAPACITY_PROJECTION,
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':pk': K.accountPk(accountId), ':p': K.emailPrefix, ':queued': 'queued', ':ea': eaId },
+        ScanIndexForward: true,
+        ConsistentRead: true,
+        Limit: AWAITING_CAPACITY_PAGE,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    if (out.Items?.length) yield out.Items as AwaitingCapacityEmail[];
+    start = out.LastEvaluatedKey;
+  } while (start);
 }

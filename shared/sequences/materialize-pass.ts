@@ -8,12 +8,12 @@ import { newEmailWrites, undraftedEmailFields } from '../outreach/emails.reposit
 import { leadUpsertWrite } from '../outreach/leads.repository.js';
 import type { EmailRecord } from '../outreach/model.js';
 import { contactName, type PendingEnrollment, type SequenceRecord } from './model.js';
-import { newEnrollmentWrite, passMaterialized, writeTogether } from './sequences.repository.js';
+import { newEnrollmentWrite, passMaterialized, pendingEnrollmentsOf, writeTogether } from './sequences.repository.js';
 import { inBatches } from '../core/batches.js';
 
 /**
- * Write the enrollments of a sequence's open pass (kept in `pass_pending` by the transaction that reserved
- * its credits and took their enrollment locks) and start their drafts. Each enrollment is one transaction:
+ * Write the enrollments of a sequence's open pass (kept in its pending items, written before the transaction
+ * that reserved its credits and took their enrollment locks, which records their pass id) and start their drafts. Each enrollment is one transaction:
  * the enrollment, every step's email (all `drafting`) and the lead; its ids were fixed at acceptance, so a
  * second run (the sweeper after a crash) finds the ones already written and only restarts their drafts, which
  * is harmless. A cancel that finds an enrollment not yet written puts a `cancelled` one in its place
@@ -66,9 +66,10 @@ async function writeEnrollment(s: SequenceRecord, p: PendingEnrollment, now: Dat
   await sendMessage('drafting', messages.draftEmail(s.account_id, p.email_ids[0]!));
 }
 
-export async function materializePass(s: SequenceRecord, clock: Clock = serviceClock): Promise<void> {
-  const pending = s.pass_pending ?? [];
+export async function materializePass(s: SequenceRecord, clock: Clock = serviceClock, known?: PendingEnrollment[]): Promise<void> {
   if (!s.pass) return;
+  // The inline run after acceptance knows the pass's pending enrollments; the sweeper reads them back.
+  const pending = known ?? (await pendingEnrollmentsOf(s));
   const now = clock.now();
   await inBatches(pending, CONCURRENCY, (p) => writeEnrollment(s, p, now));
   // Every step is now due on its own; the sequence is looked at again only if the pass has not settled by then.
@@ -76,9 +77,9 @@ export async function materializePass(s: SequenceRecord, clock: Clock = serviceC
 }
 
 /** The inline run right after acceptance: a failure leaves the sequence due, and the sweeper runs it again. */
-export async function materializeOrLeaveToSweeper(s: SequenceRecord, clock: Clock = serviceClock): Promise<void> {
+export async function materializeOrLeaveToSweeper(s: SequenceRecord, pending: PendingEnrollment[], clock: Clock = serviceClock): Promise<void> {
   try {
-    await materializePass(s, clock);
+    await materializePass(s, clock, pending);
   } catch (e) {
     logger.error('writing a pass of enrollments failed; the sweeper will finish it', { sequenceId: s.id, error: e as Error });
   }

@@ -6,7 +6,7 @@ import { emailView, type Contact, type EmailRecord } from '../outreach/model.js'
  * contact (ENROLL#<email>#<sq_id>). Each step of an enrollment is a regular email record with `step`.
  *
  * A drafting pass (create, or each add-contacts) reserves 2 credits per email in the transaction that
- * records it; its enrollments are written from `pass_pending` right after (again by the sweeper after a
+ * records it; its enrollments are written from its pending items (`pending_pass_id`) right after (again by the sweeper after a
  * crash); each step draft counts into `pass_drafted` / `pass_failed` in the transaction that ends it, and
  * the pass settles its reservation once every email of it is counted.
  */
@@ -22,6 +22,8 @@ export const MAX_ENROLLMENTS = 500;
 export const DEFAULT_STEPS = 3;
 /** Enrollments per page of GET /sequences/{id}/ (as the lists page: default 50, at most 200); approve and cancel answer the first page. */
 export const ENROLLMENT_PAGE_SIZE = { default: 50, max: 200 } as const;
+/** GET /sequences/{id}/replies/: replies a page holds by default and at most (fewer when they would pass the answer's size). */
+export const REPLY_PAGE_SIZE = { default: 50, max: 200 } as const;
 
 /** One contact of a pass whose enrollment is still to be written, with the ids its steps will have. */
 export interface PendingEnrollment {
@@ -60,7 +62,10 @@ export interface SequenceRecord {
   total_emails: number;
   drafted: number;
   pass?: DraftingPass;
+  /** The open pass's pending enrollments inline: only a pass recorded before they had items of their own. */
   pass_pending?: PendingEnrollment[];
+  /** The pass whose pending enrollments wait in items of their own (sequences.repository.ts putPendingEnrollments). */
+  pending_pass_id?: string;
   /** How many enrollments of the open pass are still to be written (0 once they all are). */
   pending_count?: number;
   pass_drafted?: number;

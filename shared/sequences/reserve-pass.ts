@@ -7,7 +7,7 @@ import { newId } from '../core/ids.js';
 import { directoryTimeZone } from '../outreach/create-email.js';
 import type { Contact } from '../outreach/model.js';
 import type { Eligibility } from './eligibility.js';
-import { lockHolders, takeLocksWrites, type ContactFacts } from './sequences.repository.js';
+import { deletePendingEnrollments, lockHolders, putPendingEnrollments, takeLocksWrites, type ContactFacts } from './sequences.repository.js';
 import type { DraftingPass, PendingEnrollment, RejectedContact } from './model.js';
 import { inBatches } from '../core/batches.js';
 
@@ -74,4 +74,22 @@ export async function reservePass(
     if (pending.length === 0) return { pending, rejected };
   }
   throw new ContentionError('The contacts are being enrolled by concurrent requests; retry shortly.');
+}
+
+/**
+ * Runs a pass's reservation with its pending enrollments written first, to items of their own (the reservation
+ * transaction records only their pass id). When the reservation records nothing (402, 409, 503, every contact
+ * lost), the items go again; contacts lost on the way are never read back (only the recorded addresses are).
+ */
+export async function withPendingEnrollments(accountId: string, sequenceId: string, passId: string, pending: PendingEnrollment[], now: Date, reserve: () => Promise<ReservedPass>): Promise<ReservedPass> {
+  await putPendingEnrollments(accountId, sequenceId, passId, pending, now);
+  let reserved: ReservedPass;
+  try {
+    reserved = await reserve();
+  } catch (e) {
+    await deletePendingEnrollments(accountId, sequenceId, passId).catch(() => undefined);
+    throw e;
+  }
+  if (reserved.pending.length === 0) await deletePendingEnrollments(accountId, sequenceId, passId);
+  return reserved;
 }

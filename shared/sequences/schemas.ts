@@ -5,7 +5,7 @@
 import * as z from '../core/zod.js';
 import type { Contact } from '../outreach/model.js';
 import { ContactSchema, eaId, email } from '../outreach/schemas.js';
-import { DEFAULT_STEPS, ENROLLMENT_PAGE_SIZE } from './model.js';
+import { DEFAULT_STEPS, ENROLLMENT_PAGE_SIZE, REPLY_PAGE_SIZE } from './model.js';
 
 /**
  * One item of `contacts`: any value here, each judged on its own afterwards (parseContact), so an invalid one is
@@ -52,6 +52,12 @@ export const ListSequencesQuerySchema = z.strictObject({
 export const SequenceReadQuerySchema = z.strictObject({
   cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(1024))),
   page_size: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(ENROLLMENT_PAGE_SIZE.max)), ENROLLMENT_PAGE_SIZE.default),
+});
+
+/** GET /sequences/{id}/replies/: one page of replies, oldest first, after `cursor` (the previous page's `next_cursor`). */
+export const SequenceRepliesQuerySchema = z.strictObject({
+  cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(1024))),
+  page_size: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(REPLY_PAGE_SIZE.max)), REPLY_PAGE_SIZE.default),
 });
 
 /** A contact as the caller sent it, checked the way POST /emails/ checks `to`; null when it is not one. */

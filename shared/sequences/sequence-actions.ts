@@ -5,7 +5,7 @@ import { serviceClock, type Clock } from '../core/clock.js';
 import { ConflictError } from '../core/errors.js';
 import { activateEnrollment } from './activate-enrollment.js';
 import { cancelUnsentSteps } from './cadence.js';
-import { closePass, enrollmentsOf, getEnrollment, putCancelledEnrollment, restSequence, transitionEnrollment, transitionSequence } from './sequences.repository.js';
+import { closePass, deletePendingEnrollments, enrollmentsOf, getEnrollment, pendingEnrollmentsOf, putCancelledEnrollment, restSequence, transitionEnrollment, transitionSequence } from './sequences.repository.js';
 import { TERMINAL_ENROLLMENT, TERMINAL_SEQUENCE, type SequenceRecord } from './model.js';
 import { requireSequence, sequencePage } from './sequence-views.js';
 import { inBatches } from '../core/batches.js';
@@ -71,7 +71,7 @@ export async function cancelSequence(accountId: string, id: string, deps: { cloc
 export async function finishCancel(s: SequenceRecord, clock: Clock, scheduler: Scheduler): Promise<void> {
   const iso = clock.now().toISOString();
   const enrollments = new Map((await enrollmentsOf(s)).map((e) => [e.contact.email.toLowerCase(), e]));
-  const pending = new Map((s.pass_pending ?? []).map((p) => [p.contact.email.toLowerCase(), p]));
+  const pending = new Map((await pendingEnrollmentsOf(s)).map((p) => [p.contact.email.toLowerCase(), p]));
   await inBatches(s.contacts, CONCURRENCY, async (address) => {
     let e = enrollments.get(address) ?? null;
     const p = pending.get(address);
@@ -85,5 +85,7 @@ export async function finishCancel(s: SequenceRecord, clock: Clock, scheduler: S
     else if (e.status !== 'cancelled') return;
     await cancelUnsentSteps(s.account_id, e.email_ids, 'sequence_cancelled', clock, scheduler);
   });
+  // Every pending enrollment now has one in its place: their items go (idempotent; a later run finds none).
+  if (s.pending_pass_id) await deletePendingEnrollments(s.account_id, s.id, s.pending_pass_id);
   await restSequence(s.account_id, s.id);
 }

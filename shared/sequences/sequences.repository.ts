@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGetAll, documentClient, queryAll } from '../adapters/aws.js';
+import { BatchWriteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetAll, documentClient, queryAll, scanAll } from '../adapters/aws.js';
 import { countListIndex, walkListIndex, type ListIndexRange } from '../adapters/list-index.js';
 import { tableName } from '../catalog/resource-names.js';
 import { outreachKeys as K } from '../outreach/outreach.keys.js';
 import { setClauses } from '../adapters/update-expression.js';
 import { cancellationReasons, isConditionFailed, isTransactionCanceled } from '../adapters/dynamodb-errors.js';
-import { DUE_ATTRIBUTES, dueFields, expiresAt } from '../catalog/tables.js';
+import { DUE_ATTRIBUTES, LIST_INDEX, dueFields, expiresAt } from '../catalog/tables.js';
 import type { TransactItem } from '../accounts/ledger.repository.js';
-import type { ReplyRecord } from '../outreach/emails.repository.js';
+import { replyIdOfListSk, replyKey, sequenceReplyListEntry, sequenceRepliesListPk, type ReplyRecord } from '../outreach/emails.repository.js';
 import type { Lead } from '../outreach/leads.repository.js';
 import { TERMINAL_ENROLLMENT, TERMINAL_SEQUENCE, type DraftingPass, type EnrollmentRecord, type EnrollmentStatus, type PendingEnrollment, type SequenceRecord, type SequenceStatus } from './model.js';
 import { inBatches } from '../core/batches.js';
@@ -81,15 +81,16 @@ function statusBookkeeping(accountId: string, id: string, status: SequenceStatus
 
 /**
  * The write that opens an add-contacts pass on a settled sequence (status still `seen`, no pass open): the
- * new addresses, the pass, its pending enrollments, `drafting`, due when its enrollments should be written.
+ * new addresses, the pass, the id its pending enrollments are kept under (putPendingEnrollments, written
+ * before), `drafting`, due when its enrollments should be written.
  */
 export function startPassWrite(s: SequenceRecord, seen: SequenceStatus, pass: DraftingPass, pending: PendingEnrollment[], now: string, dueAt: Date): TransactItem {
   const key = K.sequence(s.account_id, s.id);
   const update = sequenceUpdate(
     s.account_id,
     s.id,
-    { status: 'drafting', updated_at: now, pass, pass_pending: pending, pending_count: pending.length, pass_drafted: 0, pass_failed: 0, ...dueFields(key, dueAt) },
-    ['expires_at'],
+    { status: 'drafting', updated_at: now, pass, pending_pass_id: pass.id, pending_count: pending.length, pass_drafted: 0, pass_failed: 0, ...dueFields(key, dueAt) },
+    ['expires_at', 'pass_pending'],
     '#s = :seen AND attribute_not_exists(pass)',
     { ':seen': seen, ':added': pending.map((p) => p.contact.email.toLowerCase()), ':emails': pending.length * s.steps },
   );
@@ -97,14 +98,72 @@ export function startPassWrite(s: SequenceRecord, seen: SequenceStatus, pass: Dr
   return { Update: update };
 }
 
-/** The pass's enrollments are written: the pending list goes; the sequence is due when the pass should have settled. */
+/**
+ * The pass's enrollments are written: the pending list goes (its items after the sequence lets go of them); the
+ * sequence is due when the pass should have settled.
+ */
 export async function passMaterialized(accountId: string, id: string, passId: string, dueAt: Date): Promise<void> {
   const key = K.sequence(accountId, id);
-  await documentClient()
-    .send(new UpdateCommand(sequenceUpdate(accountId, id, { ...dueFields(key, dueAt), pending_count: 0 }, ['pass_pending'], 'pass.id = :p', { ':p': passId })))
+  const moved = await documentClient()
+    .send(new UpdateCommand(sequenceUpdate(accountId, id, { ...dueFields(key, dueAt), pending_count: 0 }, ['pass_pending', 'pending_pass_id'], 'pass.id = :p', { ':p': passId })))
+    .then(() => true)
     .catch((e: unknown) => {
       if (!isConditionFailed(e)) throw e;
+      return false;
     });
+  if (moved) await deletePendingEnrollments(accountId, id, passId);
+}
+
+/**
+ * Pending enrollments. A pass's contacts (up to 100, each up to ~6 KB with its context and profile URL) wait for
+ * their enrollments in items of their own, ACCOUNT#<id> / SEQPEND#<sq_id>#<pass_id>#<nnn> (nnn: the order given),
+ * written before the reservation transaction that records the pass (which already holds up to 64 lock buckets
+ * and cannot take 100 more items), so the sequence item holds only the pass id (`pending_pass_id`) and stays far
+ * below DynamoDB's 400 KB. Items of a pass whose reservation failed are deleted, and expire in any case; only the
+ * addresses the sequence records (`contacts`) are ever read back. (Key builders belong in outreach.keys.ts.)
+ */
+const pendingPrefix = (sequenceId: string, passId: string) => `SEQPEND#${sequenceId}#${passId}#`;
+const pendingKey = (accountId: string, sequenceId: string, passId: string, i: number) => ({ pk: K.accountPk(accountId), sk: `${pendingPrefix(sequenceId, passId)}${String(i).padStart(3, '0')}` });
+
+async function batchWriteAll(requests: Record<string, unknown>[]): Promise<void> {
+  for (let i = 0; i < requests.length; i += 25) {
+    let pending: Record<string, unknown>[] | undefined = requests.slice(i, i + 25);
+    for (let attempt = 0; pending?.length; attempt++) {
+      if (attempt > 0) await conflictPause(attempt);
+      const out = await documentClient().send(new BatchWriteCommand({ RequestItems: { [table()]: pending as never } }));
+      pending = out.UnprocessedItems?.[table()] as Record<string, unknown>[] | undefined;
+    }
+  }
+}
+
+export async function putPendingEnrollments(accountId: string, sequenceId: string, passId: string, pending: PendingEnrollment[], now: Date): Promise<void> {
+  const expires_at = expiresAt('sequence', now);
+  await batchWriteAll(pending.map((p, i) => ({ PutRequest: { Item: { ...pendingKey(accountId, sequenceId, passId, i), sequence_id: sequenceId, pass_id: passId, pending: p, expires_at } } })));
+}
+
+/** The pending enrollments of the sequence's open (or cancelled) pass, in the order given; none once written. */
+export async function pendingEnrollmentsOf(s: SequenceRecord): Promise<PendingEnrollment[]> {
+  // A pass recorded before pending enrollments had items of their own holds them inline.
+  if (Array.isArray(s.pass_pending)) return s.pass_pending;
+  if (!s.pending_pass_id) return [];
+  const items = await queryAll<{ pending: PendingEnrollment }>({
+    TableName: table(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': K.accountPk(s.account_id), ':p': pendingPrefix(s.id, s.pending_pass_id) },
+    ConsistentRead: true,
+  });
+  const recorded = new Set(s.contacts);
+  return items.map((i) => i.pending).filter((p) => recorded.has(p.contact.email.toLowerCase()));
+}
+
+export async function deletePendingEnrollments(accountId: string, sequenceId: string, passId: string): Promise<void> {
+  const keys = await queryAll<{ pk: string; sk: string }>({
+    TableName: table(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': K.accountPk(accountId), ':p': pendingPrefix(sequenceId, passId) },
+    ProjectionExpression: 'pk, sk',
+  });
+  await batchWriteAll(keys.map((k) => ({ DeleteRequest: { Key: { pk: k.pk, sk: k.sk } } })));
 }
 
 /**
@@ -138,7 +197,7 @@ export async function closePass(s: SequenceRecord, next: SequenceStatus, now: st
     s.id,
     { status: next, updated_at: now, ...b.set },
     // A cancel keeps the pending enrollments: finishCancel puts a cancelled one in place of each never written.
-    ['pass', ...(next === 'cancelled' ? [] : ['pass_pending', ...DUE_ATTRIBUTES]), 'pending_count', 'pass_drafted', 'pass_failed'],
+    ['pass', ...(next === 'cancelled' ? [] : ['pass_pending', 'pending_pass_id', ...DUE_ATTRIBUTES]), 'pending_count', 'pass_drafted', 'pass_failed'],
     '#s = :seen AND pass.id = :p AND pass_drafted = :d AND pass_failed = :f',
     { ':seen': s.status, ':p': s.pass!.id, ':d': s.pass_drafted ?? 0, ':f': s.pass_failed ?? 0 },
   );
@@ -399,15 +458,77 @@ export async function lockHolders(accountId: string, addresses: string[]): Promi
   return held;
 }
 
-/** Replies, bounces and auto-replies matched to the sequence's steps, oldest first. */
-export async function repliesOf(accountId: string, sequenceId: string): Promise<ReplyRecord[]> {
-  return queryAll<ReplyRecord>({
+/** The fields of a reply GET /sequences/{id}/replies/ shows: the only ones a page reads. */
+const REPLY_VIEW_PROJECTION = 'email_id, from_email, from_name, subject, body_plain, classification, received_at, list_sk';
+export type ReplyView = Pick<ReplyRecord, 'email_id' | 'from_email' | 'from_name' | 'subject' | 'body_plain' | 'classification' | 'received_at'> & { list_sk: string };
+
+/**
+ * Up to `want` list keys of the sequence's replies after `after` (oldest first), and whether more follow: a
+ * Query of the sequence's own key range of the list index (entries of ~150 bytes), never the account's replies.
+ */
+export async function sequenceReplyKeys(accountId: string, sequenceId: string, after: string | undefined, want: number): Promise<{ keys: string[]; more: boolean }> {
+  const pk = sequenceRepliesListPk(accountId, sequenceId);
+  const keys: string[] = [];
+  let start: Record<string, unknown> | undefined = after ? { [LIST_INDEX.pk]: pk, [LIST_INDEX.sk]: after, ...replyKey(accountId, replyIdOfListSk(after)) } : undefined;
+  do {
+    const out = await documentClient().send(
+      new QueryCommand({
+        TableName: table(),
+        IndexName: LIST_INDEX.name,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': LIST_INDEX.pk, '#sk': LIST_INDEX.sk },
+        ExpressionAttributeValues: { ':pk': pk },
+        ProjectionExpression: '#sk',
+        ScanIndexForward: true,
+        Limit: want + 1 - keys.length,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    for (const item of out.Items ?? []) keys.push(item[LIST_INDEX.sk] as string);
+    start = out.LastEvaluatedKey;
+  } while (start && keys.length <= want);
+  return { keys: keys.slice(0, want), more: keys.length > want };
+}
+
+/** The replies at these list keys, by key and with only their public fields, in the keys' order (missing ones absent). */
+export async function repliesAt(accountId: string, listSks: string[]): Promise<ReplyView[]> {
+  const found = await batchGetAll<ReplyView>(table(), listSks.map((sk) => replyKey(accountId, replyIdOfListSk(sk))), { ProjectionExpression: REPLY_VIEW_PROJECTION });
+  const bySk = new Map(found.map((r) => [r.list_sk, r]));
+  return listSks.flatMap((sk) => bySk.get(sk) ?? []);
+}
+
+/**
+ * Replies to sequence steps recorded before they carried their list entry get it: one scan of the table's
+ * reply items without one (run once after the deploy that adds the entries, like backfillListEntries; running
+ * it again is harmless). Returns how many entries it wrote.
+ */
+export async function backfillSequenceReplyEntries(): Promise<number> {
+  const missing = await scanAll<{ pk: string; sk: string; sequence_id: string; received_at: string }>({
     TableName: table(),
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    FilterExpression: 'sequence_id = :sq',
-    ExpressionAttributeValues: { ':pk': K.accountPk(accountId), ':p': K.replyPrefix, ':sq': sequenceId },
-    ConsistentRead: true,
+    FilterExpression: 'begins_with(sk, :r) AND attribute_exists(sequence_id) AND attribute_not_exists(list_pk)',
+    ExpressionAttributeValues: { ':r': K.replyPrefix },
+    ProjectionExpression: 'pk, sk, sequence_id, received_at',
   });
+  let written = 0;
+  for (const r of missing) {
+    const accountId = r.pk.slice('ACCOUNT#'.length);
+    const entry = sequenceReplyListEntry(accountId, r.sequence_id, r.received_at, r.sk.slice(K.replyPrefix.length));
+    await documentClient()
+      .send(
+        new UpdateCommand({
+          TableName: table(),
+          Key: { pk: r.pk, sk: r.sk },
+          UpdateExpression: 'SET list_pk = :p, list_sk = :s',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(list_pk)',
+          ExpressionAttributeValues: { ':p': entry.list_pk, ':s': entry.list_sk },
+        }),
+      )
+      .then(() => written++)
+      .catch((e: unknown) => {
+        if (!isConditionFailed(e)) throw e;
+      });
+  }
+  return written;
 }
 
 /** Writes that must land together (one DynamoDB transaction); a lost condition surfaces as TransactionCanceledException. */
