@@ -2,6 +2,7 @@ import { resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { startDynamoLocal } from '../shared/local/processes.js';
+import { privateDir } from '../shared/local/private-dir.js';
 import { startupPhase } from '../shared/local/startup-trace.js';
 import type { DemoAccount } from '../shared/local/services.js';
 
@@ -25,6 +26,8 @@ const onSignal = () => {
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 
+// The data directory is the owner's alone (0700, an existing world-readable one tightened) before anything is written to it.
+privateDir(dataDir);
 // DynamoDB Local's JVM takes seconds to start: it starts first, and the service's modules load meanwhile.
 const dynamoLocal = startDynamoLocal({ root, dbPath: resolve(dataDir, 'dynamodb') });
 // Its failure is reported where it is awaited; until then it is not an unhandled rejection (nor is the load's).

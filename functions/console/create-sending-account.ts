@@ -2,7 +2,8 @@ import { consoleRoute } from '../../shared/http/handler.js';
 import { CreateSendingAccountSchema } from '../../shared/accounts/account-schemas.js';
 import { consoleSendingAccountView, createSendingAccount } from '../../shared/accounts/sending-accounts.repository.js';
 import { sealSmtpSettings } from '../../shared/accounts/smtp-settings.js';
-import { secretBox } from '../../shared/adapters/secret-box.js';
+import { sealContext, secretBox } from '../../shared/adapters/secret-box.js';
+import { newId } from '../../shared/core/ids.js';
 import { serviceClock } from '../../shared/core/clock.js';
 import { ValidationError } from '../../shared/core/errors.js';
 import { withCapacity } from '../../shared/outreach/sending-capacity.js';
@@ -27,7 +28,9 @@ export const handler = consoleRoute({ body: CreateSendingAccountSchema }, async 
     const created = await createSendingAccount(params.id!, { ...settings, type, connected: false, health: 'connecting' });
     return { status: 201, body: consoleSendingAccountView(await withCapacity(await connectThroughEmulatedConsent(params.id!, { ...created, type }))) };
   }
-  const sealed = smtp ? await sealSmtpSettings(smtp, await secretBox()) : undefined;
-  const account = await createSendingAccount(params.id!, { ...settings, ...(sealed ? { smtp: sealed } : {}) });
+  // The id is minted first so that the password is sealed for this sending account's record.
+  const id = newId('ea', serviceClock.now().getTime());
+  const sealed = smtp ? await sealSmtpSettings(smtp, await secretBox(), sealContext.smtpPassword(id)) : undefined;
+  const account = await createSendingAccount(params.id!, { ...settings, ...(sealed ? { smtp: sealed } : {}) }, serviceClock, id);
   return { status: 201, body: consoleSendingAccountView(await withCapacity(account)) };
 });

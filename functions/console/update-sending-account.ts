@@ -2,7 +2,7 @@ import { consoleRoute } from '../../shared/http/handler.js';
 import { UpdateSendingAccountSchema, withSanitisedSignature } from '../../shared/accounts/sending-account-patch.js';
 import { consoleSendingAccountView, getSendingAccount, ownerOfSendingAccount, type SendingAccountChange } from '../../shared/accounts/sending-accounts.repository.js';
 import { patchSmtpSettings } from '../../shared/accounts/smtp-settings.js';
-import { secretBox } from '../../shared/adapters/secret-box.js';
+import { sealContext, secretBox } from '../../shared/adapters/secret-box.js';
 import { changeSendingAccount } from '../../shared/outreach/awaiting-capacity.js';
 import { serviceClock } from '../../shared/core/clock.js';
 import { withCapacity } from '../../shared/outreach/sending-capacity.js';
@@ -23,7 +23,7 @@ export const handler = consoleRoute({ body: UpdateSendingAccountSchema }, async 
       throw new ValidationError('smtp settings and transport apply to smtp accounts only.', [{ path: smtp !== undefined ? 'smtp' : 'transport', message: `not allowed for a ${current.type} account` }]);
     }
     if (smtp !== undefined) {
-      const next = await patchSmtpSettings(current.smtp, smtp, await secretBox());
+      const next = await patchSmtpSettings(current.smtp, smtp, await secretBox(), sealContext.smtpPassword(current.id));
       if ('missing' in next) {
         throw new ValidationError('An account without smtp settings needs host, port, username and password.', next.missing.map((k) => ({ path: `smtp.${k}`, message: 'required' })));
       }

@@ -1,6 +1,10 @@
 import { openRoute } from '../../shared/http/handler.js';
 import { confirmUnsubscribeLink, followUnsubscribeLink } from '../../shared/outreach/unsubscribe-link.js';
 import { escapeHtml } from '../../shared/outreach/plain-html.js';
+import { FORM_PAGE_CSP, htmlPageHeaders, NOSNIFF } from '../../shared/http/html-headers.js';
+
+/** No script, style or frame: only its own form posting back (shared/http/html-headers.ts). */
+const PAGE_HEADERS = htmlPageHeaders(FORM_PAGE_CSP);
 
 const html = (body: string) => ({ contentType: 'text/html; charset=utf-8', body: `<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Unsubscribe</title>${body}` });
 
@@ -27,11 +31,11 @@ const doneFor = (address: string) => html(`<p>You have been unsubscribed: ${esca
 export const handler = openRoute(async ({ params, event }) => {
   if (event.httpMethod !== 'POST') {
     const { choices } = await confirmUnsubscribeLink(params.token!);
-    return { status: 200, raw: choices.length > 1 ? choosePage(choices) : CONFIRM_PAGE };
+    return { status: 200, raw: choices.length > 1 ? choosePage(choices) : CONFIRM_PAGE, headers: PAGE_HEADERS };
   }
   const form = new URLSearchParams(event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString('utf8') : (event.body ?? ''));
   const out = await followUnsubscribeLink(params.token!, form.get('recipient'));
-  if (!out.unsubscribed) return { status: 200, raw: choosePage(out.choices) };
-  if (out.choices.length > 1) return { status: 200, raw: doneFor(out.unsubscribed) };
-  return form.get('confirm') === 'yes' ? { status: 200, raw: DONE_PAGE } : { status: 200, body: { unsubscribed: true } };
+  if (!out.unsubscribed) return { status: 200, raw: choosePage(out.choices), headers: PAGE_HEADERS };
+  if (out.choices.length > 1) return { status: 200, raw: doneFor(out.unsubscribed), headers: PAGE_HEADERS };
+  return form.get('confirm') === 'yes' ? { status: 200, raw: DONE_PAGE, headers: PAGE_HEADERS } : { status: 200, body: { unsubscribed: true }, headers: NOSNIFF };
 });

@@ -156,8 +156,10 @@ export async function requireAccount(accountId: string): Promise<Account> {
  * adds or revokes one, so accepting a job can require "at least one active secret" as a condition of its
  * own reservation transaction instead of a separate query.
  */
-export async function createWebhookSecretRecord(accountId: string, sealed: string, clock: Clock = serviceClock): Promise<{ id: string }> {
+export async function createWebhookSecretRecord(accountId: string, sealFor: (id: string) => Promise<string>, clock: Clock = serviceClock): Promise<{ id: string }> {
   const id = newId('whsec', clock.now().getTime());
+  // Sealed for this record's identity (the id is minted first), so the sealed value opens only here.
+  const sealed = await sealFor(id);
   const table = tableName('accounts');
   try {
     await documentClient().send(

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { secretBox } from '../adapters/secret-box.js';
+import { sealContext, secretBox } from '../adapters/secret-box.js';
 import { createWebhookSecretRecord } from './accounts.repository.js';
 
 /**
@@ -8,11 +8,12 @@ import { createWebhookSecretRecord } from './accounts.repository.js';
  * Input: the account id. Output: `{id, secret}`; the only time the secret is shown.
  *
  * 1. A Standard Webhooks secret: `whsec_` + base64 of 24 random bytes.
- * 2. Sealed by the secret box; only the sealed form is stored (404 for an unknown account).
+ * 2. Sealed by the secret box for its record (`sealContext.webhookSecret`); only the sealed form is stored
+ *    (404 for an unknown account).
  */
 export async function issueWebhookSecret(accountId: string): Promise<{ id: string; secret: string }> {
   const secret = `whsec_${randomBytes(24).toString('base64')}`;
-  const sealed = await (await secretBox()).seal(secret);
-  const { id } = await createWebhookSecretRecord(accountId, sealed);
+  const box = await secretBox();
+  const { id } = await createWebhookSecretRecord(accountId, (secretId) => box.seal(secret, sealContext.webhookSecret(accountId, secretId)));
   return { id, secret };
 }

@@ -80,8 +80,9 @@ export async function createSendingAccount(
   accountId: string,
   input: Omit<SendingAccount, 'id' | 'sent_today' | 'signature_html'>,
   clock: Clock = serviceClock,
+  /** Minted by a caller that seals a secret for this record before it exists; a new id otherwise. */
+  id: string = newId('ea', clock.now().getTime()),
 ): Promise<SendingAccount> {
-  const id = newId('ea', clock.now().getTime());
   const table = tableName('accounts');
   const item: StoredSendingAccount & Record<string, unknown> = { ...input, signature_html: '', id, account_id: accountId, created_at: clock.now().toISOString(), warmup_started_at: input.warmup_started_at ?? clock.now().toISOString() };
   await documentClient().send(

@@ -37,13 +37,14 @@ export interface SmtpSettingsView {
 /** 465 is SMTPS; every other port is submission with STARTTLS unless told otherwise. */
 export const defaultTlsMode = (p: number): SmtpTlsMode => (p === 465 ? 'implicit' : 'starttls');
 
-export async function sealSmtpSettings(input: SmtpSettingsInput, box: SecretBox, version = 1): Promise<StoredSmtpSettings> {
+/** `context` is the sending account's record identity (`sealContext.smtpPassword(ea_id)`), which the password is sealed for. */
+export async function sealSmtpSettings(input: SmtpSettingsInput, box: SecretBox, context: string, version = 1): Promise<StoredSmtpSettings> {
   return {
     host: input.host,
     port: input.port,
     username: input.username,
     tls: input.tls ?? defaultTlsMode(input.port),
-    password_sealed: await box.seal(input.password),
+    password_sealed: await box.seal(input.password, context),
     version,
   };
 }
@@ -52,11 +53,11 @@ export async function sealSmtpSettings(input: SmtpSettingsInput, box: SecretBox,
  * The settings after a PATCH. Without stored settings, the patch must name host, port, username and password;
  * with them, it changes only what it names and the version moves on.
  */
-export async function patchSmtpSettings(current: StoredSmtpSettings | undefined, patch: SmtpSettingsPatch, box: SecretBox): Promise<StoredSmtpSettings | { missing: string[] }> {
+export async function patchSmtpSettings(current: StoredSmtpSettings | undefined, patch: SmtpSettingsPatch, box: SecretBox, context: string): Promise<StoredSmtpSettings | { missing: string[] }> {
   if (!current) {
     const missing = (['host', 'port', 'username', 'password'] as const).filter((k) => patch[k] === undefined);
     if (missing.length) return { missing };
-    return sealSmtpSettings({ host: patch.host!, port: patch.port!, username: patch.username!, password: patch.password!, tls: patch.tls }, box);
+    return sealSmtpSettings({ host: patch.host!, port: patch.port!, username: patch.username!, password: patch.password!, tls: patch.tls }, box, context);
   }
   const port = patch.port ?? current.port;
   return {
@@ -64,7 +65,7 @@ export async function patchSmtpSettings(current: StoredSmtpSettings | undefined,
     port,
     username: patch.username ?? current.username,
     tls: patch.tls ?? (patch.port !== undefined ? defaultTlsMode(port) : current.tls),
-    password_sealed: patch.password !== undefined ? await box.seal(patch.password) : current.password_sealed,
+    password_sealed: patch.password !== undefined ? await box.seal(patch.password, context) : current.password_sealed,
     version: current.version + 1,
   };
 }

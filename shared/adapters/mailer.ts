@@ -1,7 +1,7 @@
 import { SendEmailCommand, SESv2ServiceException } from '@aws-sdk/client-sesv2';
 import { createTransport, type Transporter } from 'nodemailer';
 import { sesClient } from './ses-client.js';
-import { secretBox } from './secret-box.js';
+import { sealContext, secretBox } from './secret-box.js';
 import { relayCredentials } from './smtp-relay-credentials.js';
 import { isLocalMode, optionalEnv, requireEnv } from '../core/env.js';
 import { LruMap } from '../core/lru-map.js';
@@ -178,7 +178,7 @@ async function accountTransport(account: { id: string }, settings: SmtpServerSet
   const key = transportKey(account, settings);
   const cached = accountTransports.get(key);
   if (cached) return cached;
-  const [endpoint, password] = await Promise.all([smtpEndpoint(settings), secretBox().then((box) => box.open(settings.password_sealed))]);
+  const [endpoint, password] = await Promise.all([smtpEndpoint(settings), secretBox().then((box) => box.open(settings.password_sealed, sealContext.smtpPassword(account.id)))]);
   const local = isLocalMode();
   const transport = createTransport({
     host: endpoint.host,

@@ -1,13 +1,13 @@
-import { createHash } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ValidationError } from './errors.js';
 
 /**
- * The opaque `cursor` of a paged list: where the previous page ended and which page that was, with a digest
- * binding both to the list's scope (the caller's account, the list, its filters and page size),
- * base64url-encoded. A cursor that does not decode, or whose digest does not match the scope (altered, or
- * made for another account, list or filter) is 400 `invalid_request`, as the enrollment cursor of GET
- * /sequences/{id}/ is. The digest is not a secret: a forged cursor still only chooses where to start reading
- * the caller's own list, since every key read is built from the caller's account.
+ * The opaque `cursor` of a paged list: where the previous page ended and which page that was, with an
+ * HMAC-SHA256 (the service's list cursor key, outreach/cursor-key.repository.ts) binding both to the list's
+ * scope (the caller's account, the list, its filters and page size), base64url-encoded. A cursor that does
+ * not decode, or whose MAC does not match the scope (altered, forged, or made for another account, list or
+ * filter) is 400 `invalid_request`, as the enrollment cursor of GET /sequences/{id}/ is. Only the service
+ * makes cursors; even so every key read is built from the caller's account.
  */
 export interface ListPosition {
   /** The list key of the last item of the page the cursor follows. */
@@ -16,13 +16,21 @@ export interface ListPosition {
   page: number;
 }
 
-const digest = (scope: readonly (string | number)[], p: ListPosition) => createHash('sha256').update(JSON.stringify([scope, p.after, p.page])).digest('base64url').slice(0, 22);
+/** 128 bits of HMAC-SHA256, base64url. The label keeps these MACs apart from any other use of the key. */
+const mac = (key: Buffer, scope: readonly (string | number)[], p: ListPosition) => createHmac('sha256', key).update(JSON.stringify(['list-cursor', scope, p.after, p.page])).digest('base64url').slice(0, 22);
 
-export function encodeListCursor(scope: readonly (string | number)[], p: ListPosition): string {
-  return Buffer.from(JSON.stringify([p.after, p.page, digest(scope, p)]), 'utf8').toString('base64url');
+/** Whether two MACs are equal, in time that does not depend on where they differ. */
+export function macEquals(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'utf8');
+  const y = Buffer.from(b, 'utf8');
+  return x.length === y.length && timingSafeEqual(x, y);
 }
 
-export function decodeListCursor(scope: readonly (string | number)[], cursor: string): ListPosition {
+export function encodeListCursor(key: Buffer, scope: readonly (string | number)[], p: ListPosition): string {
+  return Buffer.from(JSON.stringify([p.after, p.page, mac(key, scope, p)]), 'utf8').toString('base64url');
+}
+
+export function decodeListCursor(key: Buffer, scope: readonly (string | number)[], cursor: string): ListPosition {
   const invalid = () => new ValidationError('Invalid query parameters.', [{ path: 'cursor', message: 'not a cursor of this list' }]);
   let parts: unknown;
   try {
@@ -32,7 +40,7 @@ export function decodeListCursor(scope: readonly (string | number)[], cursor: st
   }
   if (!Array.isArray(parts) || parts.length !== 3 || typeof parts[0] !== 'string' || !Number.isSafeInteger(parts[1]) || (parts[1] as number) < 1 || typeof parts[2] !== 'string') throw invalid();
   const p = { after: parts[0] as string, page: parts[1] as number };
-  if (parts[2] !== digest(scope, p)) throw invalid();
+  if (!macEquals(parts[2] as string, mac(key, scope, p))) throw invalid();
   return p;
 }
 
@@ -48,11 +56,11 @@ export interface PagedListReads<T> {
  * `next_cursor`: a cursor continues after its page without walking the pages before it, and a page that
  * reaches the end of the list knows the count, so only a page with more after it counts the entries.
  */
-export async function readPagedList<T>(scope: readonly (string | number)[], q: { page?: number; page_size: number; cursor?: string }, reads: PagedListReads<T>) {
+export async function readPagedList<T>(scope: readonly (string | number)[], q: { page?: number; page_size: number; cursor?: string }, reads: PagedListReads<T>, cursorKey: () => Promise<Buffer>) {
   let page = q.page ?? 1;
   let after: string | undefined | null;
   if (q.cursor) {
-    const p = decodeListCursor(scope, q.cursor);
+    const p = decodeListCursor(await cursorKey(), scope, q.cursor);
     if (q.page !== undefined && q.page !== p.page + 1) throw new ValidationError('Invalid query parameters.', [{ path: 'page', message: 'does not follow the cursor (leave it out, or send the page after the cursor’s)' }]);
     page = p.page + 1;
     after = p.after;
@@ -67,6 +75,6 @@ export async function readPagedList<T>(scope: readonly (string | number)[], q: {
     page_size: q.page_size,
     total_pages: Math.ceil(count / q.page_size),
     results: read?.items ?? [],
-    next_cursor: read?.more && read.last ? encodeListCursor(scope, { after: read.last, page }) : null,
+    next_cursor: read?.more && read.last ? encodeListCursor(await cursorKey(), scope, { after: read.last, page }) : null,
   };
 }

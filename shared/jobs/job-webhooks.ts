@@ -1,5 +1,5 @@
 import { activeWebhookSecrets } from '../accounts/accounts.repository.js';
-import { secretBox } from '../adapters/secret-box.js';
+import { sealContext, secretBox } from '../adapters/secret-box.js';
 import { sendMessage } from '../adapters/queue.js';
 import { awsScheduler, scheduleName, type Scheduler } from '../adapters/scheduler.js';
 import { serviceClock, type Clock } from '../core/clock.js';
@@ -57,7 +57,7 @@ async function attemptDelivery(job: Job, body: string, clock: Clock): Promise<De
   const sealed = await activeWebhookSecrets(job.account_id);
   if (!sealed.length) return fail('no_signing_secret'); // never sent unsigned
   const box = await secretBox();
-  const secrets = await Promise.all(sealed.map((s) => box.open(s.sealed)));
+  const secrets = await Promise.all(sealed.map((s) => box.open(s.sealed, sealContext.webhookSecret(job.account_id, s.id))));
   const headers = signWebhook({ secrets, msgId: webhookMessageId(job.id), timestamp: clock.now(), body });
   return deliverWebhook({ target, headers, body, timeoutMs: 15_000 });
 }

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { privateDir } from './private-dir.js';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
@@ -112,7 +113,7 @@ const DB_REGION = 'us-east-1';
 export function dynamoAccessKey(dbPath: string | null): string {
   const fresh = () => randomBytes(16).toString('hex');
   if (!dbPath) return fresh();
-  mkdirSync(dbPath, { recursive: true });
+  privateDir(dbPath);
   const file = join(dbPath, 'access-key-id');
   const key = existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
   if (key) return key;
@@ -148,7 +149,12 @@ export async function startDynamoLocal(opts: {
   const accessKeyId = dynamoAccessKey(opts.dbPath);
   const args = [`-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, `-Xmx${opts.maxHeap ?? '512m'}`, '-jar', join(dir, 'DynamoDBLocal.jar'), '-disableTelemetry', '-port', String(port)];
   if (opts.dbPath) {
-    mkdirSync(opts.dbPath, { recursive: true });
+    privateDir(opts.dbPath);
+    // DynamoDB Local (SQLite) would make its database file with the default umask (world-readable): it is made
+    // here first, empty (SQLite takes an empty file as a new database) and 0600, and an older one is tightened.
+    const dbFile = join(opts.dbPath, `${accessKeyId}_${DB_REGION}.db`);
+    if (existsSync(dbFile)) chmodSync(dbFile, 0o600);
+    else writeFileSync(dbFile, '', { mode: 0o600 });
     args.push('-dbPath', opts.dbPath);
   } else {
     args.push('-inMemory');

@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException, UpdateTableCommand, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createSqsServer } from 'local-aws-sqs';
 import * as sesModule from 'aws-ses-v2-local';
@@ -11,6 +12,10 @@ import { TABLE_LIST, type TableDef } from '../catalog/tables.js';
 import { DEAD_LETTERS, QUEUE_LIST, SWEEPER, queueName, type QueueKey } from '../catalog/queues.js';
 import { resetClients } from '../adapters/aws.js';
 import { resetSecretBox } from '../adapters/secret-box.js';
+import { privateDir } from './private-dir.js';
+import { decorateDrafters } from '../outreach/drafter.js';
+import { withFailureMarker } from './failing-drafter.js';
+import { ensureListCursorKey } from '../outreach/cursor-key-maker.repository.js';
 import { serviceClock, setServiceClockOffset } from '../core/clock.js';
 import { freePort, startDynamoLocal, type DynamoLocal } from './processes.js';
 import { startSchedulerEmulator, type SchedulerEmulator } from './scheduler-emulator.js';
@@ -157,6 +162,8 @@ export function tableCreateInput(def: TableDef, name: string): CreateTableComman
 async function ensureTables(endpoint: string): Promise<void> {
   const ddb = new DynamoDBClient({ endpoint });
   await Promise.all(TABLE_LIST.map((def) => ensureTable(ddb, def)));
+  // The list cursor key, made here as the first sweep makes it in AWS (outreach/cursor-key.repository.ts).
+  await ensureListCursorKey(DynamoDBDocumentClient.from(ddb), `${LOCAL_PREFIX}-outreach`);
   ddb.destroy();
 }
 
@@ -218,9 +225,12 @@ async function allStarted<T extends readonly unknown[]>(starts: readonly [...{ [
 }
 
 export async function startLocalStack(opts: LocalStackOptions): Promise<LocalStack> {
+  // The twin's own drafting failure on demand (instructions with FAIL_DRAFT_MARKER); no drafter of the service knows it.
+  decorateDrafters(withFailureMarker);
   const root = resolve(opts.root);
   const dataDir = opts.dataDir ? resolve(opts.dataDir) : null;
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  // 0700, and an existing one tightened: it holds the secret-box key, the admin token and the database.
+  if (dataDir) privateDir(dataDir);
   const file = (name: string) => (dataDir ? join(dataDir, name) : null);
 
   const clockFile = file('clock.json');

@@ -1,5 +1,5 @@
 import * as z from '../core/zod.js';
-import { secretBox } from '../adapters/secret-box.js';
+import { sealContext, secretBox } from '../adapters/secret-box.js';
 import { providerSettings, type MailboxProviderKind } from '../adapters/oauth-providers.js';
 import { authorizationUrl, exchangeCode, GrantRevokedError, newPkceVerifier, newState } from '../adapters/oauth-client.js';
 import { providerMailboxApi } from '../adapters/oauth-mailbox-api.js';
@@ -126,7 +126,7 @@ export async function startMailboxConnection(
       state,
       account_id: accountId,
       provider: input.type,
-      verifier_sealed: await (await secretBox()).seal(verifier),
+      verifier_sealed: await (await secretBox()).seal(verifier, sealContext.oauthVerifier(state)),
       nonce_hash: binding.nonceHash,
       redirect_uri: redirectUri,
       return_url: input.return_url ?? null,
@@ -166,7 +166,7 @@ export async function completeMailboxConnection(
   const callback = new URL(flow.redirect_uri);
   callback.searchParams.set('code', q.code);
   callback.searchParams.set('state', q.state);
-  const verifier = await (await secretBox()).open(flow.verifier_sealed);
+  const verifier = await (await secretBox()).open(flow.verifier_sealed, sealContext.oauthVerifier(flow.state));
   const tokens = await exchangeCode(settings, callback, { verifier, state: flow.state }).catch((e: unknown) => {
     if (e instanceof GrantRevokedError) throw fail('invalid_grant', e.reason);
     throw e;
@@ -186,7 +186,7 @@ export async function completeMailboxConnection(
     account_id: flow.account_id,
     provider: flow.provider,
     email,
-    tokens_sealed: await sealTokens(tokens),
+    tokens_sealed: await sealTokens(ea.id, tokens),
     access_expires_ms: tokens.expiresAtMs,
     cursor,
     cursor_rev: 0,

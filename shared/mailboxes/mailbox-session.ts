@@ -1,4 +1,4 @@
-import { secretBox } from '../adapters/secret-box.js';
+import { sealContext, secretBox } from '../adapters/secret-box.js';
 import { providerSettings } from '../adapters/oauth-providers.js';
 import { GrantRevokedError, refreshTokens, type TokenSet } from '../adapters/oauth-client.js';
 import { providerMailboxApi } from '../adapters/oauth-mailbox-api.js';
@@ -27,12 +27,13 @@ export interface SessionDeps {
   nowMs?: () => number;
 }
 
-export async function sealTokens(tokens: TokenSet): Promise<string> {
-  return (await secretBox()).seal(JSON.stringify({ access_token: tokens.accessToken, refresh_token: tokens.refreshToken }));
+/** A mailbox's tokens, sealed for its connection record (`sealContext.mailboxTokens`). */
+export async function sealTokens(eaId: string, tokens: TokenSet): Promise<string> {
+  return (await secretBox()).seal(JSON.stringify({ access_token: tokens.accessToken, refresh_token: tokens.refreshToken }), sealContext.mailboxTokens(eaId));
 }
 
-async function openTokens(sealed: string): Promise<{ access_token: string; refresh_token: string }> {
-  return JSON.parse(await (await secretBox()).open(sealed)) as { access_token: string; refresh_token: string };
+async function openTokens(eaId: string, sealed: string): Promise<{ access_token: string; refresh_token: string }> {
+  return JSON.parse(await (await secretBox()).open(sealed, sealContext.mailboxTokens(eaId))) as { access_token: string; refresh_token: string };
 }
 
 export const DISCONNECTED_HEALTH: Record<'google' | 'microsoft', string> = {
@@ -52,13 +53,13 @@ export async function withMailbox<T>(c: MailboxConnection, work: (api: MailboxAp
   if (!settings) throw new Error(`no OAuth client is configured for ${c.provider}`);
   const makeApi = deps.api ?? providerMailboxApi;
   const now = deps.nowMs ?? Date.now;
-  const stored = await openTokens(c.tokens_sealed);
+  const stored = await openTokens(c.ea_id, c.tokens_sealed);
   let access = stored.access_token;
 
   const refresh = async () => {
     try {
       const fresh = await refreshTokens(settings, stored.refresh_token);
-      await storeTokens(c.ea_id, await sealTokens(fresh), fresh.expiresAtMs);
+      await storeTokens(c.ea_id, await sealTokens(c.ea_id, fresh), fresh.expiresAtMs);
       stored.refresh_token = fresh.refreshToken;
       access = fresh.accessToken;
     } catch (e) {

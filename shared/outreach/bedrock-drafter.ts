@@ -57,6 +57,13 @@ export function parseModelDraft(text: string): { subject: string; body_plain: st
   return result.data;
 }
 
+/**
+ * The request's data as JSON with every `<` escaped (`\u003c`), as the understanding prompts' data blocks are
+ * (understanding/model-understanding.ts `dataBlock`): a contact field or instruction holding `</request>` or
+ * any tag cannot close the block or pass for the service's own words; the model still reads the same text.
+ */
+export const requestBlock = (value: unknown): string => JSON.stringify(value, null, 2).replace(/</g, '\\u003c');
+
 export class BedrockDrafter implements Drafter {
   constructor(private readonly options: BedrockDrafterOptions) {}
 
@@ -78,7 +85,7 @@ export class BedrockDrafter implements Drafter {
           role: 'user',
           content: [
             {
-              text: `Write ${step === 0 ? 'the intro email' : `follow-up step ${step}`} for this request.\n<request>\n${JSON.stringify(data, null, 2)}\n</request>`,
+              text: `Write ${step === 0 ? 'the intro email' : `follow-up step ${step}`} for this request.\n<request>\n${requestBlock(data)}\n</request>`,
             },
           ],
         },

@@ -34,15 +34,22 @@ export class DraftFailedError extends Error {
   }
 }
 
-/** Tests put this in instructions to exercise the failure path end to end. */
-export const FAIL_DRAFT_MARKER = '[[fail-draft]]';
 export const MAX_SUBJECT_LENGTH = 80;
+
+let decorate: ((drafter: Drafter) => Drafter) | undefined;
+/**
+ * Wraps the drafter the drafting worker builds (drafting.ts `defaultDrafter`). Nothing sets one in Lambda; the
+ * twin sets its own (shared/local/failing-drafter.ts), so test-only behaviour stays out of the drafters.
+ */
+export function decorateDrafters(wrap: ((drafter: Drafter) => Drafter) | undefined): void {
+  decorate = wrap;
+}
+export const decoratedDrafter = (drafter: Drafter): Drafter => (decorate ? decorate(drafter) : drafter);
 
 /** Checks shared by every drafter, run before any work (or model call) is spent. */
 export function assertDraftable(input: DraftInput): void {
   const instructions = input.instructions ?? '';
   if (instructions.trim() === '') throw new DraftFailedError('instructions are empty');
-  if (instructions.includes(FAIL_DRAFT_MARKER)) throw new DraftFailedError('draft failed (test marker)');
   if (!input.contact || clean(input.contact.first_name) === '') {
     throw new DraftFailedError('contact first name is required');
   }

@@ -8,7 +8,7 @@ import { QUEUES } from '../catalog/queues.js';
 import { awsScheduler, type Scheduler } from '../adapters/scheduler.js';
 import { bedrockDrafter } from './bedrock-drafter.js';
 import { ComposerDrafter } from './composer/composer-drafter.js';
-import { DraftFailedError, type Drafter } from './drafter.js';
+import { decoratedDrafter, DraftFailedError, type Drafter } from './drafter.js';
 import { getEmail, transition, transitionOrCurrent } from './emails.repository.js';
 import { REVIEW_WINDOW_MS, type EmailRecord } from './model.js';
 import { reviewScheduleName, scheduleSend } from './schedule-send.js';
@@ -27,7 +27,7 @@ import { draftStep, failStep } from '../sequences/step-drafting.js';
 let drafter: Drafter | undefined;
 /** The built-in composer by default; Amazon Bedrock (Converse API) with DRAFTER=bedrock and BEDROCK_MODEL_ID. */
 export function defaultDrafter(): Drafter {
-  drafter ??= optionalEnv('DRAFTER') === 'bedrock' ? bedrockDrafter(requireEnv('BEDROCK_MODEL_ID')) : new ComposerDrafter();
+  drafter ??= decoratedDrafter(optionalEnv('DRAFTER') === 'bedrock' ? bedrockDrafter(requireEnv('BEDROCK_MODEL_ID')) : new ComposerDrafter());
   return drafter;
 }
 

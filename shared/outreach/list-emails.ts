@@ -1,5 +1,6 @@
 import type * as z from '../core/zod.js';
 import { readPagedList } from '../core/list-cursor.js';
+import { listCursorKey } from './cursor-key.repository.js';
 import { countEmailList, emailListPage, emailListPosition, type EmailListFilter } from './emails.repository.js';
 import { emailListItem } from './model.js';
 import type { ListEmailsQuerySchema } from './schemas.js';
@@ -22,6 +23,6 @@ export async function listEmails(accountId: string, q: z.output<typeof ListEmail
       return { ...r, items: r.emails };
     },
     count: () => countEmailList(accountId, filter),
-  });
+  }, listCursorKey);
   return { ...list, results: list.results.map(emailListItem) };
 }

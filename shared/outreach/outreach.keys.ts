@@ -17,6 +17,7 @@
  *   INBOUNDISSUE#<YYYY-MM-DD> / <received_at>#<key>  an inbound message that could not be handled, or was
  *                                      handled after repairs (operators' list, console)
  *   INBOUNDTRY#<key> / PTR             failed attempts at one inbound message (after 3 it is unprocessable)
+ *   LISTCURSOR / KEY                   the HMAC key of list cursors (next_cursor), one for the service
  *   SLOTS#<ea_id> / <YYYY-MM-DD>       send slots booked on a sending account's local day
  *   DELIV#<ea_id> / <YYYY-MM-DD>       a sending account's deliverability counters of one UTC day
  *   DELIVEVT#<em_id> / <counter>       an email's event already counted there (each counts once per email)
@@ -24,6 +25,8 @@
  *   ACCOUNT#<id> / TESTKEY#<key>       a test email's Idempotency-Key (account-wide)
  *   ACCOUNT#<id> / TESTPART#<uuid>#<i>#<n>  chunk n of attachment i of a test email (bytes)
  *   ACCOUNT#<id> / TESTQUOTA#<w>#<n>   quota slot n of the rolling window w (hour, day) for test emails
+ *   ACCOUNT#<id> / LOOKUPS#<YYYY-MM-DD>  the account's DNS lookups of one UTC day (contact checks, sequence
+ *                                      eligibility); built in email-status/lookup-budget.repository.ts, a room below
  * List index (catalog/tables.ts LIST_INDEX), on the email or sequence item itself:
  *   EMAILS#<id> / <created_at>#<em_id>  an API-created email (GET /emails/)
  *   SEQS#<id> / <created_at>#<sq_id>    a sequence (GET /sequences/)
@@ -49,6 +52,7 @@ export const outreachKeys = {
     key.pk.startsWith('ACCOUNT#') && key.sk.startsWith('SEQ#') ? { accountId: key.pk.slice('ACCOUNT#'.length), sequenceId: key.sk.slice('SEQ#'.length) } : null,
   enrollment: (accountId: string, email: string, sequenceId: string) => ({ pk: accountPk(accountId), sk: `ENROLL#${email.toLowerCase()}#${sequenceId}` }),
   enrollmentsOfPrefix: (email: string) => `ENROLL#${email.toLowerCase()}#`,
+  listCursorKey: { pk: 'LISTCURSOR', sk: 'KEY' },
   automationLocks: (accountId: string, bucket: number) => ({ pk: accountPk(accountId), sk: `AUTOMATION#${String(bucket).padStart(2, '0')}` }),
   /** The list-index attributes of an API-created email, and of a sequence. */
   emailListEntry: (accountId: string, createdAt: string, emailId: string) => ({ list_pk: `EMAILS#${accountId}`, list_sk: `${createdAt}#${emailId}` }),

@@ -1,11 +1,12 @@
 import type * as z from '../core/zod.js';
 import { NotFoundError } from '../core/errors.js';
 import { emailStatuses, getEmails } from '../outreach/emails.repository.js';
-import { countSequenceList, enrollmentStepsOf, enrollmentsAt, getSequence, repliesOf, sequenceListPage, sequenceListPosition } from './sequences.repository.js';
+import { countSequenceList, enrollmentStepsOf, enrollmentsAt, getSequence, repliesAt, sequenceListPage, sequenceListPosition, sequenceReplyKeys, type ReplyView } from './sequences.repository.js';
 import { readPagedList } from '../core/list-cursor.js';
-import { ENROLLMENT_PAGE_SIZE, enrollmentView, sequenceListItem, sequenceSummary, type SequenceRecord } from './model.js';
-import type { ListSequencesQuerySchema, SequenceReadQuerySchema } from './schemas.js';
-import { encodeEnrollmentCursor, enrollmentCursorStart } from './enrollment-cursor.js';
+import { listCursorKey } from '../outreach/cursor-key.repository.js';
+import { ENROLLMENT_PAGE_SIZE, REPLY_PAGE_SIZE, enrollmentView, sequenceListItem, sequenceSummary, type SequenceRecord } from './model.js';
+import type { ListSequencesQuerySchema, SequenceReadQuerySchema, SequenceRepliesQuerySchema } from './schemas.js';
+import { encodeEnrollmentCursor, encodeReplyCursor, enrollmentCursorStart, replyCursorAfter } from './enrollment-cursor.js';
 
 /**
  * Reading sequences (docs/decisions.md#sequences): another tenant's or an unknown id is 404. Apart from the actions
@@ -46,9 +47,9 @@ export type SequencePageQuery = Partial<z.output<typeof SequenceReadQuerySchema>
  */
 export async function sequencePage(s: SequenceRecord, q: SequencePageQuery = {}) {
   const pageSize = q.page_size ?? ENROLLMENT_PAGE_SIZE.default;
-  const start = q.cursor === undefined ? 0 : enrollmentCursorStart(s, q.cursor);
+  const start = q.cursor === undefined ? 0 : enrollmentCursorStart(await listCursorKey(), s, q.cursor);
   const [page, failed] = await Promise.all([enrollmentPage(s, start, pageSize), failedSteps(s)]);
-  return { ...sequenceSummary(s), failed, enrollments: page.enrollments, next_cursor: page.next < s.contacts.length ? encodeEnrollmentCursor(s, s.contacts[page.next - 1]!) : null };
+  return { ...sequenceSummary(s), failed, enrollments: page.enrollments, next_cursor: page.next < s.contacts.length ? encodeEnrollmentCursor(await listCursorKey(), s, s.contacts[page.next - 1]!) : null };
 }
 
 /** The enrollments from `s.contacts[start]` on that fit a page, and where the next page starts. */
@@ -106,13 +107,50 @@ export async function listSequences(accountId: string, q: z.output<typeof ListSe
       return { ...r, items: r.sequences };
     },
     count: () => countSequenceList(accountId),
-  });
+  }, listCursorKey);
   return { ...list, results: list.results.map(sequenceListItem) };
 }
 
-export async function sequenceReplies(accountId: string, id: string) {
-  await requireSequence(accountId, id);
-  const replies = await repliesOf(accountId, id);
-  return { replies: replies.map((r) => ({ email_id: r.email_id, from_email: r.from_email, from_name: r.from_name, subject: r.subject, body_plain: r.body_plain, classification: r.classification, received_at: r.received_at })) };
+export type SequenceRepliesQuery = Partial<z.output<typeof SequenceRepliesQuerySchema>>;
+
+/** Replies read per round trip at most (a reply item is at most 400 KB, so 25 stay within BatchGetItem's 16 MB). */
+const REPLY_READ_CHUNK = 25;
+
+/**
+ * GET /sequences/{id}/replies/: one page of the sequence's replies, bounces and auto-replies, oldest first, after
+ * `cursor`. Only the sequence's own entries of the list index are walked (never the account's replies), then the
+ * page's replies are read by key with their public fields alone. A page holds at most `page_size` replies, fewer
+ * when they would pass PAGE_BYTES as Lambda returns them (a stored body may be up to 200,000 characters, one
+ * received now up to 100,000 UTF-8 bytes); `next_cursor` is null on the last page.
+ */
+export async function sequenceReplies(accountId: string, id: string, q: SequenceRepliesQuery = {}) {
+  const s = await requireSequence(accountId, id);
+  const pageSize = q.page_size ?? REPLY_PAGE_SIZE.default;
+  const after = q.cursor === undefined ? undefined : replyCursorAfter(await listCursorKey(), s, q.cursor, pageSize);
+  const { keys, more } = await sequenceReplyKeys(accountId, id, after, pageSize);
+  const replies: ReturnType<typeof replyView>[] = [];
+  let bytes = 0;
+  let last: string | undefined;
+  let next = 0;
+  while (next < keys.length) {
+    const fits = replies.length === 0 ? FIRST_READ : Math.floor((PAGE_BYTES - bytes) / (bytes / replies.length)) + 1;
+    const chunk = keys.slice(next, next + Math.max(1, Math.min(REPLY_READ_CHUNK, fits)));
+    const found = new Map((await repliesAt(accountId, chunk)).map((r) => [r.list_sk, r]));
+    for (const sk of chunk) {
+      const r = found.get(sk);
+      if (r) {
+        const view = replyView(r);
+        const size = proxiedBytes(view) + 1;
+        // The first reply always goes in (one item is at most 400 KB, its answer far below the budget).
+        if (replies.length > 0 && bytes + size > PAGE_BYTES) return { replies, next_cursor: encodeReplyCursor(await listCursorKey(), s, last!, pageSize) };
+        replies.push(view);
+        bytes += size;
+      }
+      last = sk;
+      next++;
+    }
+  }
+  return { replies, next_cursor: more && last !== undefined ? encodeReplyCursor(await listCursorKey(), s, last, pageSize) : null };
 }
 
+const replyView = (r: ReplyView) => ({ email_id: r.email_id, from_email: r.from_email, from_name: r.from_name, subject: r.subject, body_plain: r.body_plain, classification: r.classification, received_at: r.received_at });

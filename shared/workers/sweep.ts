@@ -13,6 +13,7 @@ import { sweepSequence } from '../sequences/sweep-sequence.js';
 import { testEmailOfKey } from '../test-emails/test-emails.repository.js';
 import { sweepTestEmail } from '../test-emails/send-test-email.js';
 import { dueKeys, type DueKey } from './due.repository.js';
+import { ensureListCursorKey } from '../outreach/cursor-key-maker.repository.js';
 
 /**
  * The sweeper (docs/decisions.md#nothing-stuck-nothing-lost): every record whose next step is overdue on the due
@@ -53,9 +54,17 @@ const SWEEPERS: Record<Exclude<TableKey, 'directory' | 'mail_evidence'>, (key: D
   },
 };
 
+let cursorKeyMade: Promise<void> | undefined;
+
 export async function sweep(deps: { clock?: Clock; scheduler?: Scheduler } = {}): Promise<SweepReport> {
   const clock = deps.clock ?? serviceClock;
   const report: SweepReport = { examined: 0, redriven: 0, ended: 0, postponed: 0, cleared: 0, failed: 0 };
+  // The list cursor key is made by the first sweep after a deploy (outreach/cursor-key.repository.ts).
+  cursorKeyMade ??= ensureListCursorKey().catch((e: unknown) => {
+    cursorKeyMade = undefined;
+    logger.error('list cursor key not made; the next run tries again', { error: e as Error });
+  });
+  await cursorKeyMade;
   const now = clock.now();
   for (const [table, sweepOne] of Object.entries(SWEEPERS) as [keyof typeof SWEEPERS, (typeof SWEEPERS)[keyof typeof SWEEPERS]][]) {
     const one = async (key: DueKey) => {

@@ -101,7 +101,7 @@ describe.each(['google', 'microsoft'] as const)('%s mailbox', (type) => {
     const replay = await arrive(callback, started.cookie);
     expect([replay.status, replay.location?.searchParams.get('error')]).toEqual([302, 'invalid_state']);
     const connection = await getConnection(id);
-    expect(connection?.tokens_sealed).toMatch(/^v1\./);
+    expect(connection?.tokens_sealed).toMatch(/^v2\./);
     expect(JSON.stringify(connection)).not.toContain('ya29.');
   });
 
@@ -245,7 +245,7 @@ describe.each(['google', 'microsoft'] as const)('a %s account created with POST 
     expect((await reply(t.client.typed.GET('/api/public/v1/email/accounts/'))).body.accounts).toHaveLength(1);
     const connection = await getConnection(created.body.id);
     expect(connection).toMatchObject({ provider: type, email: email.toLowerCase(), status: 'active' });
-    expect(connection?.tokens_sealed).toMatch(/^v1\./);
+    expect(connection?.tokens_sealed).toMatch(/^v2\./);
 
     const to = `${unique('lead')}@prospect.test`;
     const sent = await sentEmail({ ...t, ea: created.body, email }, to);

@@ -13,6 +13,7 @@ import { plainToHtml } from '../../shared/outreach/plain-html.js';
 import type { EnrollmentRecord, EnrollmentStatus, SequenceRecord } from '../../shared/sequences/model.js';
 import { enrollmentsAt, newEnrollmentWrite, newSequenceWrite } from '../../shared/sequences/sequences.repository.js';
 import { encodeEnrollmentCursor } from '../../shared/sequences/enrollment-cursor.js';
+import { listCursorKey } from '../../shared/outreach/cursor-key.repository.js';
 import { handler as appGetSequence } from '../../functions/app/get-sequence.js';
 import { handler as appListEmails } from '../../functions/app/list-emails.js';
 import { handler as appListSequences } from '../../functions/app/list-sequences.js';
@@ -263,7 +264,7 @@ test('approve and cancel answer the first page (default page size) within 6 MB; 
   // rather than as another 40 pages of 6 MB.
   expect(cancelled.body.enrollments.map((e: any) => e.status)).toEqual(Array(cancelled.body.enrollments.length).fill('completed'));
   const tail: [string, string][] = [];
-  for (let cursor: string | null = encodeEnrollmentCursor(sequence, sequence.contacts[479]!); cursor; ) {
+  for (let cursor: string | null = encodeEnrollmentCursor(await listCursorKey(), sequence, sequence.contacts[479]!); cursor; ) {
     const page = await get(`sequences/${sequence.id}/?page_size=20&cursor=${encodeURIComponent(cursor)}`);
     expect(page.status).toBe(200);
     tail.push(...page.body.enrollments.map((e: any) => [e.contact.email, e.status] as [string, string]));

@@ -181,6 +181,20 @@ describe('GET /emails/', () => {
     }
     expect((await t.client.api('GET', `emails/?page_size=10&page=2&cursor=${cursor}`)).status).toBe(200);
   });
+
+  test('a cursor forged without the service\'s key is 400: the unkeyed digest cursors carried before no longer passes', async () => {
+    const { createHash } = await import('node:crypto');
+    // What anyone could compute before the cursors were keyed: the digest over the scope and position.
+    const scope = ['emails', t.accountId, '', '', 10];
+    const at = { after: `${newestFirst[100]!.created_at}#${newestFirst[100]!.id}`, page: 7 };
+    const digest = createHash('sha256').update(JSON.stringify([scope, at.after, at.page])).digest('base64url').slice(0, 22);
+    const forged = Buffer.from(JSON.stringify([at.after, at.page, digest]), 'utf8').toString('base64url');
+    const r = await t.client.api('GET', `emails/?page_size=10&cursor=${forged}`);
+    expect([r.status, r.body.error?.code, r.body.error?.details?.[0]?.path]).toEqual([400, 'invalid_request', 'cursor']);
+    // The cursors the service issues still continue.
+    const first = await t.client.api('GET', 'emails/?page_size=10');
+    expect((await t.client.api('GET', `emails/?page_size=10&cursor=${first.body.next_cursor}`)).body.page).toBe(2);
+  });
 });
 
 test('emails and sequences written before the list index get their entries from the backfill, once', async () => {

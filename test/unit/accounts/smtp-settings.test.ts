@@ -5,6 +5,7 @@ import { CreateSendingAccountSchema } from '../../../shared/accounts/account-sch
 import { UpdateSendingAccountSchema } from '../../../shared/accounts/sending-account-patch.js';
 
 const box = aesSecretBox(Buffer.alloc(32, 7));
+const CTX = 'sending-accounts/ea_test/smtp-password';
 const valid = { host: 'smtp.example.com', port: 587, username: 'jane', password: 'correct horse' };
 
 describe('smtp settings validation', () => {
@@ -55,24 +56,24 @@ describe('smtp settings validation', () => {
 
 describe('smtp settings storage', () => {
   test('the password is sealed, never stored or shown in clear; the TLS mode follows the port', async () => {
-    const stored = await sealSmtpSettings(SmtpSettingsInputSchema.parse({ ...valid, host: 'SMTP.Example.com' }), box);
+    const stored = await sealSmtpSettings(SmtpSettingsInputSchema.parse({ ...valid, host: 'SMTP.Example.com' }), box, CTX);
     expect(stored).toMatchObject({ host: 'smtp.example.com', port: 587, username: 'jane', tls: 'starttls', version: 1 });
     expect(JSON.stringify(stored)).not.toContain('correct horse');
-    expect(await box.open(stored.password_sealed)).toBe('correct horse');
+    expect(await box.open(stored.password_sealed, CTX)).toBe('correct horse');
     expect(smtpSettingsView(stored)).toEqual({ host: 'smtp.example.com', port: 587, username: 'jane', tls: 'starttls', password_set: true });
-    expect((await sealSmtpSettings({ ...valid, port: 465 }, box)).tls).toBe('implicit');
+    expect((await sealSmtpSettings({ ...valid, port: 465 }, box, CTX)).tls).toBe('implicit');
   });
 
   test('a PATCH keeps what it does not name and moves the version on', async () => {
-    const stored = await sealSmtpSettings(valid, box);
-    const next = await patchSmtpSettings(stored, { username: 'john' }, box);
+    const stored = await sealSmtpSettings(valid, box, CTX);
+    const next = await patchSmtpSettings(stored, { username: 'john' }, box, CTX);
     expect(next).toMatchObject({ host: 'smtp.example.com', username: 'john', version: 2, password_sealed: stored.password_sealed });
-    const renewed = await patchSmtpSettings(stored, { password: 'battery staple' }, box);
-    expect('password_sealed' in renewed && (await box.open(renewed.password_sealed))).toBe('battery staple');
+    const renewed = await patchSmtpSettings(stored, { password: 'battery staple' }, box, CTX);
+    expect('password_sealed' in renewed && (await box.open(renewed.password_sealed, CTX))).toBe('battery staple');
   });
 
   test('without stored settings, a PATCH must give host, port, username and password', async () => {
-    expect(await patchSmtpSettings(undefined, { host: 'smtp.example.com', password: 'x' }, box)).toEqual({ missing: ['port', 'username'] });
-    expect(await patchSmtpSettings(undefined, valid, box)).toMatchObject({ version: 1, tls: 'starttls' });
+    expect(await patchSmtpSettings(undefined, { host: 'smtp.example.com', password: 'x' }, box, CTX)).toEqual({ missing: ['port', 'username'] });
+    expect(await patchSmtpSettings(undefined, valid, box, CTX)).toMatchObject({ version: 1, tls: 'starttls' });
   });
 });

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { ComposerDrafter } from '../../../shared/outreach/composer/composer-drafter.js';
 import { analyzeInstructions } from '../../../shared/outreach/composer/instructions.js';
-import { DraftFailedError, FAIL_DRAFT_MARKER, type DraftInput } from '../../../shared/outreach/drafter.js';
+import { DraftFailedError, type DraftInput } from '../../../shared/outreach/drafter.js';
+import { FAIL_DRAFT_MARKER } from '../../../shared/local/failing-drafter.js';
 
 const drafter = new ComposerDrafter();
 
@@ -234,9 +235,13 @@ describe('ComposerDrafter: failures', () => {
   it.each([
     ['empty instructions', ''],
     ['whitespace instructions', '   \n\t '],
-    ['the failure marker', `Introduce our platform ${FAIL_DRAFT_MARKER}`],
   ])('rejects %s with DraftFailedError', async (_label, instructions) => {
     await expect(drafter.draft(input({ instructions }))).rejects.toBeInstanceOf(DraftFailedError);
+  });
+
+  it("knows no test marker: the twin's failure marker is ordinary text to the drafter", async () => {
+    const draft = await drafter.draft(input({ instructions: `Introduce our platform ${FAIL_DRAFT_MARKER}` }));
+    expect(draft.subject.length).toBeGreaterThan(0);
   });
 
   it('rejects a blank first name', async () => {
@@ -254,7 +259,7 @@ describe('ComposerDrafter: properties', () => {
     context: fc.option(text(300), { nil: undefined }),
   });
   const instructions = fc.oneof(
-    text(400).filter((s) => s.trim() !== '' && !s.includes(FAIL_DRAFT_MARKER)),
+    text(400).filter((s) => s.trim() !== ''),
     fc.constantFrom(SOC2, 'Introduce our ' + 'very '.repeat(40) + 'long product name and ask for a demo.'),
   );
 
