@@ -298,7 +298,7 @@ export class ApiStack extends Stack {
     );
 
     // Per-source-address limits in front of the stage (AWS WAF), before any authorizer or stage throttle.
-    this.sourceRateLimits = new SourceRateLimits(this, 'SourceRateLimits', { prefix, stage: this.api.deploymentStage, limits: SOURCE_RATE_LIMIT_LIST });
+    this.sourceRateLimits = new SourceRateLimits(this, 'SourceRateLimits', { prefix, stage: this.api.deploymentStage, stageName: stage, limits: SOURCE_RATE_LIMIT_LIST });
 
     this.addGatewayResponses(this.api, 'api_key');
     const appAccessLogs = new LogGroup(this, 'AppApiAccessLogs', { retention: RetentionDays.ONE_MONTH });

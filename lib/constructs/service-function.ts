@@ -152,8 +152,10 @@ export const directoryBucketArnExport = (prefix: string) => `${prefix}-directory
  * - The disposable-domain and role-address lists (`disposable-email-domains-js`, ≈ 170 KB of JSON, and
  *   `role-based-email-addresses`): shared/email-status/address-lists.ts imports them at the first email status,
  *   which keeps the DynamoDB-only enrichment functions within their bundle target (test/infra/bundles.test.ts).
+ * - `tldts` (the public-suffix list, ≈ 135 KB): shared/email-status/lookups.ts imports it at the first lookup
+ *   budget check (contact checks, sequence eligibility).
  */
-export const LAZY_PACKAGES = ['@aws-lambda-powertools/tracer', '@smithy/core/event-streams', '@smithy/credential-provider-imds', 'sanitize-html', 'html-to-text', 'file-type', '@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client', 'disposable-email-domains-js', 'role-based-email-addresses'] as const;
+export const LAZY_PACKAGES = ['@aws-lambda-powertools/tracer', '@smithy/core/event-streams', '@smithy/credential-provider-imds', 'sanitize-html', 'html-to-text', 'file-type', '@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client', 'disposable-email-domains-js', 'role-based-email-addresses', 'tldts'] as const;
 
 /**
  * Lazy packages that are CommonJS: esbuild cannot re-export a CommonJS module's names with `export *` (the build
@@ -588,6 +590,8 @@ export class ServiceFunction extends NodejsFunction {
     this.addEnvironment('USAGE_PLAN_NAME', usagePlanName);
     const [usagePlans, apiKeys, anyApiKey] = ['/usageplans', '/apikeys', '/apikeys/*'].map((p) => ServiceFunction.apiGatewayArn(this, p)) as [string, string, string];
     this.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['apigateway:GET'], resources: [usagePlans] }));
+    // GET /apikeys: a rolled-back create finds the API Gateway key it may have left by its name (api-keys.repository.ts).
+    this.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['apigateway:GET'], resources: [apiKeys] }));
     this.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['apigateway:POST'], resources: [apiKeys] }));
     this.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['apigateway:DELETE'], resources: [anyApiKey] }));
     Validations.of(this).acknowledge({

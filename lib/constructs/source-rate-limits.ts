@@ -3,13 +3,15 @@ import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnLoggingConfiguration, CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
-import type { SourceRateLimit } from '../../shared/catalog/routes.js';
+import { sourcePathRegex, type SourceRateLimit } from '../../shared/catalog/routes.js';
 
 export interface SourceRateLimitsProps {
   /** Resource-name prefix, `<service>-<stage>`. */
   readonly prefix: string;
   /** The REST API stage the web ACL protects. */
   readonly stage: Stage;
+  /** Its name, which stands in front of every path on the execute-api host. */
+  readonly stageName: string;
   /** The catalogue's per-source limits (shared/catalog/routes.ts SOURCE_RATE_LIMITS), one rule each, in order. */
   readonly limits: readonly SourceRateLimit[];
 }
@@ -19,29 +21,34 @@ export const TOO_MANY_REQUESTS_BODY = '{"message":"Too Many Requests"}';
 const BODY_KEY = 'TooManyRequests';
 
 /**
- * `<name>` in the URI path after URL_DECODE: WAF sees the path as sent, with the stage name in front on the
- * execute-api host and a base path on a custom domain, so the match is CONTAINS rather than STARTS_WITH.
+ * The whole URI path, URL_DECODEd, matches one route pattern, anchored at both ends (`^…$`): with the stage name
+ * in front (the execute-api host) or without it. Never a CONTAINS match, which an encoded `%2F…openapi.json`
+ * in a path parameter would satisfy.
  */
-function pathContains(searchString: string): CfnWebACL.StatementProperty {
+function pathMatches(pattern: string, stageName: string): CfnWebACL.StatementProperty {
   return {
-    byteMatchStatement: {
+    regexMatchStatement: {
       fieldToMatch: { uriPath: {} },
-      positionalConstraint: 'CONTAINS',
-      searchString,
+      regexString: sourcePathRegex(pattern, stageName),
       textTransformations: [{ priority: 0, type: 'URL_DECODE' }],
     },
   };
 }
 
+function methodIs(method: string): CfnWebACL.StatementProperty {
+  return { byteMatchStatement: { fieldToMatch: { method: {} }, positionalConstraint: 'EXACTLY', searchString: method, textTransformations: [{ priority: 0, type: 'NONE' }] } };
+}
+
 const anyOf = (statements: CfnWebACL.StatementProperty[]): CfnWebACL.StatementProperty =>
   statements.length === 1 ? statements[0]! : { orStatement: { statements } };
 
-/** The scope-down of one limit: the path contains one of `pathContains` and none of `pathExcludes`. */
-export function scopeDownOf(limit: SourceRateLimit): CfnWebACL.StatementProperty {
-  const included = anyOf(limit.pathContains.map(pathContains));
-  const excludes = limit.pathExcludes ?? [];
-  if (excludes.length === 0) return included;
-  return { andStatement: { statements: [included, { notStatement: { statement: anyOf(excludes.map(pathContains)) } }] } };
+/** The scope-down of one limit: its method, the path matching one of `paths` and none of `excludePaths`. */
+export function scopeDownOf(limit: SourceRateLimit, stageName: string): CfnWebACL.StatementProperty {
+  const all: CfnWebACL.StatementProperty[] = [anyOf(limit.paths.map((p) => pathMatches(p, stageName)))];
+  const excludes = limit.excludePaths ?? [];
+  if (excludes.length) all.push({ notStatement: { statement: anyOf(excludes.map((p) => pathMatches(p, stageName))) } });
+  if (limit.methods?.length) all.push(anyOf(limit.methods.map(methodIs)));
+  return all.length === 1 ? all[0]! : { andStatement: { statements: all } };
 }
 
 /**
@@ -78,7 +85,7 @@ export class SourceRateLimits extends Construct {
             limit: limit.limit,
             evaluationWindowSec: limit.windowSeconds,
             aggregateKeyType: 'IP',
-            scopeDownStatement: scopeDownOf(limit),
+            scopeDownStatement: scopeDownOf(limit, props.stageName),
           },
         },
         visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: metric(limit.name), sampledRequestsEnabled: true },

@@ -34,7 +34,8 @@ async function itemsUnder(accountId: string, prefix: string): Promise<Record<str
 const orNull = (v: unknown) => (typeof v === 'string' ? v : null);
 
 export async function listApiKeys(accountId: string): Promise<ApiKeyListing[]> {
-  return (await itemsUnder(accountId, K.apiKeyMetaPrefix)).map((item) => ({
+  // A `pending` key is a create still running (or one that died, to be rolled back): nobody holds it yet.
+  return (await itemsUnder(accountId, K.apiKeyMetaPrefix)).filter((item) => item.state !== 'pending').map((item) => ({
     id: item.key_id as string,
     prefix: orNull(item.prefix),
     created_at: item.created_at as string,

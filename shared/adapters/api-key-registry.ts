@@ -1,4 +1,4 @@
-import { APIGatewayClient, CreateApiKeyCommand, CreateUsagePlanKeyCommand, DeleteApiKeyCommand, GetUsagePlansCommand } from '@aws-sdk/client-api-gateway';
+import { APIGatewayClient, CreateApiKeyCommand, CreateUsagePlanKeyCommand, DeleteApiKeyCommand, GetApiKeysCommand, GetUsagePlansCommand, NotFoundException } from '@aws-sdk/client-api-gateway';
 import { isLocalMode, requireEnv } from '../core/env.js';
 import type { UsageIdentifier } from '../core/api-key-values.js';
 import { lazyClient } from './aws-client.js';
@@ -14,9 +14,14 @@ export interface ApiKeyRegistry {
   /** The API Gateway key id registered for this usage identifier, or null when nothing is registered. */
   register(keyId: string, usageIdentifier: UsageIdentifier): Promise<string | null>;
   unregister(gatewayKeyId: string | null): Promise<void>;
+  /**
+   * Undo a `register` that may have happened (a create that died before activating its key): delete the API
+   * Gateway key `gatewayKeyId`, or, when its id was never recorded, every API Gateway key named `keyId`.
+   */
+  release(keyId: string, gatewayKeyId: string | null): Promise<void>;
 }
 
-const noop: ApiKeyRegistry = { register: async () => null, unregister: async () => undefined };
+const noop: ApiKeyRegistry = { register: async () => null, unregister: async () => undefined, release: async () => undefined };
 
 const client = /* @__PURE__ */ lazyClient(() => new APIGatewayClient({}));
 
@@ -46,6 +51,16 @@ export function apiGatewayKeyRegistry(): ApiKeyRegistry {
     async unregister(gatewayKeyId) {
       if (!gatewayKeyId) return;
       await client().send(new DeleteApiKeyCommand({ apiKey: gatewayKeyId }));
+    },
+    async release(keyId, gatewayKeyId) {
+      const ids = gatewayKeyId ? [gatewayKeyId] : ((await client().send(new GetApiKeysCommand({ nameQuery: keyId, limit: 500 }))).items ?? []).filter((k) => k.name === keyId && k.id).map((k) => k.id!);
+      for (const id of ids) {
+        await client()
+          .send(new DeleteApiKeyCommand({ apiKey: id }))
+          .catch((e: unknown) => {
+            if (!(e instanceof NotFoundException)) throw e;
+          });
+      }
     },
   };
 }

@@ -58,7 +58,6 @@ export const SCALAR_BUNDLE = 'node_modules/@scalar/api-reference/dist/browser/st
 export const PUBLIC_BASE = '/api/public/v1/';
 export const CONSOLE_BASE = '/api/console/v1/';
 /** The customer web app's API; the public OpenAPI document leaves it out. */
-export const APP_BASE = '/api/app/v1/';
 
 /** The public OAuth callback the mailbox providers redirect the user's browser to (docs/decisions.md#connecting-a-mailbox). */
 export const OAUTH_CALLBACK_PATH = '/oauth/callback/';
@@ -75,18 +74,23 @@ const T = {
   consoleWrite: { perMinute: 600, burst: 50 },
   // Image proxies fetch pixels in bursts when a campaign lands; 50/s sustained covers thousands of opens a minute.
   openPixel: { perMinute: 3000, burst: 100 },
+  // The confirmation page (GET): a person's browser, or a link scanner fetching every link of a message.
   unsubscribe: { perMinute: 600, burst: 50 },
+  // RFC 8058 one-click (POST): never refused short of the stage's ceiling for any method (a refusal is a
+  // compliance failure). No per-source rule below it but the flood cap ONE_CLICK_UNSUBSCRIBE_FLOOD.
+  oneClickUnsubscribe: { perMinute: 60_000, burst: 2000 },
   // The catch-all of docs/decisions.md#limits, per key, counted by the handler in one bucket for both test-email routes.
   testEmails: { perMinute: 1, burst: 2 },
   // Every pilot key together: at most PILOT_ACCOUNT_LIMIT accounts, each held to 10 new tests an hour.
   testEmailsEdge: { perMinute: 60, burst: 10 },
-  // The web app's API: every signed-in user together (a Cognito authorizer gives the gateway no key to count by).
-  appRead: { perMinute: 600, burst: 50 },
-  appWrite: { perMinute: 120, burst: 20 },
   // Every user's browser coming back from a provider's consent screen, together: connections are rare, and
   // each callback is one state lookup (a state is 256 bits of randomness, so there is nothing to guess at).
   oauthCallback: { perMinute: 120, burst: 20 },
 } satisfies Record<string, Throttle>;
+
+import { APP_BASE, APP_LIMITS } from './app-limits.js';
+export { APP_BASE } from './app-limits.js';
+export { APP_LIMITS, appLimitOf, type AppLimit, type AppLimitClass } from './app-limits.js';
 
 /**
  * The stage's default method throttle (resource path `/*`, method `*`): a ceiling on each method for all
@@ -102,10 +106,13 @@ export type RateWindowSeconds = 60 | 120 | 300 | 600;
 
 /**
  * A per-source-address limit at the edge: an AWS WAF rate-based rule (aggregated by IP) in AWS, a counter per
- * remote address in the local gateway. A request counts when its URI path, percent-decoded, contains one of
- * `pathContains` and none of `pathExcludes` (WAF: a CONTAINS string match after URL_DECODE, so a stage prefix
- * or a custom domain's base path in front changes nothing). Every matching request counts, refused ones too,
- * as WAF estimates the incoming rate: a source that keeps flooding stays refused.
+ * remote address in the local gateway. A request counts when its whole URI path, percent-decoded once (WAF's
+ * URL_DECODE), matches one of `paths` and none of `excludePaths`, anchored at both ends (`^…$`; on the
+ * execute-api host the stage name may stand in front), and its method is one of `methods` (any when absent).
+ * Patterns are route paths: `{param}` is one segment, a trailing `*` any rest, a trailing slash optional (API
+ * Gateway routes `/a/b` to `/a/b/`). Anchored, so an encoded `x%2Fopenapi.json/` under the API is counted as
+ * an API-key route, never taken for the contract. Every matching request counts, refused ones too, as WAF
+ * estimates the incoming rate: a source that keeps flooding stays refused.
  */
 export interface SourceRateLimit {
   /** The WAF rule's name and metric. */
@@ -113,45 +120,90 @@ export interface SourceRateLimit {
   /** Requests one source may make in the trailing window; the next ones get 429 (WAF's lowest setting is 10). */
   limit: number;
   windowSeconds: RateWindowSeconds;
-  pathContains: readonly string[];
-  pathExcludes?: readonly string[];
+  paths: readonly string[];
+  excludePaths?: readonly string[];
+  methods?: readonly Method[];
 }
 
 /** One source may take at most this share of a route's stage-wide budget: it takes this many sources to spend it all. */
 const SOURCES_TO_SPEND_A_BUDGET = 5;
-const perSource = (name: string, t: Throttle, pathContains: string[]): SourceRateLimit => ({
+const perSource = (name: string, t: Throttle, paths: string[], methods?: Method[]): SourceRateLimit => ({
   name,
   limit: Math.max(10, Math.floor(t.perMinute / SOURCES_TO_SPEND_A_BUDGET)),
   windowSeconds: 60,
-  pathContains,
+  paths,
+  ...(methods ? { methods } : {}),
 });
+
+/** A tenth of the stage ceiling of one method (100/s), above one key's fastest method (a poll, 60/s). */
+const TENTH_OF_THE_CEILING = (STAGE_METHOD_CEILING.rateLimit * 60) / 10;
 
 /**
  * Per-source limits of the routes without a key (where the stage-wide budget is shared by every caller) and of
  * the API-key routes (counted before the API-key authorizer runs, so one source cannot invoke it without
  * limit with made-up keys). The stage throttles stay the overall ceiling behind them.
+ *
+ * The one-click unsubscribe (POST `u/{token}/`) is in no rule of the unsubscribe page's size: a refused one is
+ * an unsubscribe not recorded (RFC 8058), and a fifth of a small budget let five sources refuse everyone. Its
+ * stage budget is the ceiling of any method (1,000/s) and its only per-source rule a flood cap at a tenth of
+ * that, which no mail provider's sender comes near; below it every POST reaches the handler, which records the
+ * unsubscribe before anything else can fail.
  */
 export const SOURCE_RATE_LIMITS = {
-  unsubscribe: perSource('UnsubscribePerSource', T.unsubscribe, [pub('u/')]),
-  openPixel: perSource('OpenPixelPerSource', T.openPixel, [pub('o/')]),
-  testEmails: perSource('TestEmailsPerSource', T.testEmailsEdge, [pub('test-emails/')]),
-  // A tenth of the stage ceiling of one method (100/s), above one key's fastest method (a poll, 60/s).
+  unsubscribe: perSource('UnsubscribePerSource', T.unsubscribe, [pub('u/{token}/')], ['GET']),
+  oneClickUnsubscribe: { name: 'OneClickUnsubscribeFloodPerSource', limit: TENTH_OF_THE_CEILING, windowSeconds: 60, paths: [pub('u/{token}/')], methods: ['POST'] },
+  openPixel: perSource('OpenPixelPerSource', T.openPixel, [pub('o/{token}/')]),
+  testEmails: perSource('TestEmailsPerSource', T.testEmailsEdge, [pub('test-emails/*')]),
+  // The browser's return from a provider's consent: through CloudFront, whose origin-facing address is then
+  // the source (many viewers share one); a direct call to the stage is counted by its own address.
+  oauthCallback: perSource('OAuthCallbackPerSource', T.oauthCallback, [OAUTH_CALLBACK_PATH]),
   apiKey: {
     name: 'ApiKeyRoutesPerSource',
-    limit: (STAGE_METHOD_CEILING.rateLimit * 60) / 10,
+    limit: TENTH_OF_THE_CEILING,
     windowSeconds: 60,
-    pathContains: [PUBLIC_BASE],
-    pathExcludes: [pub('u/'), pub('o/'), pub('test-emails/'), pub('openapi.json')],
+    paths: [pub('*')],
+    excludePaths: [pub('u/{token}/'), pub('o/{token}/'), pub('test-emails/*'), pub('openapi.json')],
   },
 } satisfies Record<string, SourceRateLimit>;
 
 /** The rule list, in the web ACL's priority order. */
 export const SOURCE_RATE_LIMIT_LIST: readonly SourceRateLimit[] = Object.values(SOURCE_RATE_LIMITS);
 
-/** Does a request with this URI path count against the limit? The path as sent; decoded as WAF's URL_DECODE does. */
-export function countsAgainst(limit: SourceRateLimit, rawPath: string): boolean {
+/**
+ * The anchored regular expression of one path pattern (see SourceRateLimit), for the whole percent-decoded
+ * path; `stage` names the stage that may stand in front on the execute-api host. The web ACL (WAF's regex
+ * match) and the local gateway (RegExp) use the same string.
+ */
+export function sourcePathRegex(pattern: string, stage?: string): string {
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  let rest = pattern;
+  let tail = '';
+  if (rest.endsWith('*')) {
+    rest = rest.slice(0, -1);
+    tail = '.*';
+  } else if (rest.endsWith('/')) {
+    rest = rest.slice(0, -1);
+    tail = '/?';
+  }
+  const body = rest
+    .split(/(\{[^}]+\})/)
+    .map((part) => (/^\{[^}]+\}$/.test(part) ? '[^/]+' : escape(part)))
+    .join('');
+  return `^${stage ? `(/${escape(stage)})?` : ''}${body}${tail}$`;
+}
+
+const compiled = new Map<string, RegExp>();
+const regexOf = (pattern: string) => {
+  let r = compiled.get(pattern);
+  if (!r) compiled.set(pattern, (r = new RegExp(sourcePathRegex(pattern))));
+  return r;
+};
+
+/** Does a request count against the limit? The path as sent, decoded once as WAF's URL_DECODE does. */
+export function countsAgainst(limit: SourceRateLimit, method: string, rawPath: string): boolean {
+  if (limit.methods && !limit.methods.includes(method as Method)) return false;
   const path = safeDecode(rawPath);
-  return limit.pathContains.some((p) => path.includes(p)) && !(limit.pathExcludes ?? []).some((p) => path.includes(p));
+  return limit.paths.some((p) => regexOf(p).test(path)) && !(limit.excludePaths ?? []).some((p) => regexOf(p).test(path));
 }
 
 const accountsRead = { tables: { accounts: 'read' } } satisfies Bindings;
@@ -211,7 +263,7 @@ export const ROUTES: RouteDef[] = [
   // by, the throttle is the stage's, over all callers; each source address gets a share (SOURCE_RATE_LIMITS).
   { method: 'GET', path: pub('o/{token}/'), module: 'functions/tracking/open.ts', auth: 'public', throttle: T.openPixel, bindings: { tables: { outreach: 'readwrite' } } },
   { method: 'GET', path: pub('u/{token}/'), module: 'functions/tracking/unsubscribe.ts', auth: 'public', throttle: T.unsubscribe, bindings: { tables: { outreach: 'readwrite' } } },
-  { method: 'POST', path: pub('u/{token}/'), module: 'functions/tracking/unsubscribe.ts', auth: 'public', throttle: T.unsubscribe, bindings: { tables: { outreach: 'readwrite' } } },
+  { method: 'POST', path: pub('u/{token}/'), module: 'functions/tracking/unsubscribe.ts', auth: 'public', throttle: T.oneClickUnsubscribe, bindings: { tables: { outreach: 'readwrite' } } },
 
   // Test emails (docs/decisions.md#test-emails-pilot): no gateway key check, the handler answers 401 itself (docs/decisions.md#decisions-the-contract-leaves-open);
   // the catch-all throttle of docs/decisions.md#limits. The accounts table is read only (pilot flag, sender snapshot).
@@ -250,55 +302,58 @@ export const ROUTES: RouteDef[] = [
 
   // The customer web app's API (docs/decisions.md#customer-web-app): the account is the signed-in user's, from the
   // token; each handler calls the domain function its console twin calls.
-  { method: 'GET', path: app('account/'), module: 'functions/app/get-account.ts', auth: 'user', throttle: T.appRead, bindings: accountsRead },
-  { method: 'PATCH', path: app('account/'), module: 'functions/app/update-account.ts', auth: 'user', throttle: T.appWrite, bindings: accountsWrite },
-  { method: 'GET', path: app('api-keys/'), module: 'functions/app/list-api-keys.ts', auth: 'user', throttle: T.appRead, bindings: accountsRead },
-  { method: 'POST', path: app('api-keys/'), module: 'functions/app/create-api-key.ts', auth: 'user', throttle: T.appWrite, bindings: { ...accountsWrite, apiKeys: true } },
-  { method: 'DELETE', path: app('api-keys/{key_id}/'), module: 'functions/app/revoke-api-key.ts', auth: 'user', throttle: T.appWrite, bindings: { ...accountsWrite, apiKeys: true } },
-  { method: 'GET', path: app('webhook-secrets/'), module: 'functions/app/list-webhook-secrets.ts', auth: 'user', throttle: T.appRead, bindings: accountsRead },
-  { method: 'POST', path: app('webhook-secrets/'), module: 'functions/app/create-webhook-secret.ts', auth: 'user', throttle: T.appWrite, bindings: { ...accountsWrite, secrets: true } },
-  { method: 'DELETE', path: app('webhook-secrets/{secret_id}/'), module: 'functions/app/revoke-webhook-secret.ts', auth: 'user', throttle: T.appWrite, bindings: accountsWrite },
-  { method: 'GET', path: app('charges/'), module: 'functions/app/list-charges.ts', auth: 'user', throttle: T.appRead, bindings: accountsRead },
-  { method: 'GET', path: app('sending-accounts/'), module: 'functions/app/list-sending-accounts.ts', auth: 'user', throttle: T.appRead, bindings: emailsRead },
+  { method: 'GET', path: app('account/'), module: 'functions/app/get-account.ts', auth: 'user', throttle: APP_LIMITS.read.stage, bindings: accountsRead },
+  { method: 'PATCH', path: app('account/'), module: 'functions/app/update-account.ts', auth: 'user', throttle: APP_LIMITS.write.stage, bindings: accountsWrite },
+  { method: 'GET', path: app('api-keys/'), module: 'functions/app/list-api-keys.ts', auth: 'user', throttle: APP_LIMITS.read.stage, bindings: accountsRead },
+  { method: 'POST', path: app('api-keys/'), module: 'functions/app/create-api-key.ts', auth: 'user', throttle: APP_LIMITS.write.stage, bindings: { ...accountsWrite, apiKeys: true } },
+  { method: 'DELETE', path: app('api-keys/{key_id}/'), module: 'functions/app/revoke-api-key.ts', auth: 'user', throttle: APP_LIMITS.write.stage, bindings: { ...accountsWrite, apiKeys: true } },
+  { method: 'GET', path: app('webhook-secrets/'), module: 'functions/app/list-webhook-secrets.ts', auth: 'user', throttle: APP_LIMITS.read.stage, bindings: accountsRead },
+  { method: 'POST', path: app('webhook-secrets/'), module: 'functions/app/create-webhook-secret.ts', auth: 'user', throttle: APP_LIMITS.write.stage, bindings: { ...accountsWrite, secrets: true } },
+  { method: 'DELETE', path: app('webhook-secrets/{secret_id}/'), module: 'functions/app/revoke-webhook-secret.ts', auth: 'user', throttle: APP_LIMITS.write.stage, bindings: accountsWrite },
+  { method: 'GET', path: app('charges/'), module: 'functions/app/list-charges.ts', auth: 'user', throttle: APP_LIMITS.read.stage, bindings: accountsRead },
+  { method: 'GET', path: app('sending-accounts/'), module: 'functions/app/list-sending-accounts.ts', auth: 'user', throttle: APP_LIMITS.read.stage, bindings: emailsRead },
   // A mailbox's per-day deliverability record, newest day first, paged (the web app's deliverability page).
-  { method: 'GET', path: app('sending-accounts/{ea_id}/deliverability/'), module: 'functions/app/sending-account-deliverability.ts', auth: 'user', throttle: T.appRead, bindings: emailsRead },
+  { method: 'GET', path: app('sending-accounts/{ea_id}/deliverability/'), module: 'functions/app/sending-account-deliverability.ts', auth: 'user', throttle: APP_LIMITS.read.stage, bindings: emailsRead },
   // Connecting a Google or Microsoft mailbox: the start; the provider's consent ends at the public callback.
-  { method: 'POST', path: app('sending-accounts/connect/'), module: 'functions/app/connect-sending-account.ts', auth: 'user', throttle: T.appWrite, bindings: { ...accountsWrite, secrets: true, mailboxProviders: true } },
-  { method: 'PATCH', path: app('sending-accounts/{ea_id}/'), module: 'functions/app/update-sending-account.ts', auth: 'user', throttle: T.appWrite, bindings: emailsChange },
+  { method: 'POST', path: app('sending-accounts/connect/'), module: 'functions/app/connect-sending-account.ts', auth: 'user', throttle: APP_LIMITS.write.stage, bindings: { ...accountsWrite, secrets: true, mailboxProviders: true } },
+  { method: 'PATCH', path: app('sending-accounts/{ea_id}/'), module: 'functions/app/update-sending-account.ts', auth: 'user', throttle: APP_LIMITS.write.stage, bindings: emailsChange },
   // Sequences and search jobs pages: the public routes' domain functions, the account from the token.
-  { method: 'GET', path: app('sequences/'), module: 'functions/app/list-sequences.ts', auth: 'user', throttle: T.appRead, bindings: { tables: { outreach: 'read' } } },
-  { method: 'GET', path: app('sequences/{sequence_id}/'), module: 'functions/app/get-sequence.ts', auth: 'user', throttle: T.appRead, bindings: { tables: { outreach: 'read' } } },
-  { method: 'GET', path: app('sequences/{sequence_id}/replies/'), module: 'functions/app/sequence-replies.ts', auth: 'user', throttle: T.appRead, bindings: { tables: { outreach: 'read' } } },
+  { method: 'GET', path: app('sequences/'), module: 'functions/app/list-sequences.ts', auth: 'user', throttle: APP_LIMITS.read.stage, bindings: { tables: { outreach: 'read' } } },
+  { method: 'GET', path: app('sequences/{sequence_id}/'), module: 'functions/app/get-sequence.ts', auth: 'user', throttle: APP_LIMITS.read.stage, bindings: { tables: { outreach: 'read' } } },
+  { method: 'GET', path: app('sequences/{sequence_id}/replies/'), module: 'functions/app/sequence-replies.ts', auth: 'user', throttle: APP_LIMITS.read.stage, bindings: { tables: { outreach: 'read' } } },
   // Starting work from the web app: the same use cases as the public routes, charged to the signed-in user's
   // account as the API charges it; per-key limits and Idempotency-Key scopes apply per user (userCallerId). The
-  // gateway counts the app's calls for all users together (appWrite); agentic concurrency is still per user.
-  { method: 'POST', path: app('sequences/'), module: 'functions/app/create-sequence.ts', auth: 'user', throttle: T.appWrite, bindings: sequencesAccept },
-  { method: 'POST', path: app('sequences/{sequence_id}/contacts/'), module: 'functions/app/add-sequence-contacts.ts', auth: 'user', throttle: T.appWrite, bindings: sequencesAccept },
-  { method: 'POST', path: app('sequences/{sequence_id}/approve/'), module: 'functions/app/approve-sequence.ts', auth: 'user', throttle: T.appWrite, bindings: { tables: { accounts: 'read', outreach: 'readwrite' }, queues: { sending: 'send' }, scheduler: true } },
-  { method: 'POST', path: app('sequences/{sequence_id}/cancel/'), module: 'functions/app/cancel-sequence.ts', auth: 'user', throttle: T.appWrite, bindings: { tables: { accounts: 'readwrite', outreach: 'readwrite' }, scheduler: true } },
+  // gateway counts the app's calls for all users together (a ceiling), the handler shell per user and per
+  // account (APP_LIMITS); agentic concurrency is still per user.
+  { method: 'POST', path: app('sequences/'), module: 'functions/app/create-sequence.ts', auth: 'user', throttle: APP_LIMITS.write.stage, bindings: sequencesAccept },
+  { method: 'POST', path: app('sequences/{sequence_id}/contacts/'), module: 'functions/app/add-sequence-contacts.ts', auth: 'user', throttle: APP_LIMITS.write.stage, bindings: sequencesAccept },
+  { method: 'POST', path: app('sequences/{sequence_id}/approve/'), module: 'functions/app/approve-sequence.ts', auth: 'user', throttle: APP_LIMITS.write.stage, bindings: { tables: { accounts: 'read', outreach: 'readwrite' }, queues: { sending: 'send' }, scheduler: true } },
+  { method: 'POST', path: app('sequences/{sequence_id}/cancel/'), module: 'functions/app/cancel-sequence.ts', auth: 'user', throttle: APP_LIMITS.write.stage, bindings: { tables: { accounts: 'readwrite', outreach: 'readwrite' }, scheduler: true } },
   // A CSV import's validation report: each contact judged as a sequence would judge it, nothing written.
-  { method: 'POST', path: app('contact-checks/'), module: 'functions/app/check-sequence-contacts.ts', auth: 'user', throttle: T.appRead, bindings: { tables: { outreach: 'read', directory: 'read', mail_evidence: 'read' } } },
-  { method: 'POST', path: app('search/'), module: 'functions/app/start-search.ts', auth: 'user', throttle: T.appWrite, bindings: acceptJob },
-  { method: 'POST', path: app('deep-search/'), module: 'functions/app/start-deep-search.ts', auth: 'user', throttle: T.appWrite, bindings: acceptJob },
-  { method: 'POST', path: app('agentic-search/'), module: 'functions/app/start-agentic-search.ts', auth: 'user', throttle: T.appWrite, bindings: acceptJob },
-  { method: 'GET', path: app('prices/'), module: 'functions/app/get-prices.ts', auth: 'user', throttle: T.appRead, bindings: {} },
-  { method: 'GET', path: app('jobs/'), module: 'functions/app/list-jobs.ts', auth: 'user', throttle: T.appRead, bindings: { tables: { jobs: 'read' } } },
-  { method: 'GET', path: app('jobs/{job_id}/'), module: 'functions/app/get-job.ts', auth: 'user', throttle: T.appRead, bindings: { tables: { jobs: 'read' } } },
-  { method: 'GET', path: app('jobs/{job_id}/webhook-deliveries/'), module: 'functions/app/webhook-deliveries.ts', auth: 'user', throttle: T.appRead, bindings: { tables: { jobs: 'read' } } },
+  { method: 'POST', path: app('contact-checks/'), module: 'functions/app/check-sequence-contacts.ts', auth: 'user', throttle: APP_LIMITS.read.stage, bindings: { tables: { outreach: 'readwrite', directory: 'read', mail_evidence: 'read' } } },
+  { method: 'POST', path: app('search/'), module: 'functions/app/start-search.ts', auth: 'user', throttle: APP_LIMITS.write.stage, bindings: acceptJob },
+  { method: 'POST', path: app('deep-search/'), module: 'functions/app/start-deep-search.ts', auth: 'user', throttle: APP_LIMITS.write.stage, bindings: acceptJob },
+  { method: 'POST', path: app('agentic-search/'), module: 'functions/app/start-agentic-search.ts', auth: 'user', throttle: APP_LIMITS.write.stage, bindings: acceptJob },
+  { method: 'GET', path: app('prices/'), module: 'functions/app/get-prices.ts', auth: 'user', throttle: APP_LIMITS.read.stage, bindings: {} },
+  { method: 'GET', path: app('jobs/'), module: 'functions/app/list-jobs.ts', auth: 'user', throttle: APP_LIMITS.read.stage, bindings: { tables: { jobs: 'read' } } },
+  { method: 'GET', path: app('jobs/{job_id}/'), module: 'functions/app/get-job.ts', auth: 'user', throttle: APP_LIMITS.read.stage, bindings: { tables: { jobs: 'read' } } },
+  { method: 'GET', path: app('jobs/{job_id}/webhook-deliveries/'), module: 'functions/app/webhook-deliveries.ts', auth: 'user', throttle: APP_LIMITS.read.stage, bindings: { tables: { jobs: 'read' } } },
   // A redelivery sends a request to the customer's server: held well below the app's other writes.
-  { method: 'POST', path: app('jobs/{job_id}/webhook-deliveries/redeliver/'), module: 'functions/app/redeliver-webhook.ts', auth: 'user', throttle: { perMinute: 30, burst: 5 }, bindings: { tables: { jobs: 'readwrite' }, queues: { webhooks: 'send' } } },
-  { method: 'GET', path: app('emails/'), module: 'functions/app/list-emails.ts', auth: 'user', throttle: T.appRead, bindings: emailsRead },
-  { method: 'GET', path: app('emails/{email_id}/'), module: 'functions/app/get-email.ts', auth: 'user', throttle: T.appRead, bindings: emailsRead },
-  { method: 'PATCH', path: app('emails/{email_id}/'), module: 'functions/app/edit-email.ts', auth: 'user', throttle: T.appWrite, bindings: emailsChange },
-  { method: 'POST', path: app('emails/{email_id}/approve/'), module: 'functions/app/approve-email.ts', auth: 'user', throttle: T.appWrite, bindings: emailsChange },
-  { method: 'POST', path: app('emails/{email_id}/cancel/'), module: 'functions/app/cancel-email.ts', auth: 'user', throttle: T.appWrite, bindings: emailsChange },
+  { method: 'POST', path: app('jobs/{job_id}/webhook-deliveries/redeliver/'), module: 'functions/app/redeliver-webhook.ts', auth: 'user', throttle: APP_LIMITS.redeliver.stage, bindings: { tables: { jobs: 'readwrite' }, queues: { webhooks: 'send' } } },
+  { method: 'GET', path: app('emails/'), module: 'functions/app/list-emails.ts', auth: 'user', throttle: APP_LIMITS.read.stage, bindings: emailsRead },
+  { method: 'GET', path: app('emails/{email_id}/'), module: 'functions/app/get-email.ts', auth: 'user', throttle: APP_LIMITS.read.stage, bindings: emailsRead },
+  { method: 'PATCH', path: app('emails/{email_id}/'), module: 'functions/app/edit-email.ts', auth: 'user', throttle: APP_LIMITS.write.stage, bindings: emailsChange },
+  { method: 'POST', path: app('emails/{email_id}/approve/'), module: 'functions/app/approve-email.ts', auth: 'user', throttle: APP_LIMITS.write.stage, bindings: emailsChange },
+  { method: 'POST', path: app('emails/{email_id}/cancel/'), module: 'functions/app/cancel-email.ts', auth: 'user', throttle: APP_LIMITS.write.stage, bindings: emailsChange },
 ];
 
 /**
  * What a route's function is granted: its bindings, and for routes that resolve an API key the accounts table
- * (read, or as bound) with the hourly "last used" write of `keyUse` where it only reads.
+ * (read, or as bound) with the hourly "last used" write of `keyUse` where it only reads. A web-app route keeps
+ * its user's and its account's token buckets (`RATE#…` items of the accounts table, APP_LIMITS).
  */
 export function routeBindings(route: RouteDef): Bindings {
+  if (route.auth === 'user') return { ...route.bindings, tables: { accounts: 'read', ...route.bindings.tables }, keyThrottle: true };
   if (route.auth !== 'api_key' && route.auth !== 'handler_key') return route.bindings;
   const tables = { ...route.bindings.tables };
   if (tables.accounts === undefined) tables.accounts = 'read';

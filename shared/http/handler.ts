@@ -13,6 +13,7 @@ import { pathIdsWellFormed } from './path-ids.js';
 import { recordRejectedCall } from '../accounts/ledger.repository.js';
 import { takeKeyToken } from '../accounts/key-throttle.repository.js';
 import type { RouteDef } from '../catalog/routes.js';
+import { APP_LIMITS, appLimitOf } from '../catalog/app-limits.js';
 import { isLocalMode } from '../core/env.js';
 import { USER_POOL } from '../catalog/user-pool.js';
 
@@ -365,6 +366,7 @@ function userRouteWith<S extends $ZodType | undefined, Q extends $ZodType | unde
     const accountId = claims?.[USER_POOL.accountClaim];
     const userSub = claims?.sub;
     if (typeof accountId !== 'string' || accountId === '' || typeof userSub !== 'string') throw new GatewayError(401, 'Unauthorized');
+    await throttleUserAndAccount(event, accountId, userSub);
     if (!idsWellFormed(event)) throw new NotFoundError();
     if (opts.admit) await opts.admit(accountId);
     try {
@@ -376,6 +378,22 @@ function userRouteWith<S extends $ZodType | undefined, Q extends $ZodType | unde
       throw e;
     }
   });
+}
+
+/**
+ * The web app's per-user and per-account limits (APP_LIMITS of the route table), before anything else is read:
+ * one token bucket per signed-in user (`sub`) and one per account (`custom:account_id`) for the route's class,
+ * counted in DynamoDB like the test emails' per-key bucket, so every tenant has its own budget whatever the
+ * others do. The user's first: a user refused at their own limit spends nothing of their colleagues'. Over
+ * either, 429 as the gateway answers it.
+ */
+async function throttleUserAndAccount(event: APIGatewayProxyEvent, accountId: string, userSub: string): Promise<void> {
+  const kind = appLimitOf(event.httpMethod, event.resource ?? event.path ?? '');
+  const limits = APP_LIMITS[kind];
+  const m = throttleMultiplier();
+  const user = await takeKeyToken(`user:${userSub}`, `app ${kind}`, limits.perUser, m);
+  const verdict = user.allowed ? await takeKeyToken(`account:${accountId}`, `app ${kind}`, limits.perAccount, m) : user;
+  if (!verdict.allowed) throw new GatewayError(429, 'Too Many Requests', { 'Retry-After': String(verdict.retryAfterSeconds) });
 }
 
 /**

@@ -247,7 +247,7 @@ export async function startGateway(opts: GatewayOptions): Promise<{ server: Serv
       // matched and before any authorizer or stage throttle. WAF's own answer carries no X-Request-Id.
       const source = sourceAddress(req);
       for (const limit of SOURCE_RATE_LIMIT_LIST) {
-        if (!countsAgainst(limit, url.pathname)) continue;
+        if (!countsAgainst(limit, req.method ?? 'GET', url.pathname)) continue;
         if (!sourceWindows.hit(`${limit.name} ${source}`, limit.limit * m, limit.windowSeconds)) {
           res.writeHead(429, { 'content-type': 'application/json' });
           res.end(JSON.stringify({ message: 'Too Many Requests' }));

@@ -2,6 +2,7 @@ import { serviceClock, type Clock } from '../core/clock.js';
 import { findByTrackToken, getEmail, recordOpen as recordEmailOpen, type EmailRef } from './emails.repository.js';
 import { suppress } from './leads.repository.js';
 import { countOnce } from './deliverability.repository.js';
+import { logger } from '../core/logger.js';
 
 /**
  * The public, credential-free endpoints a recipient's mail client calls, addressed by an unguessable
@@ -70,8 +71,10 @@ export async function unsubscribe(token: string, chosen: string | null = null, c
   const address = chosenRecipient(link.choices, chosen);
   if (!address) return { unsubscribed: null, choices: link.choices };
   const now = clock.now();
+  // The suppression is the unsubscribe, written first; once it holds the answer confirms it (RFC 8058: never
+  // refused), even when the deliverability count after it fails (logged; the record stays as it was).
   await suppress(link.ref.account_id, address, 'unsubscribed', now.toISOString());
-  await countOn(link.ref, 'unsubscribed', now);
+  await countOn(link.ref, 'unsubscribed', now).catch((error: unknown) => logger.error('unsubscribe recorded; its deliverability count failed', { email_id: link.ref.email_id, error: error as Error }));
   return { unsubscribed: address, choices: link.choices };
 }
 

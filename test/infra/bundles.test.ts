@@ -45,6 +45,7 @@ test.each(dynamodbOnly.map((f) => [f.module]))(`%s bundles within ${BUNDLE_LIMIT
 // Each lazy package with a function that imports it, and an export its bundled build must have.
 const LAZY_CHECKS: Record<(typeof LAZY_PACKAGES)[number], { module: string; exported: string }> = {
   '@aws-lambda-powertools/tracer': { module: 'functions/search/create.ts', exported: 'Tracer' },
+  tldts: { module: 'functions/app/check-sequence-contacts.ts', exported: 'getDomain' },
   '@smithy/core/event-streams': { module: 'functions/search/create.ts', exported: 'EventStreamSerde' },
   '@smithy/credential-provider-imds': { module: 'functions/search/create.ts', exported: 'fromInstanceMetadata' },
   'sanitize-html': { module: 'functions/emails/edit.ts', exported: 'default' },
@@ -81,11 +82,11 @@ console.log(JSON.stringify(out));`,
   // The asset carries only the lazy packages its bundle imports.
   const absent = LAZY_PACKAGES.filter((p) => !code.includes(`"${p}"`));
   const expectedAbsent: Record<string, string[]> = {
-    'functions/search/create.ts': ['sanitize-html', 'html-to-text', 'file-type', '@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client', 'disposable-email-domains-js', 'role-based-email-addresses'],
-    'functions/emails/edit.ts': ['file-type', '@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client', 'disposable-email-domains-js', 'role-based-email-addresses'],
-    'functions/test-emails/create.ts': ['@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client', 'disposable-email-domains-js', 'role-based-email-addresses'],
-    'functions/oauth/callback.ts': ['sanitize-html', 'html-to-text', 'file-type', 'disposable-email-domains-js', 'role-based-email-addresses'],
-    'functions/enrich/email.ts': ['sanitize-html', 'html-to-text', 'file-type', '@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client'],
+    'functions/search/create.ts': ['sanitize-html', 'html-to-text', 'file-type', '@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client', 'disposable-email-domains-js', 'role-based-email-addresses', 'tldts'],
+    'functions/emails/edit.ts': ['file-type', '@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client', 'disposable-email-domains-js', 'role-based-email-addresses', 'tldts'],
+    'functions/test-emails/create.ts': ['@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client', 'disposable-email-domains-js', 'role-based-email-addresses', 'tldts'],
+    'functions/oauth/callback.ts': ['sanitize-html', 'html-to-text', 'file-type', 'disposable-email-domains-js', 'role-based-email-addresses', 'tldts'],
+    'functions/enrich/email.ts': ['sanitize-html', 'html-to-text', 'file-type', '@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client', 'tldts'],
   };
   expect(absent).toEqual(expectedAbsent[module]);
   expect(absent.filter((p) => existsSync(join(dir, 'node_modules', p)))).toEqual([]);

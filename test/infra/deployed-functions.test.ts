@@ -172,7 +172,7 @@ function bindingLines(b: Bindings): string[] {
   if (b.mail) all(['ses:SendEmail', 'ses:SendRawEmail'], [...SES_IDENTITIES.map((i) => `ses:identity/${i}`), `ses:configuration-set/${PREFIX}-mail`], ' if from the identities');
   if (b.secrets) all(['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'], ['secret:secret-box']);
   if (b.mailboxProviders) all(['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'], ['secret:mailbox-providers']);
-  if (b.apiKeys) lines.push('apigateway:GET apigateway:/usageplans', 'apigateway:POST apigateway:/apikeys', 'apigateway:DELETE apigateway:/apikeys/*', 'apigateway:POST apigateway:/usageplans/{plan}/keys');
+  if (b.apiKeys) lines.push('apigateway:GET apigateway:/usageplans', 'apigateway:GET apigateway:/apikeys', 'apigateway:POST apigateway:/apikeys', 'apigateway:DELETE apigateway:/apikeys/*', 'apigateway:POST apigateway:/usageplans/{plan}/keys');
   if (b.userPool) all(['cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword'], ['user-pool']);
   if (b.directorySource) lines.push('s3:GetObject directory-bucket:directory/directory.jsonl', 's3:GetObject directory-bucket:index/*', 's3:ListBucket directory-bucket if under index/');
   if (b.directoryImport) {

@@ -15,7 +15,7 @@ import { DEAD_LETTER_QUEUE_VISIBILITY_SECONDS, SQS_VISIBILITY_PER_FUNCTION_TIMEO
 import type { IConstruct } from 'constructs';
 import { LANGUAGE_MODEL_ENVIRONMENT, grantedEnvironment, type Bindings } from '../../shared/catalog/bindings.js';
 import { DEAD_LETTERS, MAILBOX_POLL, QUEUES, QUEUE_LIST, SWEEPER, queueName } from '../../shared/catalog/queues.js';
-import { ROUTES, SOURCE_RATE_LIMITS, SOURCE_RATE_LIMIT_LIST, ratePerSecond, type RouteDef } from '../../shared/catalog/routes.js';
+import { APP_LIMITS, ROUTES, SOURCE_RATE_LIMITS, SOURCE_RATE_LIMIT_LIST, countsAgainst, ratePerSecond, type RouteDef } from '../../shared/catalog/routes.js';
 import { API_KEY_AUTHORIZER } from '../../shared/catalog/authorizer.js';
 import { RETENTION, TABLES, TABLE_LIST, type TableKey } from '../../shared/catalog/tables.js';
 import { mailConfigurationSetName } from '../../lib/constructs/mail-events.js';
@@ -111,6 +111,8 @@ function refersToTable(resource: unknown, key: TableKey): boolean {
 
 /** The bindings the stack must apply to a route: accounts read is implied for routes that resolve a key. */
 function expectedRouteBindings(route: RouteDef): Bindings {
+  // A web-app route keeps its user's and its account's token buckets (RATE# items of the accounts table).
+  if (route.auth === 'user') return { ...route.bindings, tables: { accounts: 'read', ...route.bindings.tables }, keyThrottle: true };
   if (route.auth !== 'api_key' && route.auth !== 'handler_key') return route.bindings;
   const tables: Bindings['tables'] = { accounts: 'read', ...route.bindings.tables };
   // A key's hourly "last used" is written by every route that resolves one: those that only read accounts get the narrow grant.
@@ -967,18 +969,19 @@ describe('IAM least privilege', () => {
     expect(statements.flatMap((s) => asArray<string>(s.Action)).filter((a) => a.startsWith('ses:'))).toEqual([]);
   });
 
-  test('API-key functions: create keys, delete keys, find the plan by name, add keys to this stack’s plan by id — nothing else of API Gateway', () => {
+  test('API-key functions: create keys, delete keys, find a key or the plan by name, add keys to this stack’s plan by id — nothing else of API Gateway', () => {
     const keyFns = allFunctions.filter((f) => f.bindings.apiKeys);
     expect(keyFns.length).toBeGreaterThan(0);
     const planId = api.getLogicalId(api.node.findChild('Api').node.findChild('UsagePlan').node.defaultChild as never);
     for (const { name, fn } of keyFns) {
       const grants = statementsOf(fn)
         .filter((s) => asArray<string>(s.Action).some((a) => a.startsWith('apigateway:')))
-        .map((s) => [asArray<string>(s.Action).join(','), JSON.stringify(s.Resource).replace(/.*::(\/[^"]*)".*/, '$1')]);
+        .flatMap((s) => asArray(s.Resource).map((r) => [asArray<string>(s.Action).join(','), JSON.stringify(r).replace(/.*::(\/[^"]*)".*/, '$1')]));
       expect([name, grants.sort()]).toEqual([
         name,
         [
           ['apigateway:DELETE', '/apikeys/*'],
+          ['apigateway:GET', '/apikeys'],
           ['apigateway:GET', '/usageplans'],
           ['apigateway:POST', '/apikeys'],
           ['apigateway:POST', '/usageplans/'],
@@ -1111,9 +1114,9 @@ describe('cdk-nag (AwsSolutions and Serverless)', () => {
 describe('per-source rate limits (AWS WAF on the public API stage, issue 30)', () => {
   const acls = ofType(apiResources, 'AWS::WAFv2::WebACL');
   const [aclId, acl] = acls[0] ?? ['', {}];
-  const uriContains = (searchString: string) => ({
-    ByteMatchStatement: { FieldToMatch: { UriPath: {} }, PositionalConstraint: 'CONTAINS', SearchString: searchString, TextTransformations: [{ Priority: 0, Type: 'URL_DECODE' }] },
-  });
+  const path = (regexString: string) => ({ RegexMatchStatement: { FieldToMatch: { UriPath: {} }, RegexString: regexString, TextTransformations: [{ Priority: 0, Type: 'URL_DECODE' }] } });
+  const method = (m: string) => ({ ByteMatchStatement: { FieldToMatch: { Method: {} }, PositionalConstraint: 'EXACTLY', SearchString: m, TextTransformations: [{ Priority: 0, Type: 'NONE' }] } });
+  const ST = `^(/${STAGE})?`;
 
   test('one REGIONAL web ACL that allows by default and refuses with 429 and API Gateway’s throttle body', () => {
     expect(acls).toHaveLength(1);
@@ -1124,27 +1127,30 @@ describe('per-source rate limits (AWS WAF on the public API stage, issue 30)', (
     });
   });
 
-  test('one rate-based rule per catalogue limit, per source IP, scoped down to its paths, with the catalogue’s limit and window', () => {
-    const pub = (p: string) => `/api/public/v1/${p}`;
+  test('one rate-based rule per catalogue limit, per source IP, scoped down to its whole decoded path (anchored regex, never CONTAINS) and method', () => {
+    const U = `${ST}/api/public/v1/u/[^/]+/?$`;
     const expected = [
-      { name: SOURCE_RATE_LIMITS.unsubscribe.name, limit: SOURCE_RATE_LIMITS.unsubscribe.limit, scope: uriContains(pub('u/')) },
-      { name: SOURCE_RATE_LIMITS.openPixel.name, limit: SOURCE_RATE_LIMITS.openPixel.limit, scope: uriContains(pub('o/')) },
-      { name: SOURCE_RATE_LIMITS.testEmails.name, limit: SOURCE_RATE_LIMITS.testEmails.limit, scope: uriContains(pub('test-emails/')) },
+      { name: SOURCE_RATE_LIMITS.unsubscribe.name, limit: SOURCE_RATE_LIMITS.unsubscribe.limit, scope: { AndStatement: { Statements: [path(U), method('GET')] } } },
+      { name: SOURCE_RATE_LIMITS.oneClickUnsubscribe.name, limit: SOURCE_RATE_LIMITS.oneClickUnsubscribe.limit, scope: { AndStatement: { Statements: [path(U), method('POST')] } } },
+      { name: SOURCE_RATE_LIMITS.openPixel.name, limit: SOURCE_RATE_LIMITS.openPixel.limit, scope: path(`${ST}/api/public/v1/o/[^/]+/?$`) },
+      { name: SOURCE_RATE_LIMITS.testEmails.name, limit: SOURCE_RATE_LIMITS.testEmails.limit, scope: path(`${ST}/api/public/v1/test-emails/.*$`) },
+      { name: SOURCE_RATE_LIMITS.oauthCallback.name, limit: SOURCE_RATE_LIMITS.oauthCallback.limit, scope: path(`${ST}/oauth/callback/?$`) },
       {
         name: SOURCE_RATE_LIMITS.apiKey.name,
         limit: SOURCE_RATE_LIMITS.apiKey.limit,
         scope: {
           AndStatement: {
             Statements: [
-              uriContains('/api/public/v1/'),
-              { NotStatement: { Statement: { OrStatement: { Statements: [pub('u/'), pub('o/'), pub('test-emails/'), pub('openapi.json')].map(uriContains) } } } },
+              path(`${ST}/api/public/v1/.*$`),
+              { NotStatement: { Statement: { OrStatement: { Statements: [U, `${ST}/api/public/v1/o/[^/]+/?$`, `${ST}/api/public/v1/test-emails/.*$`, `${ST}/api/public/v1/openapi\\.json$`].map(path) } } } },
             ],
           },
         },
       },
     ];
-    // The numbers the issue names: unsubscribe 600/min and the pixel 3,000/min stage-wide, a fifth per source.
-    expect(expected.map((e) => e.limit)).toEqual([120, 600, 12, 6000]);
+    // The page 600/min, the pixel 3,000/min, the OAuth callback 120/min stage-wide: a fifth per source; the
+    // one-click POST and the API-key routes a tenth of the stage ceiling (1,000/s).
+    expect(expected.map((e) => e.limit)).toEqual([120, 6000, 600, 12, 24, 6000]);
     const rules: Json[] = acl.Properties.Rules;
     expect(rules).toHaveLength(SOURCE_RATE_LIMIT_LIST.length);
     expected.forEach((e, priority) => {
@@ -1156,6 +1162,7 @@ describe('per-source rate limits (AWS WAF on the public API stage, issue 30)', (
         VisibilityConfig: { CloudWatchMetricsEnabled: true, MetricName: `${PREFIX}-${e.name}`, SampledRequestsEnabled: true },
       });
     });
+    expect(JSON.stringify(rules)).not.toContain('CONTAINS');
   });
 
   test('the web ACL is associated with the public API’s stage, and with nothing else', () => {
@@ -1181,8 +1188,8 @@ describe('per-source rate limits (AWS WAF on the public API stage, issue 30)', (
   });
 
   test('the stage throttles stay the overall ceiling behind it: each keyless route’s per-source limit is below its stage method throttle', () => {
-    for (const l of [SOURCE_RATE_LIMITS.unsubscribe, SOURCE_RATE_LIMITS.openPixel, SOURCE_RATE_LIMITS.testEmails]) {
-      const routes = ROUTES.filter((r) => r.path.includes(l.pathContains[0]!));
+    for (const l of [SOURCE_RATE_LIMITS.unsubscribe, SOURCE_RATE_LIMITS.oneClickUnsubscribe, SOURCE_RATE_LIMITS.openPixel, SOURCE_RATE_LIMITS.testEmails, SOURCE_RATE_LIMITS.oauthCallback]) {
+      const routes = ROUTES.filter((r) => countsAgainst(l, r.method, r.path));
       expect(routes.length).toBeGreaterThan(0);
       for (const r of routes) expect([r.path, l.limit < (r.edgeThrottle ?? r.throttle!).perMinute]).toEqual([r.path, true]);
     }
@@ -1403,7 +1410,7 @@ describe('the customer web app: user pool, app client, Cognito authorizer', () =
       const others = statementsOf(fn).flatMap((s) => asArray<string>(s.Action)).filter((a) => /^(scheduler|ses|s3|cognito-idp):/.test(a));
       expect([route.path, others]).toEqual([route.path, []]);
     }
-    expect(pageRoutes.find((r) => r.method === 'POST')!.throttle).toEqual({ perMinute: 30, burst: 5 });
+    expect(pageRoutes.find((r) => r.method === 'POST')!.throttle).toEqual(APP_LIMITS.redeliver.stage);
   });
 });
 

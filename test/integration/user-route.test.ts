@@ -1,6 +1,18 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import * as z from 'zod';
-import { userRoute } from '../../../shared/http/handler.js';
+import { userRoute } from '../../shared/http/handler.js';
+import type { LocalStack } from '../../shared/local/stack.js';
+import { startTestStack } from '../support/local.js';
+
+// The shell counts each user and account in DynamoDB token buckets before the handler runs (the web app's
+// per-user and per-account limits), so it runs here beside the run's DynamoDB Local.
+let stack: LocalStack;
+beforeAll(async () => {
+  stack = await startTestStack({ gateway: false, workers: false });
+});
+afterAll(async () => {
+  await stack?.stop();
+});
 
 /** Black-box: the web app's handler shell takes the account from the authorizer's claims and nothing else. */
 function appEvent(claims: Record<string, string> | null, overrides: Partial<APIGatewayProxyEvent> = {}): APIGatewayProxyEvent {
