@@ -107,6 +107,8 @@ test('in Chromium: a draft is edited, approved and sent; another is cancelled; a
   await page.getByRole('status').filter({ hasText: 'Saved the draft' }).waitFor();
   expect((await reply(t.client.typed.GET('/api/public/v1/emails/{id}/', { params: { path: { id: toSend } } }))).body.subject).toBe('A quick idea for Acme Robotics');
 
+  // The save reloads the list, and the card comes back with the saved subject (a new card): choose after that.
+  await page.waitForLoadState('networkidle');
   await card.getByLabel('Send', { exact: true }).selectOption('at');
   await card.getByLabel('Send at (your time)').waitFor();
   await card.getByLabel('Send', { exact: true }).selectOption('now');
