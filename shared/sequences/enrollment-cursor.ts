@@ -20,9 +20,8 @@ export function encodeEnrollmentCursor(key: Buffer, s: Pick<SequenceRecord, 'acc
   return Buffer.from(JSON.stringify([s.id, address, mac(key, 'enrollments', s.account_id, s.id, address)]), 'utf8').toString('base64url');
 }
 
-/** Where the page after `cursor` starts in `s.contacts`. */
-export function enrollmentCursorStart(key: Buffer, s: Pick<SequenceRecord, 'account_id' | 'id' | 'contacts'>, cursor: string): number {
-  const invalid = () => new ValidationError('Invalid query parameters.', [{ path: 'cursor', message: 'not a cursor of this sequence' }]);
+/** The three strings a cursor of this file holds (sequence id, position, MAC), or `invalid()` thrown. */
+function cursorParts(cursor: string, invalid: () => Error): [string, string, string] {
   let parts: unknown;
   try {
     parts = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -30,7 +29,13 @@ export function enrollmentCursorStart(key: Buffer, s: Pick<SequenceRecord, 'acco
     throw invalid();
   }
   if (!Array.isArray(parts) || parts.length !== 3 || !parts.every((p) => typeof p === 'string')) throw invalid();
-  const [sequenceId, address, check] = parts as [string, string, string];
+  return parts as [string, string, string];
+}
+
+/** Where the page after `cursor` starts in `s.contacts`. */
+export function enrollmentCursorStart(key: Buffer, s: Pick<SequenceRecord, 'account_id' | 'id' | 'contacts'>, cursor: string): number {
+  const invalid = () => new ValidationError('Invalid query parameters.', [{ path: 'cursor', message: 'not a cursor of this sequence' }]);
+  const [sequenceId, address, check] = cursorParts(cursor, invalid);
   if (sequenceId !== s.id || !macEquals(check, mac(key, 'enrollments', s.account_id, s.id, address))) throw invalid();
   const at = s.contacts.indexOf(address);
   if (at < 0) throw invalid();
@@ -50,14 +55,7 @@ export function encodeReplyCursor(key: Buffer, s: Pick<SequenceRecord, 'account_
 /** The list key the page after `cursor` starts after. */
 export function replyCursorAfter(key: Buffer, s: Pick<SequenceRecord, 'account_id' | 'id'>, cursor: string, pageSize: number): string {
   const invalid = () => new ValidationError('Invalid query parameters.', [{ path: 'cursor', message: 'not a replies cursor of this sequence and page_size' }]);
-  let parts: unknown;
-  try {
-    parts = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  if (!Array.isArray(parts) || parts.length !== 3 || !parts.every((p) => typeof p === 'string')) throw invalid();
-  const [sequenceId, listSk, check] = parts as [string, string, string];
+  const [sequenceId, listSk, check] = cursorParts(cursor, invalid);
   if (sequenceId !== s.id || !macEquals(check, mac(key, 'replies', s.account_id, s.id, listSk, pageSize))) throw invalid();
   return listSk;
 }
