@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LocalStack } from '../../shared/local/stack.js';
 import { Client, ROOT, newTenant, reply, startTestStack, type RequestBody } from '../support/local.js';
+import { plainMessage } from '../support/mail-reports.js';
 
 // Mail as it really arrives, over HTTP against the twin: `POST dev/inbound/` with `{mailbox, raw}` puts the
 // RFC 5322 text into the emulated Gmail mailbox of a connected sender (then the poll finds it), or through
@@ -71,7 +72,6 @@ function realBounce(lead: string, mailboxAddress: string, messageId: string): st
   return raw;
 }
 
-const plain = (headers: string[], body: string) => [...headers, 'MIME-Version: 1.0', 'Content-Type: text/plain; charset=utf-8', 'Content-Transfer-Encoding: 8bit', '', body, ''].join('\r\n');
 
 test('a real-format bounce whose failed recipient is a sequence lead stops that lead and only that lead', async () => {
   const t = await tenant('google');
@@ -92,16 +92,16 @@ test('Gmail mailbox: a group email, a From: x, an over-long In-Reply-To and a 16
   const since = new Date().toISOString();
   const group = Array.from({ length: 25 }, (_, i) => `person${i}@big-company.test`).join(', ');
   const bad = [
-    plain([`From: announcer@big-company.test`, `To: ${group}, ${t.ea.email}`, 'Subject: All hands', `In-Reply-To: ${original}`], 'Everyone, see you at noon.'),
-    plain(['From: x', `To: ${t.ea.email}`, 'Subject: hello', `In-Reply-To: ${original}`], 'who am i'),
-    plain([`From: ${lead}`, `To: ${t.ea.email}`, 'Subject: Re: long', `In-Reply-To: <${'a'.repeat(1500)}@prospect.test>`], 'An id longer than any line may be.'),
-    plain([`From: someone@prospect.test`, `To: ${t.ea.email}`, 'Subject: 長文', `In-Reply-To: ${original}`], '日本語の長い本文です。'.repeat(16_000).slice(0, 160_000)),
+    plainMessage([`From: announcer@big-company.test`, `To: ${group}, ${t.ea.email}`, 'Subject: All hands', `In-Reply-To: ${original}`], 'Everyone, see you at noon.'),
+    plainMessage(['From: x', `To: ${t.ea.email}`, 'Subject: hello', `In-Reply-To: ${original}`], 'who am i'),
+    plainMessage([`From: ${lead}`, `To: ${t.ea.email}`, 'Subject: Re: long', `In-Reply-To: <${'a'.repeat(1500)}@prospect.test>`], 'An id longer than any line may be.'),
+    plainMessage([`From: someone@prospect.test`, `To: ${t.ea.email}`, 'Subject: 長文', `In-Reply-To: ${original}`], '日本語の長い本文です。'.repeat(16_000).slice(0, 160_000)),
   ];
   const outcomes = [];
   for (const raw of bad) outcomes.push(await inbound(t.ea.email, raw));
   expect(outcomes[1]).toMatchObject({ matched: false, unprocessable: 'no_sender' });
   expect(statusOf(await read(t, id), lead)).toBe('active');
-  const genuine = await inbound(t.ea.email, plain([`From: Jane Doe <${lead}>`, `To: ${t.ea.email}`, 'Subject: Re: hello', `In-Reply-To: ${original}`, `References: ${original}`], 'Interested, call me Tuesday.'));
+  const genuine = await inbound(t.ea.email, plainMessage([`From: Jane Doe <${lead}>`, `To: ${t.ea.email}`, 'Subject: Re: hello', `In-Reply-To: ${original}`, `References: ${original}`], 'Interested, call me Tuesday.'));
   expect(genuine).toMatchObject({ matched: true, classification: 'reply', counted_as_lead_reply: true });
   expect(statusOf(await read(t, id), lead)).toBe('replied');
   const issues = (await admin.console('GET', 'inbound-issues/?days=1')).body.results as any[];
@@ -124,10 +124,10 @@ test('a forged "Undeliverable:" from a stranger and a "reply" from a CC address 
   const otherId = await running(other, [lead]);
   const forged = await inbound(
     t.ea.email,
-    plain([`From: stranger@elsewhere.test`, `To: ${t.ea.email}`, 'Subject: Undeliverable: hello', `In-Reply-To: ${original}`, `X-Failed-Recipients: ${lead}`], `Delivery has failed to these recipients or groups:\r\n\r\n${lead}\r\nThe email address wasn't found.`),
+    plainMessage([`From: stranger@elsewhere.test`, `To: ${t.ea.email}`, 'Subject: Undeliverable: hello', `In-Reply-To: ${original}`, `X-Failed-Recipients: ${lead}`], `Delivery has failed to these recipients or groups:\r\n\r\n${lead}\r\nThe email address wasn't found.`),
   );
   expect(forged).toMatchObject({ matched: true, classification: 'reply', counted_as_lead_reply: false });
-  const cc = await inbound(t.ea.email, plain([`From: colleague@prospect.test`, `To: ${t.ea.email}`, `Cc: ${lead}`, 'Subject: Re: hello', `In-Reply-To: ${original}`], 'Adding my thoughts.'));
+  const cc = await inbound(t.ea.email, plainMessage([`From: colleague@prospect.test`, `To: ${t.ea.email}`, `Cc: ${lead}`, 'Subject: Re: hello', `In-Reply-To: ${original}`], 'Adding my thoughts.'));
   expect(cc).toMatchObject({ matched: true, classification: 'reply', counted_as_lead_reply: false });
   expect(statusOf(await read(t, id), lead)).toBe('active');
   expect(statusOf(await read(other, otherId), lead)).toBe('active');

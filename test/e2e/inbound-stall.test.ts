@@ -3,7 +3,7 @@ import type { LocalStack } from '../../shared/local/stack.js';
 import { functionNamed } from '../../shared/catalog/functions.js';
 import { localMetricTotals } from '../../shared/core/metrics.js';
 import { Client, newTenant, reply, startTestStack, type RequestBody } from '../support/local.js';
-import { dsnReport } from '../support/mail-reports.js';
+import { dsnReport, plainMessage } from '../support/mail-reports.js';
 
 // A message that keeps failing cannot stall a mailbox. The mailbox poller runs here without its grant on
 // mail_evidence, so handling a hard bounce fails at its last write every time (as a missing grant would in
@@ -54,7 +54,7 @@ test('a bounce that fails three times is listed unprocessable and passed; the re
   await settle();
   expect(localMetricTotals().mailbox_polls_failed).toBe(failedBefore + 1);
   // Attempt 3: the poll that reads the reply behind it gives the bounce up as unprocessable and moves on.
-  const answered = await inbound(ea.email, [`From: Jane <${talker}>`, `To: ${ea.email}`, 'Subject: Re: hello', `In-Reply-To: ${replied.messageId}`, 'Content-Type: text/plain', '', 'Yes, Tuesday works.', ''].join('\r\n'));
+  const answered = await inbound(ea.email, plainMessage([`From: Jane <${talker}>`, `To: ${ea.email}`, 'Subject: Re: hello', `In-Reply-To: ${replied.messageId}`], 'Yes, Tuesday works.'));
   expect(answered).toMatchObject({ matched: true, classification: 'reply', counted_as_lead_reply: true });
   const email = async (id: string) => (await reply(t.client.typed.GET('/api/public/v1/emails/{id}/', { params: { path: { id } } }))).body;
   expect((await email(replied.id)).status).toBe('replied');

@@ -15,7 +15,7 @@ import { documentClient } from '../../shared/adapters/aws.js';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../../shared/catalog/resource-names.js';
 import type { Scheduler } from '../../shared/adapters/scheduler.js';
-import { dsnReport } from '../support/mail-reports.js';
+import { dsnReport, plainMessage } from '../support/mail-reports.js';
 
 // The inbound rules on the real DynamoDB Local, no workers: each test sends an email, then hands the
 // service a message as it arrives (raw RFC 5322) and reads what changed.
@@ -48,20 +48,18 @@ const at = (mailbox: string, key = `k${(n += 1)}`): ReceivingMailbox => ({ sourc
 
 function reply(o: { from: string; to: string; subject?: string; inReplyTo?: string; text?: string; extra?: string }): Buffer {
   return Buffer.from(
-    [
-      `From: ${o.from}`,
-      `To: ${o.to}`,
-      `Subject: ${o.subject ?? 'Re: Quick question'}`,
-      `Message-ID: <r${(n += 1)}@prospect.test>`,
-      'Date: Fri, 27 Nov 2026 10:00:00 +0000',
-      ...(o.inReplyTo ? [`In-Reply-To: ${o.inReplyTo}`, `References: ${o.inReplyTo}`] : []),
-      ...(o.extra ? [o.extra] : []),
-      'MIME-Version: 1.0',
-      'Content-Type: text/plain; charset=utf-8',
-      '',
+    plainMessage(
+      [
+        `From: ${o.from}`,
+        `To: ${o.to}`,
+        `Subject: ${o.subject ?? 'Re: Quick question'}`,
+        `Message-ID: <r${(n += 1)}@prospect.test>`,
+        'Date: Fri, 27 Nov 2026 10:00:00 +0000',
+        ...(o.inReplyTo ? [`In-Reply-To: ${o.inReplyTo}`, `References: ${o.inReplyTo}`] : []),
+        ...(o.extra ? [o.extra] : []),
+      ],
       o.text ?? 'Sounds good, Thursday works.',
-      '',
-    ].join('\r\n'),
+    ),
   );
 }
 

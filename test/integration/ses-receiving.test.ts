@@ -8,6 +8,7 @@ import { overrideBindings, runAsFunction } from '../../shared/local/function-con
 import { INBOUND_MAIL } from '../../shared/catalog/functions.js';
 import { deleteObject, objectSize, putObject, readObjectBytes } from '../../shared/adapters/object-store.js';
 import { logger } from '../../shared/core/logger.js';
+import { plainMessage } from '../support/mail-reports.js';
 
 // SES receiving on the twin: the message stored in the emulated inbound bucket as SES stores it, then the real
 // inbound-mail function run on the S3 event, held to its grants.
@@ -31,20 +32,18 @@ let n = 0;
 function message(o: { to: string; extra?: string[]; text?: string }): Buffer {
   n += 1;
   return Buffer.from(
-    [
-      'From: Ada Lead <ada@prospect.test>',
-      `To: ${o.to}`,
-      'Subject: Re: Quick question',
-      `Message-ID: <m${n}.${Date.now()}@prospect.test>`,
-      'Date: Fri, 27 Nov 2026 10:00:00 +0000',
-      `In-Reply-To: <nothing-we-sent-${n}@seller.test>`,
-      ...(o.extra ?? []),
-      'MIME-Version: 1.0',
-      'Content-Type: text/plain; charset=utf-8',
-      '',
+    plainMessage(
+      [
+        'From: Ada Lead <ada@prospect.test>',
+        `To: ${o.to}`,
+        'Subject: Re: Quick question',
+        `Message-ID: <m${n}.${Date.now()}@prospect.test>`,
+        'Date: Fri, 27 Nov 2026 10:00:00 +0000',
+        `In-Reply-To: <nothing-we-sent-${n}@seller.test>`,
+        ...(o.extra ?? []),
+      ],
       o.text ?? 'Sounds good, Thursday works.',
-      '',
-    ].join('\r\n'),
+    ),
   );
 }
 

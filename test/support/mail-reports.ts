@@ -47,3 +47,8 @@ export function dsnReport(o: { mailbox: string; recipient: string; status?: stri
     '',
   ].join('\r\n');
 }
+
+/** A plain-text message as a mail client sends one: `headers` (whole lines), then a UTF-8 `text/plain` body. */
+export function plainMessage(headers: string[], body: string): string {
+  return [...headers, 'MIME-Version: 1.0', 'Content-Type: text/plain; charset=utf-8', 'Content-Transfer-Encoding: 8bit', '', body, ''].join('\r\n');
+}
