@@ -126,16 +126,20 @@ export async function updateAccount(accountId: string, patch: AccountPatch, opts
   throw new ConflictError('The account changed concurrently; try again.');
 }
 
-/** Hashes of an account's unrevoked API keys (whose lookup records carry the account's flags). */
-async function liveKeyHashes(accountId: string): Promise<string[]> {
-  const items = await queryAll<Record<string, unknown>>({
+/** An account's unrevoked API key listings (a `pending` one included), strongly consistent. */
+export async function unrevokedKeyListings(accountId: string): Promise<Record<string, unknown>[]> {
+  return queryAll<Record<string, unknown>>({
     TableName: tableName('accounts'),
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
     FilterExpression: 'attribute_not_exists(revoked_at)',
     ExpressionAttributeValues: { ':pk': K.accountPk(accountId), ':p': K.apiKeyMetaPrefix },
     ConsistentRead: true,
   });
-  return items.map((item) => item.hash as string);
+}
+
+/** Hashes of an account's unrevoked API keys (whose lookup records carry the account's flags). */
+async function liveKeyHashes(accountId: string): Promise<string[]> {
+  return (await unrevokedKeyListings(accountId)).map((item) => item.hash as string);
 }
 
 export async function getAccount(accountId: string): Promise<Account | null> {

@@ -7,6 +7,7 @@ import { ConflictError, ContentionError, NotFoundError } from '../core/errors.js
 import { apiKeyRegistry, type ApiKeyRegistry } from '../adapters/api-key-registry.js';
 import { apiKeyPrefix, generateApiKey, hashApiKey, newUsageIdentifier } from '../core/api-key-values.js';
 import { accountsKeys as K } from './accounts.keys.js';
+import { unrevokedKeyListings } from './accounts.repository.js';
 import { isTransactionCanceled } from '../adapters/dynamodb-errors.js';
 
 /**
@@ -35,17 +36,8 @@ export interface CreateApiKeyOptions {
 const ATTEMPTS = 20;
 const pause = (attempt: number) => new Promise((r) => setTimeout(r, 5 + Math.random() * 10 * Math.min(attempt + 1, 8)));
 
-/** Unrevoked, non-pending key records of an account (to start the live count of an account that has none). */
-async function countLiveKeys(accountId: string): Promise<number> {
-  const items = await queryAll<Record<string, unknown>>({
-    TableName: tableName('accounts'),
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    FilterExpression: 'attribute_not_exists(revoked_at)',
-    ExpressionAttributeValues: { ':pk': K.accountPk(accountId), ':p': K.apiKeyMetaPrefix },
-    ConsistentRead: true,
-  });
-  return items.length;
-}
+/** The keys holding a place under the cap, to start the live count of an account that has none: every unrevoked one, a pending create included. */
+const countLiveKeys = async (accountId: string): Promise<number> => (await unrevokedKeyListings(accountId)).length;
 
 const capReached = () =>
   new ConflictError(`This account already holds ${MAX_LIVE_API_KEYS} live API keys, the most it may hold; revoke one before creating another.`);
