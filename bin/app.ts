@@ -14,7 +14,12 @@ import { createServiceStacks } from '../lib/service.js';
  * without it, `smtpRelay` creates that secret in the stateful stack for the operator to fill in.
  * `maxLambdaMemoryMb` (default 3008): every function's memory is capped at it, because new accounts may not
  * configure more than 3,008 MB; raise it (up to 10240) once the account's quota allows, e.g.
- * `-c maxLambdaMemoryMb=10240` for the directory-finalize worker's full 10 GB.
+ * `-c maxLambdaMemoryMb=10240` for the directory-finalize worker's full 10 GB. `maxWorkerConcurrency` (2–1000): every
+ * SQS event source runs at most that many containers, for an account whose Lambda concurrency quota is still small.
+ * `sesSandbox=true` while the account is in the SES sandbox (the sending grant then covers every identity here,
+ * recipients included). `@aws-cdk/core:bootstrapQualifier`: the qualifier `cdk bootstrap --qualifier` used.
+ * A bare model id of a model Bedrock serves only through an inference profile is refused (use the `us.…` id).
+ * docs/deploying.md "First deploy into a fresh account" walks through each.
  * cdk-nag (AwsSolutions and Serverless packs) runs as policy-validation plugins: any unacknowledged error fails
  * the synth. `npm run lint:cfn` then runs AWS's cfn-lint over every synthesised template (bin/cfn-lint.sh).
  */

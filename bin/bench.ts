@@ -125,6 +125,23 @@ const byKind = (xs: string[]) => {
   log(`  ${JSON.stringify({ ...(results.mail_reading as object), recipient_misses: undefined, hard_soft_disagreements_by_system: undefined })}`);
 }
 
+// ── Fair shares: tenant B's ordinary workload alone, then beside tenant A at twice its budgets on every route (bench-noisy-neighbour.ts) ──
+{
+  log('noisy neighbour: tenant B alone, then beside tenant A at twice its budgets…');
+  const out = execFileSync(process.execPath, ['--import', 'tsx', join(root, 'bin/bench-noisy-neighbour.ts')], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  results.noisy_neighbour = JSON.parse(out.trim().split('\n').findLast((l) => l.startsWith('{"at":'))!);
+  log(`  ${JSON.stringify({ ...(results.noisy_neighbour as object), a: undefined })}`);
+}
+
+// ── Cost per operation: what each operation consumed on its own stack, in AWS dollars per 1,000, beside its credits (bench-cost.ts) ──
+{
+  log('cost per operation: consumption on the twin → AWS dollars per 1,000 operations…');
+  const out = execFileSync(process.execPath, ['--import', 'tsx', join(root, 'bin/bench-cost.ts')], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  results.cost = JSON.parse(out.trim().split('\n').findLast((l) => l.startsWith('{"at":'))!);
+  const c = results.cost as { rows: { operation: string; per1000: { total: number } }[]; dearest: unknown; reference: { per1000: { total: number } } };
+  log(`  ${JSON.stringify({ per1000: Object.fromEntries(c.rows.map((x) => [x.operation, Number(x.per1000.total.toFixed(4))])), reference_read_per1000: Number(c.reference.per1000.total.toFixed(4)), dearest: c.dearest })}`);
+}
+
 // ── 2. The local stack: import, enrichment, calls per operation ──────────────────────────────────────
 const dir = mkdtempSync(join(tmpdir(), 'bench-'));
 const stack = await startLocalStack({ root, dataDir: null, port: 0, adminToken: 'bench', throttleMultiplier: 100_000, visibilityTimeoutSeconds: 30 });
@@ -419,6 +436,10 @@ const md = [
   `| physical reference of that run: sequential raw PutItem / GetItem, same DynamoDB Local | ${r.sequences.reference.put_item_per_s} / ${r.sequences.reference.get_item_per_s} per s |`,
   `| bulk enrichment of ${r.bulk.bulk.items} mixed items, POST → completed / the same as ${r.bulk.single.calls} single calls one after another (bench-bulk.ts) | ${r.bulk.bulk.ms} ms / ${r.bulk.single.ms} ms (ratio ${r.bulk.ratio}) |`,
   `| physical reference of that run: sequential raw GetItem, same DynamoDB Local | ${r.bulk.reference.get_item_per_s} GetItem/s |`,
+  `| noisy neighbour (bench-noisy-neighbour.ts): tenant B's p95 alone / beside tenant A at ${r.noisy_neighbour.pressure}× its budgets on every route (ratio, target ≤ 2; B's failed calls beside A) | ${r.noisy_neighbour.b_alone.p95_ms} / ${r.noisy_neighbour.b_noisy.p95_ms} ms (${r.noisy_neighbour.ratio_p95}; ${r.noisy_neighbour.b_noisy.failures} of ${r.noisy_neighbour.b_noisy.samples} failed) |`,
+  `| physical reference of that run: B's p50 alone; sequential raw GetItem p50 / p95 before it, same DynamoDB Local | ${r.noisy_neighbour.b_alone.p50_ms} ms; ${r.noisy_neighbour.reference.get_item_p50_ms} / ${r.noisy_neighbour.reference.get_item_p95_ms} ms |`,
+  ...r.cost.rows.map((x: any) => `| ${x.operation}, per 1,000 (unit: ${x.unit}; bench-cost.ts, bench-results/cost.md): AWS cost / credits charged / margin at $${r.cost.assumptions.pricePerCreditUsd} a credit | $${x.per1000.total.toFixed(4)} / ${Math.round(x.creditsPer1000).toLocaleString('en-US')} / $${x.marginPer1000.toFixed(2)} |`),
+  `| physical reference of that run: ${r.cost.reference.operation}, the cheapest API call, per 1,000 | $${r.cost.reference.per1000.total.toFixed(4)} |`,
   `| sweeper: ${r.sweep.examined} overdue reservations ended (one run) | ${r.sweep.ms} ms (${r.sweep.records_per_s} records/s) |`,
   `| sequential raw GetItem, same DynamoDB Local (reference) | ${r.sweep.sequential_get_item_per_s} GetItem/s |`,
   ...r.agentic.runs.map(

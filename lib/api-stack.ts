@@ -40,7 +40,9 @@ import { mailConfigurationSetName } from './constructs/mail-events.js';
 import { MailboxPoll } from './constructs/mailbox-poll.js';
 import { WebHosting } from './constructs/web-hosting.js';
 import { SourceRateLimits } from './constructs/source-rate-limits.js';
-import { ServiceFunction, directoryBucketArnExport, grantBedrockInvoke, nagFinding, type BindingResources } from './constructs/service-function.js';
+import { Operations } from './constructs/operations.js';
+import { ServiceFunction, directoryBucketArnExport, eventSourceScaling, grantBedrockInvoke, nagFinding, type BindingResources } from './constructs/service-function.js';
+import { executionLogGroup } from './constructs/log-retention.js';
 import type { SearchCollection } from './constructs/search-collection.js';
 import { DIRECTORY_OBJECT_KEY, pascal } from './stateful-stack.js';
 
@@ -117,6 +119,12 @@ export function resourcePath(routePath: string): string {
   return trimmed === '' ? '/' : trimmed;
 }
 
+/** A privacy request's confirm: an erasure deletes the person's search documents (shared/privacy/directory-erasure.ts). */
+export const PRIVACY_CONFIRM_MODULE = 'functions/privacy/confirm.ts';
+
+/** The privacy request that mails its verification link (shared/privacy-requests/verification-mail.ts). */
+export const PRIVACY_REQUEST_MODULE = 'functions/privacy/create.ts';
+
 /** The start of a mailbox connection (web app and console) and its public callback. */
 export const MAILBOX_CONNECT_MODULES = ['functions/app/connect-sending-account.ts', 'functions/console/connect-sending-account.ts', 'functions/oauth/callback.ts'];
 
@@ -144,6 +152,8 @@ const CONTEXT_OF_AREA: Record<string, string> = {
   openapi: 'App',
   // The public OAuth callback, beside the console's start of the same flow.
   oauth: 'Console',
+  // The people's privacy requests (no key), beside the recipient links every outreach email carries.
+  privacy: 'Outreach',
 };
 export const WORKERS_CONTEXT = 'Workers';
 
@@ -232,6 +242,8 @@ export class ApiStack extends Stack {
   readonly webHosting: WebHosting;
   /** The public API stage's web ACL: per-source rate limits of the routes without a key and of the API-key routes. */
   readonly sourceRateLimits: SourceRateLimits;
+  /** The stage's CloudWatch dashboard and the lost-jobs alarm. */
+  readonly operations: Operations;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
@@ -301,6 +313,8 @@ export class ApiStack extends Stack {
     this.sourceRateLimits = new SourceRateLimits(this, 'SourceRateLimits', { prefix, stage: this.api.deploymentStage, stageName: stage, limits: SOURCE_RATE_LIMIT_LIST });
 
     this.addGatewayResponses(this.api, 'api_key');
+    // The stage's execution logs (loggingLevel ERROR) in a group of this stack with a retention, made before the stage.
+    executionLogGroup(this.api, stage);
     const appAccessLogs = new LogGroup(this, 'AppApiAccessLogs', { retention: RetentionDays.ONE_MONTH });
     this.appApi = new RestApi(this, 'AppApi', {
       restApiName: `${prefix}-app-api`,
@@ -321,6 +335,7 @@ export class ApiStack extends Stack {
       reason: 'Every method requires a Cognito ID token, checked by API Gateway before any function runs, under per-method stage throttles; the per-source web ACL guards the public API, whose keyless routes take no token.',
     });
     this.addGatewayResponses(this.appApi, 'user');
+    executionLogGroup(this.appApi, stage);
     this.userAuthorizer = new CognitoUserPoolsAuthorizer(this, 'UserAuthorizer', { cognitoUserPools: [props.userPool], authorizerName: `${prefix}-users` });
     this.apiKeyAuthorizer = this.addApiKeyAuthorizer(contextStack(boundedContextOf(API_KEY_AUTHORIZER.module)), fnProps, props);
 
@@ -396,7 +411,7 @@ export class ApiStack extends Stack {
       ServiceFunction.applyBindings(fn, def.worker.bindings, resources);
       fn.alarmOnErrors(props.alarmTopic);
       fn.addEventSource(
-        new SqsEventSource(props.queues[def.key], { batchSize: def.worker.batchSize, reportBatchItemFailures: true, ...(def.worker.maxConcurrency ? { maxConcurrency: def.worker.maxConcurrency } : {}) }),
+        new SqsEventSource(props.queues[def.key], { batchSize: def.worker.batchSize, reportBatchItemFailures: true, ...eventSourceScaling(this, def.worker.maxConcurrency) }),
       );
       workers[def.key] = fn;
       if (def.key === 'drafting' && props.bedrockModelId) {
@@ -409,6 +424,7 @@ export class ApiStack extends Stack {
     if (props.searchCollection) {
       props.searchCollection.bindIndexer(workers['directory-import']);
       props.searchCollection.bindPublisher(workers['directory-finalize']);
+      for (const [route, fn] of routeFunctions) if (route.module === PRIVACY_CONFIRM_MODULE) props.searchCollection.bindEraser(fn);
       props.searchCollection.accessPolicy(this, [props.searchCollection.bindSearcher(workers.search)]);
     }
     this.housekeeping = new Housekeeping(contextStack(WORKERS_CONTEXT), 'Housekeeping', {
@@ -470,6 +486,16 @@ export class ApiStack extends Stack {
       evaluationPeriods: 1,
       treatMissingData: TreatMissingData.NOT_BREACHING,
     }).addAlarmAction(alarmAction);
+    new Alarm(this, 'AppApi5xx', {
+      alarmDescription: `${prefix}: the web-app API answered 5xx`,
+      metric: this.appApi.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }),
+      threshold: 5,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    }).addAlarmAction(alarmAction);
+    // The stage's dashboard, and the alarm on jobs the sweeper ended as lost (docs/operating.md).
+    this.operations = new Operations(this, 'Operations', { prefix, stage, serviceName: props.serviceName, topic: props.alarmTopic, publicApi: this.api, appApi: this.appApi });
 
     const consoleMethods = this.api.arnForExecuteApi('*', `${resourcePath(CONSOLE_BASE)}/*`, stage);
     this.consoleOperatorPolicy = new ManagedPolicy(this, 'ConsoleOperatorPolicy', {
@@ -492,6 +518,16 @@ export class ApiStack extends Stack {
       if (!MAILBOX_CONNECT_MODULES.includes(route.module)) continue;
       fn.addEnvironment('OAUTH_REDIRECT_URI', this.webHosting.oauthCallbackUrl);
       fn.addEnvironment('WEB_APP_URL', this.webHosting.url);
+    }
+    // Every outreach email's footer links the privacy page on the web app's domain, beside the unsubscribe link.
+    workers.sending!.addEnvironment('PRIVACY_PAGE_URL', this.webHosting.privacyUrl);
+    // A privacy request mails its link to that page, from the service's own address on its first SES domain
+    // identity (without one it answers 503: shared/privacy-requests/verification-mail.ts).
+    const privacySenderDomain = (props.sesIdentities ?? []).find((identity) => !identity.includes('@'));
+    for (const [route, fn] of routeFunctions) {
+      if (route.module !== PRIVACY_REQUEST_MODULE) continue;
+      fn.addEnvironment('PRIVACY_PAGE_URL', this.webHosting.privacyUrl);
+      if (privacySenderDomain) fn.addEnvironment('PRIVACY_MAIL_FROM', `privacy@${privacySenderDomain}`);
     }
     new CfnOutput(this, 'WebAppUrl', { value: this.webHosting.url, description: 'The customer web app (CloudFront)' });
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the stage' });
@@ -585,7 +621,7 @@ const AUTH_REASON: Record<RouteDef['auth'], string> = {
   api_key: 'Public API route authorised by the API-key Lambda authorizer (docs/decisions.md#authentication x-api-key); there are no end-user identities to put in a Cognito pool.',
   admin: 'Console API route authorised with IAM (SigV4) by the web console backend; there are no end-user identities to put in a Cognito pool.',
   handler_key: 'The handler checks the API key itself so it can answer 401 unauthorized as docs/decisions.md#401 requires for test-email routes.',
-  public: 'Deliberately unauthenticated (open-tracking pixel, one-click unsubscribe, OAuth callback): mail clients and browsers sent back by a mailbox provider cannot send credentials.',
+  public: 'Deliberately unauthenticated (open-tracking pixel, one-click unsubscribe, OAuth callback, privacy requests): mail clients, browsers sent back by a mailbox provider and people without an account cannot send credentials; a privacy link carries a single-use 256-bit token.',
   user: 'Web app route authorised by the Cognito user-pool authorizer.',
 };
 

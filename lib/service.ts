@@ -1,5 +1,7 @@
-import type { App } from 'aws-cdk-lib';
+import { Aspects, type App } from 'aws-cdk-lib';
 import { ApiStack } from './api-stack.js';
+import { FunctionLogGroups } from './constructs/log-retention.js';
+import { assertInvocableModelId } from './constructs/service-function.js';
 import { StatefulStack } from './stateful-stack.js';
 import type { RouteDef } from '../shared/catalog/routes.js';
 
@@ -36,6 +38,11 @@ export interface ServiceOptions {
 export function createServiceStacks(app: App, opts: ServiceOptions): { stateful: StatefulStack; api: ApiStack; prefix: string } {
   if (!/^[a-z][a-z0-9-]{0,15}$/.test(opts.stage)) throw new Error(`Invalid stage "${opts.stage}": lowercase letters, digits and dashes, at most 16`);
   if (opts.smtpRelaySecret && !opts.smtpRelay) throw new Error('-c smtpRelaySecret needs -c smtpRelay (host:port of the relay)');
+  // A bare id of a model Bedrock serves only through an inference profile would pass synth and fail every call.
+  if (opts.bedrockModelId) assertInvocableModelId('bedrockModelId', opts.bedrockModelId);
+  if (opts.languageModelId) assertInvocableModelId('languageModelId', opts.languageModelId);
+  // Every Lambda function, CDK's own helpers included, logs to a group of its stack with a retention.
+  Aspects.of(app).add(new FunctionLogGroups());
   const prefix = `${SERVICE}-${opts.stage}`;
   const stateful = new StatefulStack(app, `${prefix}-stateful`, {
     prefix,

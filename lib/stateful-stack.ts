@@ -20,6 +20,7 @@ import { MailAlarms } from './constructs/mail-alarms.js';
 import { directoryBucketArnExport, nagFinding } from './constructs/service-function.js';
 import { DEAD_LETTERS, QUEUE_LIST, queueName, type QueueKey } from '../shared/catalog/queues.js';
 import { TABLE_LIST, type TableKey } from '../shared/catalog/tables.js';
+import { queueAgeDeadlineSeconds } from '../shared/catalog/deadlines.js';
 
 export interface StatefulStackProps extends StackProps {
   /** Resource-name prefix, `<service>-<stage>`. */
@@ -175,6 +176,15 @@ export class StatefulStack extends Stack {
         metric: dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
         threshold: 1,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }).addAlarmAction(alarmAction);
+      // The oldest message older than the queue could keep it by retrying (queueAgeDeadlineSeconds): it waited.
+      new Alarm(this, `${pascal(def.key)}QueueAge`, {
+        alarmDescription: `${prefix}: the oldest message of the ${def.key} queue has waited longer than its deadline (${queueAgeDeadlineSeconds(def.key)} s): its worker is not keeping up or not running`,
+        metric: queues[def.key].metricApproximateAgeOfOldestMessage({ period: Duration.minutes(5), statistic: 'Maximum' }),
+        threshold: queueAgeDeadlineSeconds(def.key),
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
         evaluationPeriods: 1,
         treatMissingData: TreatMissingData.NOT_BREACHING,
       }).addAlarmAction(alarmAction);

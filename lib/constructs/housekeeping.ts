@@ -9,7 +9,7 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { DEAD_LETTERS, QUEUE_LIST, SWEEPER, type QueueKey } from '../../shared/catalog/queues.js';
-import { ServiceFunction, nagFinding, type BindingResources } from './service-function.js';
+import { ServiceFunction, eventSourceScaling, nagFinding, type BindingResources } from './service-function.js';
 
 export interface HousekeepingProps {
   readonly prefix: string;
@@ -49,7 +49,7 @@ export class Housekeeping extends Construct {
     this.deadLetterFunction.alarmOnErrors(props.alarmTopic);
     for (const def of QUEUE_LIST) {
       this.deadLetterFunction.addEventSource(
-        new SqsEventSource(props.deadLetterQueues[def.key], { batchSize: DEAD_LETTERS.batchSize, reportBatchItemFailures: true }),
+        new SqsEventSource(props.deadLetterQueues[def.key], { batchSize: DEAD_LETTERS.batchSize, reportBatchItemFailures: true, ...eventSourceScaling(this, DEAD_LETTERS.maxConcurrency) }),
       );
     }
 

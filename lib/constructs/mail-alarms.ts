@@ -1,5 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, MathExpression, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
@@ -59,8 +59,50 @@ export const MAIL_ALARMS: readonly MailAlarmDef[] = [
   },
 ];
 
+/**
+ * A deliverability rate over a UTC day, by metric math on the functions' own counts: `metric` against `sends`, in
+ * percent, above `thresholdPercent`. A day without sends is 0 %, never a breach. At a few sends a day one event is a
+ * large share, on purpose: a hard bounce or a complaint at low volume is worth a look before the volume grows.
+ */
+export interface RateAlarmDef {
+  readonly id: string;
+  readonly metric: 'bounces_hard' | 'complaints';
+  readonly thresholdPercent: number;
+  readonly description: string;
+}
+
+export const RATE_ALARMS: readonly RateAlarmDef[] = [
+  {
+    // SES reviews an account whose bounce rate passes 5 % (and may pause its sending at 10 %): the service's own
+    // alarm is at 2 %, early enough to act. Hard bounces only, as SES counts them.
+    id: 'BounceRate',
+    metric: 'bounces_hard',
+    thresholdPercent: 2,
+    description: 'more than 2% of the day’s sends bounced permanently (SES reviews an account at 5%)',
+  },
+  {
+    // SES reviews an account whose complaint rate passes 0.1 % (and may pause it at 0.5 %).
+    id: 'ComplaintRate',
+    metric: 'complaints',
+    thresholdPercent: 0.1,
+    description: 'more than 0.1% of the day’s sends were reported as spam (SES reviews an account at 0.1%)',
+  },
+];
+
+/** A rate alarm's value: `def.metric` per 100 of the day's `sends` (0 on a day without sends), from `daily` metrics. */
+export function rateExpression(def: RateAlarmDef, daily: (name: 'sends' | RateAlarmDef['metric']) => Metric): MathExpression {
+  return new MathExpression({
+    expression: `IF(FILL(sends, 0) > 0, 100 * FILL(${def.metric}, 0) / FILL(sends, 0), 0)`,
+    usingMetrics: { sends: daily('sends'), [def.metric]: daily(def.metric) },
+    label: `${def.metric} per 100 sends`,
+    period: Duration.days(1),
+  });
+}
+
 export class MailAlarms extends Construct {
   readonly alarms: ReadonlyMap<MetricName, Alarm>;
+  /** The deliverability-rate alarms, by id (RATE_ALARMS). */
+  readonly rateAlarms: ReadonlyMap<string, Alarm>;
 
   constructor(scope: Construct, id: string, props: MailAlarmsProps) {
     super(scope, id);
@@ -86,5 +128,22 @@ export class MailAlarms extends Construct {
       alarms.set(def.metric, alarm);
     }
     this.alarms = alarms;
+
+    const daily = (metricName: MetricName) =>
+      new Metric({ namespace: metricsNamespace(props.serviceName, props.stage), metricName, dimensionsMap: { service: props.serviceName }, period: Duration.days(1), statistic: 'Sum' });
+    const rateAlarms = new Map<string, Alarm>();
+    for (const def of RATE_ALARMS) {
+      const alarm = new Alarm(this, def.id, {
+        alarmDescription: `${props.prefix}: ${def.description}`,
+        metric: rateExpression(def, daily),
+        threshold: def.thresholdPercent,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      });
+      alarm.addAlarmAction(action);
+      rateAlarms.set(def.id, alarm);
+    }
+    this.rateAlarms = rateAlarms;
   }
 }

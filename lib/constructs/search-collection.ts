@@ -20,6 +20,7 @@ export class SearchCollection extends Construct {
   readonly name: string;
   private readonly publishers: IRole[] = [];
   private readonly indexers: IRole[] = [];
+  private readonly erasers: IRole[] = [];
 
   constructor(scope: Construct, id: string, props: SearchCollectionProps) {
     super(scope, id);
@@ -40,8 +41,8 @@ export class SearchCollection extends Construct {
       policy: JSON.stringify([{ Rules: [{ ResourceType: 'collection', Resource: resources }], AllowFromPublic: true }]),
     });
     this.collection = new CfnCollection(this, 'Collection', { name: this.name, type: 'SEARCH', standbyReplicas: 'ENABLED', description: 'People search index, one index per directory version behind the people alias' });
-    this.collection.addDependency(encryption);
-    this.collection.addDependency(network);
+    this.collection.addResourceDependency(encryption);
+    this.collection.addResourceDependency(network);
     new CfnOutput(this, 'Endpoint', { value: this.collection.attrCollectionEndpoint, description: 'OpenSearch Serverless endpoint of the people search' });
   }
 
@@ -65,6 +66,12 @@ export class SearchCollection extends Construct {
     this.indexers.push(fn.role!);
   }
 
+  /** Deletes an erased person's documents from the indices the alias names (a privacy request's confirm). */
+  bindEraser(fn: ServiceFunction): void {
+    this.bind(fn);
+    this.erasers.push(fn.role!);
+  }
+
   /** Counts a version's documents, swaps the alias to it and deletes replaced indices (the import's finalize step). */
   bindPublisher(fn: ServiceFunction): void {
     this.bind(fn);
@@ -84,6 +91,8 @@ export class SearchCollection extends Construct {
     });
     const rules = [rule(searchers, ['aoss:ReadDocument', 'aoss:DescribeIndex'], ['aoss:DescribeCollectionItems'])];
     if (this.indexers.length) rules.push(rule(this.indexers, ['aoss:CreateIndex', 'aoss:DescribeIndex', 'aoss:WriteDocument'], ['aoss:DescribeCollectionItems']));
+    // An erasure reads which indices the alias names (GET _alias, a collection item) and deletes documents (_bulk).
+    if (this.erasers.length) rules.push(rule(this.erasers, ['aoss:DescribeIndex', 'aoss:WriteDocument'], ['aoss:DescribeCollectionItems']));
     if (this.publishers.length) {
       // Aliases are collection items: `POST _aliases` needs CreateCollectionItems, and moving or removing one
       // Update/DeleteCollectionItems (AWS "Supported operations … in OpenSearch Serverless"); `_count` is a

@@ -69,6 +69,48 @@ export function maxLambdaMemoryMb(scope: Construct): number {
   return mb;
 }
 
+/**
+ * Context key of the cap on every SQS event source's concurrency (`-c maxWorkerConcurrency=2`). New accounts may
+ * have a reduced concurrent-executions quota (often 10): an uncapped event source scales to it and starves the
+ * API's functions (throttled, API Gateway answers 5xx). With the cap, each event source runs at most that many
+ * containers at once, the catalogue's own caps lowered to it (docs/deploying.md "First deploy into a fresh account").
+ */
+export const MAX_WORKER_CONCURRENCY_CONTEXT = 'maxWorkerConcurrency';
+
+/** The event-source cap from context (`maxWorkerConcurrency`), none when unset; Lambda's own range is 2–1000. */
+export function maxWorkerConcurrency(scope: Construct): number | undefined {
+  const raw: unknown = scope.node.tryGetContext(MAX_WORKER_CONCURRENCY_CONTEXT);
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 2 || n > 1000) throw new Error(`-c ${MAX_WORKER_CONCURRENCY_CONTEXT}=${String(raw)}: an integer from 2 to 1000 (an SQS event source's maximum concurrency)`);
+  return n;
+}
+
+/**
+ * An SQS event source's `maxConcurrency` prop: the catalogue's cap, lowered to `-c maxWorkerConcurrency`; none
+ * (no cap) when neither sets one.
+ */
+export function eventSourceScaling(scope: Construct, catalogue: number | undefined): { maxConcurrency?: number } {
+  const cap = maxWorkerConcurrency(scope);
+  const max = cap === undefined ? catalogue : catalogue === undefined ? cap : Math.min(cap, catalogue);
+  return max === undefined ? {} : { maxConcurrency: max };
+}
+
+/**
+ * Context key for an account still in the SES sandbox (`-c sesSandbox=true`). There SES authorises a send against
+ * each recipient's identity as well as the sender's, so a grant naming only the sender identities is refused even
+ * for a verified recipient. With it the sending grant covers every identity of this account and region
+ * (`identity/*`, the sandbox admitting only verified ones), still limited to the configured From addresses.
+ */
+export const SES_SANDBOX_CONTEXT = 'sesSandbox';
+
+export function sesSandbox(scope: Construct): boolean {
+  const raw: unknown = scope.node.tryGetContext(SES_SANDBOX_CONTEXT);
+  if (raw === undefined || raw === '' || raw === false || raw === 'false') return false;
+  if (raw === true || raw === 'true') return true;
+  throw new Error(`-c ${SES_SANDBOX_CONTEXT}=${String(raw)}: true while the account is in the SES sandbox, false (the default) once it has production access`);
+}
+
 export interface SchedulerBinding {
   readonly group: IScheduleGroup;
   /** The role EventBridge Scheduler assumes to deliver a schedule to the timers queue. */
@@ -134,6 +176,8 @@ export const directoryBucketArnExport = (prefix: string) => `${prefix}-directory
  * Each is bundled into a file of its own under the asset's node_modules, where that import finds it, so module
  * init neither parses nor evaluates it:
  * - X-Ray's tracer: the first AWS request (shared/adapters/aws-client.ts).
+ * - Powertools' Metrics: the first flush of an invocation that counted something (shared/core/metrics.ts); the
+ *   handler shell flushes at the end of every invocation, and a read route counts nothing. 13 KB a bundle.
  * - `@smithy/core/event-streams`: every SDK client's protocol imports it when an operation has an event stream
  *   (HttpProtocol); no operation the service calls has one. 15 KB a bundle. Bedrock's and S3's clients import
  *   it statically (for their event-stream operations), so the functions with them load it at init, from here
@@ -155,7 +199,7 @@ export const directoryBucketArnExport = (prefix: string) => `${prefix}-directory
  * - `tldts` (the public-suffix list, ≈ 135 KB): shared/email-status/lookups.ts imports it at the first lookup
  *   budget check (contact checks, sequence eligibility).
  */
-export const LAZY_PACKAGES = ['@aws-lambda-powertools/tracer', '@smithy/core/event-streams', '@smithy/credential-provider-imds', 'sanitize-html', 'html-to-text', 'file-type', '@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client', 'disposable-email-domains-js', 'role-based-email-addresses', 'tldts'] as const;
+export const LAZY_PACKAGES = ['@aws-lambda-powertools/tracer', '@aws-lambda-powertools/metrics', '@smithy/core/event-streams', '@smithy/credential-provider-imds', 'sanitize-html', 'html-to-text', 'file-type', '@googleapis/gmail', '@microsoft/microsoft-graph-client', 'openid-client', 'disposable-email-domains-js', 'role-based-email-addresses', 'tldts'] as const;
 
 /**
  * Lazy packages that are CommonJS: esbuild cannot re-export a CommonJS module's names with `export *` (the build
@@ -507,15 +551,25 @@ export class ServiceFunction extends NodejsFunction {
       return;
     }
     this.addEnvironment('SES_CONFIGURATION_SET', configurationSet);
+    // In the SES sandbox a send is authorised against each recipient's identity too (a verified address or
+    // domain of this account): `-c sesSandbox=true` grants every identity here, the From addresses still limited.
+    const sandboxed = sesSandbox(this);
+    const anyIdentity = ServiceFunction.sesIdentityArn(this, '*');
     this.addToRolePolicy(
       new PolicyStatement({
         effect: Effect.ALLOW,
         actions: ['ses:SendEmail', 'ses:SendRawEmail'],
         // A send that names a configuration set is authorised against the set as well as the identity.
-        resources: [...identities.map((identity) => ServiceFunction.sesIdentityArn(this, identity)), ServiceFunction.sesConfigurationSetArn(this, configurationSet)],
+        resources: [...(sandboxed ? [anyIdentity] : identities.map((identity) => ServiceFunction.sesIdentityArn(this, identity))), ServiceFunction.sesConfigurationSetArn(this, configurationSet)],
         conditions: { StringLike: { 'ses:FromAddress': identities.map((i) => (i.includes('@') ? i : `*@${i}`)) } },
       }),
     );
+    if (sandboxed) {
+      Validations.of(this).acknowledge({
+        id: nagFinding(this, 'AwsSolutions-IAM5', 'Resource', anyIdentity),
+        reason: 'In the SES sandbox SES authorises a send against each (verified) recipient identity as well as the sender; the From addresses stay limited to sesIdentities. Only while -c sesSandbox=true.',
+      });
+    }
   }
 
   /** ARN of the secret-box key in `SECRET_BOX_SECRET_ARN`; read only. */
@@ -685,6 +739,38 @@ export function inferenceProfileOf(modelId: string): { prefix: string; model: st
   const dot = modelId.indexOf('.');
   const prefix = modelId.slice(0, Math.max(dot, 0));
   return dot > 0 && INFERENCE_PROFILE_PREFIXES.includes(prefix) ? { prefix, model: modelId.slice(dot + 1) } : undefined;
+}
+
+/**
+ * Foundation-model id prefixes of models Amazon Bedrock serves on demand only through a cross-Region inference
+ * profile, in every commercial region ("Supported foundation models in Amazon Bedrock": no single-region
+ * support; "Supported Regions and models for inference profiles"). Their bare id passes synth and IAM, then every
+ * call fails: "Invocation of model ID … with on-demand throughput isn't supported. Retry your request with the ID
+ * or ARN of an inference profile that contains this model." Models that run in some regions only (Claude 3.5
+ * Sonnet v2) are not listed: a bare id of those is right where the region serves it.
+ */
+export const PROFILE_ONLY_MODEL_PREFIXES: readonly string[] = [
+  'anthropic.claude-3-7-sonnet',
+  'anthropic.claude-sonnet-4',
+  'anthropic.claude-opus-4',
+  'anthropic.claude-haiku-4-5',
+  'amazon.nova-premier',
+  'meta.llama4',
+  'deepseek.r1',
+];
+
+/**
+ * Refuses, at synth, a bare model id (context `contextKey`) of a model that runs only through an inference
+ * profile, naming the profile ids to use instead.
+ */
+export function assertInvocableModelId(contextKey: string, modelId: string): void {
+  if (inferenceProfileOf(modelId)) return;
+  const prefix = PROFILE_ONLY_MODEL_PREFIXES.find((p) => modelId.startsWith(p));
+  if (!prefix) return;
+  throw new Error(
+    `-c ${contextKey}=${modelId}: Amazon Bedrock runs ${prefix}… only through a cross-Region inference profile, so every call with this bare id would fail. ` +
+      `Use the profile id instead: us.${modelId}, eu.${modelId}, apac.${modelId} or global.${modelId}, as the stack's region offers it (docs/deploying.md "First deploy into a fresh account").`,
+  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import { ArnFormat, Stack } from 'aws-cdk-lib';
+import { ArnFormat, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnLoggingConfiguration, CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
@@ -98,8 +98,10 @@ export class SourceRateLimits extends Construct {
     });
 
     // WAF delivers to CloudWatch Logs only into a group named `aws-waf-logs-…`, named by its ARN without `:*`.
+    // The name is fixed, so the group goes with the stack: a retained one would stay behind after `cdk destroy`
+    // and make the next deploy of this stack fail on a name already in use.
     const logGroupName = `aws-waf-logs-${props.prefix}-api`;
-    this.logGroup = new LogGroup(this, 'Logs', { logGroupName, retention: RetentionDays.ONE_MONTH });
+    this.logGroup = new LogGroup(this, 'Logs', { logGroupName, retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
     const logging = new CfnLoggingConfiguration(this, 'Logging', {
       resourceArn: this.webAcl.attrArn,
       logDestinationConfigs: [stack.formatArn({ service: 'logs', resource: 'log-group', resourceName: logGroupName, arnFormat: ArnFormat.COLON_RESOURCE_NAME })],

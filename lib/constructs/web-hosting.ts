@@ -1,7 +1,7 @@
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, join, relative } from 'node:path';
-import { AssetHashType, Aws, DockerImage, Duration, Stack, Validations } from 'aws-cdk-lib';
+import { AssetHashType, Aws, BOOTSTRAP_QUALIFIER_CONTEXT, DefaultStackSynthesizer, DockerImage, Duration, Stack, Validations } from 'aws-cdk-lib';
 import {
   AllowedMethods,
   CachePolicy,
@@ -24,8 +24,8 @@ import { ManagedPolicy } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct, type IConstruct } from 'constructs';
-import { APP_BASE, OAUTH_CALLBACK_PATH } from '../../shared/catalog/routes.js';
-import { WEB_APP_STATIC_FILES, cognitoEndpointOf, cognitoOriginOf, webAppContentSecurityPolicy } from '../../shared/catalog/web-app.js';
+import { APP_BASE, OAUTH_CALLBACK_PATH, PUBLIC_BASE } from '../../shared/catalog/routes.js';
+import { PRIVACY_PAGE_PATH, WEB_APP_STATIC_FILES, cognitoEndpointOf, cognitoOriginOf, webAppContentSecurityPolicy } from '../../shared/catalog/web-app.js';
 import { REPO_ROOT, nagFinding } from './service-function.js';
 
 /** Where the app lives in the bucket and on the distribution, as `npm start` serves it (shared/local/web-app.ts). */
@@ -39,6 +39,12 @@ export const APP_API_PATH_PATTERN = `${APP_BASE.split('/').slice(0, 3).join('/')
  * browser-binding cookie that the app's start set (on this domain) comes along; it goes to the public API.
  */
 export const OAUTH_CALLBACK_PATH_PATTERN = `${OAUTH_CALLBACK_PATH}*`;
+/**
+ * The privacy page (`/privacy/`, no sign-in) lives among the app's files, under `app/privacy/` (the viewer-request
+ * function maps `/privacy/…` there); its calls, the public API's privacy requests, stay on this origin too.
+ */
+export const PRIVACY_DIR = 'privacy';
+export const PRIVACY_API_PATH_PATTERN = `${PUBLIC_BASE}privacy-requests/*`;
 
 export interface WebHostingProps {
   readonly prefix: string;
@@ -56,7 +62,9 @@ export interface WebHostingProps {
  * access control, under `/app/` with the security headers of the local gateway; `/api/app/*` goes to the
  * AppApi on the same distribution, so the app calls its API on its own origin (`apiBase` `/api/app/v1/`
  * as locally: no CORS, and the connect-src of the shared policy holds unchanged). The app routes with the URL
- * hash, so every path the viewer asks for is a real object: no SPA fallback to index.html is needed.
+ * hash, so every path the viewer asks for is a real object: no SPA fallback to index.html is needed. The
+ * privacy page is served the same way at `/privacy/`, with the same headers, and its calls to
+ * `/api/public/v1/privacy-requests/*` go to the public API's stage, uncached.
  */
 export class WebHosting extends Construct {
   readonly bucket: Bucket;
@@ -68,6 +76,8 @@ export class WebHosting extends Construct {
   readonly url: string;
   /** The public OAuth callback on the app's domain: the redirect URI the mailbox providers are given. */
   readonly oauthCallbackUrl: string;
+  /** The privacy page, which every outreach email's footer and every privacy-request link names. */
+  readonly privacyUrl: string;
 
   constructor(scope: Construct, id: string, props: WebHostingProps) {
     super(scope, id);
@@ -97,13 +107,16 @@ export class WebHosting extends Construct {
 
     const paths = new CloudFrontFunction(this, 'Paths', {
       runtime: FunctionRuntime.JS_2_0,
-      comment: 'The app is served at /app/ (index.html), like the local gateway',
+      comment: 'The app is served at /app/ and the privacy page at /privacy/ (index.html), like the local gateway',
       code: FunctionCode.fromInline(
         [
           'function handler(event) {',
           '  var uri = event.request.uri;',
           `  if (uri === '/' || uri === '/${APP_PREFIX.slice(0, -1)}') return { statusCode: 301, statusDescription: 'Moved Permanently', headers: { location: { value: '/${APP_PREFIX}' } } };`,
-          "  if (uri.endsWith('/')) event.request.uri = uri + 'index.html';",
+          `  if (uri === '${PRIVACY_PAGE_PATH.slice(0, -1)}') return { statusCode: 301, statusDescription: 'Moved Permanently', headers: { location: { value: '${PRIVACY_PAGE_PATH}' } } };`,
+          `  if (uri.startsWith('${PRIVACY_PAGE_PATH}')) uri = '/${APP_PREFIX}${PRIVACY_DIR}/' + uri.slice(${PRIVACY_PAGE_PATH.length});`,
+          "  if (uri.endsWith('/')) uri = uri + 'index.html';",
+          '  event.request.uri = uri;',
           '  return event.request;',
           '}',
         ].join('\n'),
@@ -136,6 +149,15 @@ export class WebHosting extends Construct {
           allowedMethods: AllowedMethods.ALLOW_ALL,
           // Never cached: every answer is one user's. With caching disabled, the all-viewer policy forwards the
           // Authorization header; the Host header must be API Gateway's own.
+          cachePolicy: CachePolicy.CACHING_DISABLED,
+          originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          responseHeadersPolicy: this.headersPolicy,
+        },
+        // The privacy page's calls (no key, no sign-in): never cached, every answer is one person's.
+        [PRIVACY_API_PATH_PATTERN]: {
+          origin: publicApiOrigin,
+          viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+          allowedMethods: AllowedMethods.ALLOW_ALL,
           cachePolicy: CachePolicy.CACHING_DISABLED,
           originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
           responseHeadersPolicy: this.headersPolicy,
@@ -183,6 +205,7 @@ export class WebHosting extends Construct {
         built,
         Source.jsonData('config.json', {
           apiBase: APP_BASE,
+          publicApiBase: PUBLIC_BASE,
           cognito: { endpoint: cognitoEndpointOf(region), region, userPoolId: props.userPoolId, clientId: props.userPoolClientId },
         }),
       ],
@@ -190,13 +213,30 @@ export class WebHosting extends Construct {
       prune: false,
       cacheControl: [CacheControl.noCache()],
       distribution: this.distribution,
-      distributionPaths: [`/${APP_PREFIX}`, `/${APP_PREFIX}index.html`, `/${APP_PREFIX}config.json`, `/${APP_PREFIX}favicon.svg`],
+      distributionPaths: [
+        `/${APP_PREFIX}`,
+        `/${APP_PREFIX}index.html`,
+        `/${APP_PREFIX}config.json`,
+        `/${APP_PREFIX}favicon.svg`,
+        PRIVACY_PAGE_PATH,
+        `/${APP_PREFIX}${PRIVACY_DIR}/index.html`,
+      ],
     });
     this.pageDeployment.node.addDependency(bundles);
     this.url = `https://${this.distribution.distributionDomainName}/${APP_PREFIX}`;
     this.oauthCallbackUrl = `https://${this.distribution.distributionDomainName}${OAUTH_CALLBACK_PATH}`;
+    this.privacyUrl = `https://${this.distribution.distributionDomainName}${PRIVACY_PAGE_PATH}`;
     acknowledgeDeploymentProvider(Stack.of(this), this.bucket);
   }
+}
+
+/**
+ * The qualifier of the bootstrap stack the app deploys with, which names its asset bucket
+ * (`cdk-<qualifier>-assets-<account>-<region>`): the synthesizer's (`@aws-cdk/core:bootstrapQualifier` in
+ * cdk.json or `-c`, as `cdk bootstrap --qualifier` set it up), else CDK's default.
+ */
+export function bootstrapQualifier(stack: Stack): string {
+  return stack.synthesizer.bootstrapQualifier ?? (stack.node.tryGetContext(BOOTSTRAP_QUALIFIER_CONTEXT) as string | undefined) ?? DefaultStackSynthesizer.DEFAULT_QUALIFIER;
 }
 
 /**
@@ -214,7 +254,7 @@ function acknowledgeDeploymentProvider(stack: Stack, appBucket: Bucket): void {
       reason: 'CDK\'s BucketDeployment provider logs with the AWS-managed basic execution policy.',
     },
     ...['s3:GetBucket*', 's3:GetObject*', 's3:List*', 's3:Abort*', 's3:DeleteObject*'].map((action) => ({ id: `${iam5}[Action::${action}]`, reason: copying })),
-    { id: nagFinding(stack, iam5, 'Resource', `arn:${Aws.PARTITION}:s3:::cdk-hnb659fds-assets-${Aws.ACCOUNT_ID}-${Aws.REGION}/*`), reason: copying },
+    { id: nagFinding(stack, iam5, 'Resource', `arn:${Aws.PARTITION}:s3:::cdk-${bootstrapQualifier(stack)}-assets-${Aws.ACCOUNT_ID}-${Aws.REGION}/*`), reason: copying },
     { id: nagFinding(stack, iam5, 'Resource', `${appBucket.bucketArn}/*`), reason: copying },
     { id: 'AwsSolutions-L1', reason: 'CDK\'s BucketDeployment provider runtime is pinned by the CDK version, not by this stack.' },
     { id: 'Serverless-LambdaLatestVersion', reason: 'CDK\'s BucketDeployment provider runtime is pinned by the CDK version, not by this stack.' },
@@ -226,14 +266,17 @@ function acknowledgeDeploymentProvider(stack: Stack, appBucket: Bucket): void {
 
 /**
  * The app built for hosting: esbuild bundles `web/app/src/main.ts` (Preact, htm) and `app.css` into
- * content-hashed files under `assets/`, and index.html is rewritten to name them.
+ * content-hashed files under `assets/`, and index.html is rewritten to name them. The privacy page
+ * (web/privacy) the same way, its own bundle and stylesheet beside the app's: `privacy/index.html` names them,
+ * and the app's stylesheet, by absolute path (the viewer asks for `/privacy/`, served from `app/privacy/`).
  */
 export function buildHostedWebApp(outDir: string): void {
   const source = join(REPO_ROOT, 'web/app');
+  const privacySource = join(REPO_ROOT, 'web/privacy');
   // esbuild's synchronous API: CDK bundles assets synchronously during synthesis.
   const esbuild = requireEsbuild();
   const result = esbuild.buildSync({
-    entryPoints: [join(source, 'src/main.ts'), join(source, 'app.css')],
+    entryPoints: [join(source, 'src/main.ts'), join(source, 'app.css'), join(privacySource, 'src/privacy.ts'), join(privacySource, 'privacy.css')],
     outdir: join(outDir, ASSETS_DIR),
     entryNames: '[name]-[hash]',
     bundle: true,
@@ -250,14 +293,21 @@ export function buildHostedWebApp(outDir: string): void {
     if (!found) throw new Error(`esbuild produced no output for ${entry}`);
     return `${ASSETS_DIR}/${basename(relative(REPO_ROOT, found[0]))}`;
   };
-  let html = readFileSync(join(source, 'index.html'), 'utf8');
-  for (const [reference, entry] of [['app.js', 'src/main.ts'], ['app.css', 'app.css']] as const) {
-    const attribute = new RegExp(`(src|href)="${reference.replace('.', '\\.')}"`);
-    if (!attribute.test(html)) throw new Error(`web/app/index.html no longer names ${reference}`);
-    html = html.replace(attribute, `$1="${named(entry)}"`);
-  }
-  writeFileSync(join(outDir, 'index.html'), html);
-  // The favicon keeps its name (index.html links favicon.svg) and is deployed with the pages.
+  /** The page's `src`/`href` naming `reference`, now naming the entry's hashed output (with `prefix` before it). */
+  const rewrite = (page: string, references: (readonly [reference: string, entry: string])[], prefix: string) => {
+    let html = readFileSync(page, 'utf8');
+    for (const [reference, entry] of references) {
+      const attribute = new RegExp(`(src|href)="${reference.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}"`);
+      if (!attribute.test(html)) throw new Error(`${relative(REPO_ROOT, page)} no longer names ${reference}`);
+      html = html.replace(attribute, `$1="${prefix}${named(entry)}"`);
+    }
+    return html;
+  };
+  writeFileSync(join(outDir, 'index.html'), rewrite(join(source, 'index.html'), [['app.js', 'web/app/src/main.ts'], ['app.css', 'web/app/app.css']], ''));
+  mkdirSync(join(outDir, PRIVACY_DIR));
+  const privacyReferences = [['privacy.js', 'web/privacy/src/privacy.ts'], ['privacy.css', 'web/privacy/privacy.css'], ['../app/app.css', 'web/app/app.css']] as const;
+  writeFileSync(join(outDir, PRIVACY_DIR, 'index.html'), rewrite(join(privacySource, 'index.html'), [...privacyReferences], `/${APP_PREFIX}`));
+  // The favicon keeps its name (index.html links favicon.svg, the privacy page ../app/favicon.svg) and is deployed with the pages.
   for (const file of WEB_APP_STATIC_FILES.filter((f) => f.endsWith('.svg'))) copyFileSync(join(source, file), join(outDir, file));
 }
 

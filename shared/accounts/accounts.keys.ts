@@ -34,6 +34,8 @@ export const accountsKeys = {
   account: (accountId: string): Key => ({ pk: accountPk(accountId), sk: 'META' }),
   apiKeyMeta: (accountId: string, keyId: string): Key => ({ pk: accountPk(accountId), sk: `KEY#${keyId}` }),
   apiKeyMetaPrefix: 'KEY#',
+  /** The account and key id of an API key's metadata key, or null for any other item. */
+  apiKeyMetaOf: (key: Key) => (key.pk.startsWith('ACCOUNT#') && key.sk.startsWith('KEY#') ? { accountId: key.pk.slice('ACCOUNT#'.length), keyId: key.sk.slice('KEY#'.length) } : null),
   apiKeyLookup: (hash: string): Key => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' }),
   apiKeyThrottle: (hash: string, route: string): Key => ({ pk: `${KEY_THROTTLE_PREFIX}${hash}`, sk: route }),
   webhookSecret: (accountId: string, secretId: string): Key => ({ pk: accountPk(accountId), sk: `WHSEC#${secretId}` }),

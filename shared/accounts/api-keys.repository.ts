@@ -1,4 +1,4 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, queryAll } from '../adapters/aws.js';
 import { tableName } from '../catalog/resource-names.js';
 import { serviceClock, type Clock } from '../core/clock.js';
@@ -8,7 +8,9 @@ import { apiKeyRegistry, type ApiKeyRegistry } from '../adapters/api-key-registr
 import { apiKeyPrefix, generateApiKey, hashApiKey, newUsageIdentifier } from '../core/api-key-values.js';
 import { accountsKeys as K } from './accounts.keys.js';
 import { unrevokedKeyListings } from './accounts.repository.js';
-import { isTransactionCanceled } from '../adapters/dynamodb-errors.js';
+import { isConditionFailed, isTransactionCanceled } from '../adapters/dynamodb-errors.js';
+import { DUE_ATTRIBUTES, dueFields } from '../catalog/tables.js';
+import type { SweepAction } from '../catalog/deadlines.js';
 
 /**
  * Issuing and revoking API keys: the key records in the accounts table and their registration with API
@@ -23,7 +25,10 @@ import { isTransactionCanceled } from '../adapters/dynamodb-errors.js';
  */
 export const MAX_LIVE_API_KEYS = 25;
 
-/** A key left `pending` this long belongs to a create that died; the next create (or a sweep) rolls it back. */
+/**
+ * A key left `pending` this long belongs to a create that died; the account's next create, or the sweeper
+ * (its listing is due on the due index then), rolls it back.
+ */
 export const PENDING_KEY_LEASE_MS = 60_000;
 
 /** The step a create has just finished; a test seam to stop it there, as a crash would. */
@@ -50,8 +55,10 @@ const capReached = () =>
  * 2. **register** the usage identifier with API Gateway, named by the key id;
  * 3. **activate** (one transaction): the refusal removed from the key record, the gateway key id on the listing.
  * Only then does the raw key leave in the answer. A create that died in 1–2 leaves a `pending` key nobody holds:
- * the account's next create (or `rollBackPendingApiKey`) deletes its API Gateway key, found by its id or its
- * name, and removes both records and the count in one transaction. Over the cap: 409 `conflict`.
+ * its listing is on the due index from the reserve (due PENDING_KEY_LEASE_MS later; activation takes it off), so
+ * the sweeper (`sweepPendingApiKey`), or the account's next create, whichever comes first after the lease, deletes
+ * its API Gateway key, found by its id or its name, and removes both records and the count in one transaction
+ * (`rollBackPendingApiKey`). Over the cap: 409 `conflict`.
  */
 export async function createApiKey(
   accountId: string,
@@ -94,7 +101,13 @@ export async function createApiKey(
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
-            { Put: { TableName: table, Item: { ...K.apiKeyMeta(accountId, id), key_id: id, hash, prefix: apiKeyPrefix(key), created_at, state: 'pending', pending_since: clock.now().getTime() } } },
+            {
+              Put: {
+                TableName: table,
+                // Due when the lease ends: the sweeper rolls back a create that never activated it.
+                Item: { ...K.apiKeyMeta(accountId, id), key_id: id, hash, prefix: apiKeyPrefix(key), created_at, state: 'pending', pending_since: clock.now().getTime(), ...dueFields(K.apiKeyMeta(accountId, id), new Date(clock.now().getTime() + PENDING_KEY_LEASE_MS)) },
+              },
+            },
             { Update: { TableName: table, Key: K.account(accountId), ...counted } },
           ],
         }),
@@ -119,7 +132,7 @@ export async function createApiKey(
           Update: {
             TableName: table,
             Key: K.apiKeyMeta(accountId, id),
-            UpdateExpression: gatewayKeyId ? 'SET gateway_key_id = :g REMOVE #state, pending_since' : 'REMOVE #state, pending_since',
+            UpdateExpression: gatewayKeyId ? `SET gateway_key_id = :g REMOVE #state, pending_since, ${DUE_ATTRIBUTES.join(', ')}` : `REMOVE #state, pending_since, ${DUE_ATTRIBUTES.join(', ')}`,
             ConditionExpression: '#state = :pending',
             ExpressionAttributeNames: { '#state': 'state' },
             ExpressionAttributeValues: { ':pending': 'pending', ...(gatewayKeyId ? { ':g': gatewayKeyId } : {}) },
@@ -169,6 +182,40 @@ export async function rollBackPendingApiKey(accountId: string, keyId: string, re
     if (isTransactionCanceled(e)) return false;
     throw e;
   }
+}
+
+/** The account and key id an item key of the accounts table names when it is an API key's listing (the due index hands out keys), or null. */
+export const apiKeyOfKey = K.apiKeyMetaOf;
+
+/**
+ * The sweeper's step for an API key listing found on the due index: still `pending` past the lease, the create
+ * died, and it is rolled back (its API Gateway key too); still within it (a clock behind), looked at again when
+ * it ends; activated meanwhile (a listing left on the index), taken off it; gone, nothing.
+ */
+export async function sweepPendingApiKey(accountId: string, keyId: string, clock: Clock = serviceClock, registry: ApiKeyRegistry = apiKeyRegistry()): Promise<SweepAction> {
+  const table = tableName('accounts');
+  const key = K.apiKeyMeta(accountId, keyId);
+  const meta = (await documentClient().send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }))).Item;
+  if (!meta) return 'none';
+  const pending = meta.state === 'pending';
+  const leaseEnds = ((meta.pending_since as number | undefined) ?? 0) + PENDING_KEY_LEASE_MS;
+  if (pending && leaseEnds <= clock.now().getTime()) return (await rollBackPendingApiKey(accountId, keyId, registry)) ? 'ended' : 'none';
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: table,
+        Key: key,
+        ...(pending
+          ? { UpdateExpression: 'SET due_at = :at', ConditionExpression: '#state = :pending', ExpressionAttributeValues: { ':at': new Date(leaseEnds).toISOString(), ':pending': 'pending' } }
+          : { UpdateExpression: `REMOVE ${DUE_ATTRIBUTES.join(', ')}`, ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#state)' }),
+        ExpressionAttributeNames: { '#state': 'state' },
+      }),
+    );
+  } catch (e) {
+    if (isConditionFailed(e)) return 'none';
+    throw e;
+  }
+  return pending ? 'postponed' : 'cleared';
 }
 
 /**

@@ -9,6 +9,7 @@ import { accountsKeys as K } from './accounts.keys.js';
 import { DUE_ATTRIBUTES, dueFields } from '../catalog/tables.js';
 import { DEADLINES, after, type SweepAction } from '../catalog/deadlines.js';
 import { cancellationReasons, isTransactionCanceled, itemOfConditionFailure } from '../adapters/dynamodb-errors.js';
+import { countOnCommit } from '../core/metrics.js';
 
 /**
  * The credit ledger. Every paid operation reserves first and then settles:
@@ -229,16 +230,20 @@ export function settleWrites(accountId: string, current: ChargeRecord, status: E
     throw new ValidationError(`charge must be an integer between 0 and the reserved ${current.reserved}`);
   }
   const table = tableName('accounts');
-  return [
-    {
-      Update: {
-        TableName: table,
-        Key: K.charge(accountId, current.id),
-        UpdateExpression: `SET charge_status = :s, charged = :c, settled_at = :at REMOVE ${DUE_ATTRIBUTES.join(', ')}`,
-        ConditionExpression: 'charge_status = :pending',
-        ExpressionAttributeValues: { ':s': status, ':c': charge, ':at': now.toISOString(), ':pending': 'pending' },
-      },
+  // Counted when the transaction holding it commits: its condition lets a reservation settle once.
+  const settle: TransactItem = {
+    Update: {
+      TableName: table,
+      Key: K.charge(accountId, current.id),
+      UpdateExpression: `SET charge_status = :s, charged = :c, settled_at = :at REMOVE ${DUE_ATTRIBUTES.join(', ')}`,
+      ConditionExpression: 'charge_status = :pending',
+      ExpressionAttributeValues: { ':s': status, ':c': charge, ':at': now.toISOString(), ':pending': 'pending' },
     },
+  };
+  countOnCommit(settle, 'credits_charged', charge);
+  countOnCommit(settle, 'credits_released', current.reserved - charge);
+  return [
+    settle,
     {
       Update: {
         TableName: table,
@@ -319,8 +324,9 @@ export function itemChargeWrites(accountId: string, parentChargeId: string, item
           } satisfies TransactItem,
         ]
       : []),
-    ...items.map(
-      (i): TransactItem => ({
+    ...items.map((i): TransactItem => {
+      // Each item's own record, created once (its condition): counted when the checkpoint's transaction commits.
+      const put: TransactItem = {
         Put: {
           TableName: table,
           Item: {
@@ -337,8 +343,11 @@ export function itemChargeWrites(accountId: string, parentChargeId: string, item
           },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
-      }),
-    ),
+      };
+      countOnCommit(put, 'credits_charged', i.charged);
+      countOnCommit(put, 'credits_released', i.reserved - i.charged);
+      return put;
+    }),
   ];
 }
 

@@ -7,6 +7,7 @@ import { DUE_ATTRIBUTES, dueFields, expiresAt } from '../catalog/tables.js';
 import { tableName } from '../catalog/resource-names.js';
 import { jobsKeys as K } from '../jobs/jobs.keys.js';
 import type { JobError } from '../jobs/model.js';
+import { countJobEnded } from '../jobs/job-metrics.js';
 import type { AgenticSearchItem } from '../webhooks/events.js';
 import type { AgenticJob, Checkpoint } from './model.js';
 import type { Criteria } from '../understanding/criteria.js';
@@ -169,9 +170,10 @@ export async function endAgenticJob(job: AgenticJob, ending: AgenticEnding, expe
   ];
   try {
     await documentClient().send(new TransactWriteCommand({ TransactItems: items }));
-    return true;
   } catch (e) {
     if (isTransactionCanceled(e) && cancellationReasons(e)[0]?.Code === 'ConditionalCheckFailed') return false;
     throw e;
   }
+  countJobEnded(job, ending.status, { at: now, leads: ending.status === 'completed' ? ending.leads : (job.checkpoint.leads ?? 0) });
+  return true;
 }

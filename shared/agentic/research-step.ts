@@ -7,6 +7,7 @@ import { messages } from '../catalog/messages.js';
 import { getJob } from '../jobs/jobs.repository.js';
 import { TERMINAL } from '../jobs/model.js';
 import { searchEngine } from '../search/engine-source.js';
+import { optedOutCheck, type OptedOutCheck } from '../search/visible-page.js';
 import { sendFirstDelivery } from '../jobs/queue-delivery.js';
 import type { AgenticSearchItem, CompletionReason } from '../webhooks/events.js';
 import { markAgenticRunning, saveStep } from './agentic.repository.js';
@@ -95,7 +96,7 @@ function broadenedBy(r: Rung): string {
   }
 }
 
-export async function runAgenticStep(jobId: string, step: number, deps: { clock?: Clock; reader?: PageReader; stepBudgetMs?: number; understanding?: Understanding } = {}): Promise<void> {
+export async function runAgenticStep(jobId: string, step: number, deps: { clock?: Clock; reader?: PageReader; stepBudgetMs?: number; understanding?: Understanding; optedOut?: OptedOutCheck } = {}): Promise<void> {
   const clock = deps.clock ?? serviceClock;
   const loaded = await getJob(jobId);
   if (!isAgenticJob(loaded)) return;
@@ -137,8 +138,11 @@ export async function runAgenticStep(jobId: string, step: number, deps: { clock?
     if (shortlist.length) rungs = [...rungs, rungUse(ladder[rung]!, shortlist.length)];
   }
   const foundBy = ladder[rung]!;
-  // This step's slice of the shortlist, looked up in one call.
-  const candidates = await engine.entries(shortlist.slice(cursor, cursor + AGENTIC_LIMITS.CANDIDATES_PER_STEP));
+  // This step's slice of the shortlist, looked up in one call. A candidate who opted out since the shortlist was
+  // fixed is passed over like an id nobody holds: never evaluated, never a lead (one privacy-table read a step).
+  const looked = await engine.entries(shortlist.slice(cursor, cursor + AGENTIC_LIMITS.CANDIDATES_PER_STEP));
+  const optedOut = await (deps.optedOut ?? optedOutCheck)(looked.map((c) => c?.person ?? { professional_url: '', work_email: null }));
+  const candidates = looked.map((c, i) => (optedOut[i] ? undefined : c));
   const reader = deps.reader ?? pageReader();
   const pages = new Map<string, Promise<PageResult>>();
   const started = Date.now();

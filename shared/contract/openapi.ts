@@ -232,7 +232,7 @@ export function buildOpenApiDocument(routes: readonly RouteDef[] = ROUTES): Json
         'Find people from a plain-language description, resolve work emails, phones and profiles, and send AI-drafted, human-approved emails from your own mailboxes, paid in credits. Every path ends with `/`. Errors use `{"error": {"code", "message", "details"?}}`; the gateway answers `{"message": …}`.',
     },
     servers: [{ url: '/', description: 'This host' }],
-    tags: ['Search', 'Enrichment', 'Sending accounts', 'Outreach emails', 'Sequences', 'Test emails', 'Recipient links', 'Contract'].map((name) => ({ name })),
+    tags: ['Search', 'Enrichment', 'Sending accounts', 'Outreach emails', 'Sequences', 'Test emails', 'Recipient links', 'Privacy requests', 'Contract'].map((name) => ({ name })),
     paths,
     webhooks: webhooks(),
     components: {

@@ -7,6 +7,7 @@ import { DeepSearchSchema } from '../search/deep-search-accept.js';
 import { PeopleSearchSchema } from '../search/people-search.js';
 import { AddContactsSchema, CreateSequenceSchema, ListSequencesQuerySchema, SequenceReadQuerySchema, SequenceRepliesQuerySchema } from '../sequences/schemas.js';
 import { CreateTestEmailSchema } from '../test-emails/test-email.schema.js';
+import { CreatePrivacyRequestSchema } from '../privacy-requests/privacy-requests.js';
 import * as R from './responses.js';
 
 /**
@@ -50,6 +51,7 @@ const contention = err('`contention`: a reservation lost after bounded retries; 
 const noSecret = err('`conflict`: no active webhook signing secret; or the `Idempotency-Key` was reused with a different body.');
 const upstream = err('`upstream_error`: the lookup failed upstream; not charged.');
 const unknownLink = err('`not_found`: an unknown unsubscribe link, or a token not of the shape of one.');
+const unknownPrivacyLink = err('`not_found`: an unknown or expired link (a link is valid 24 hours), or a token not of its shape (43 base64url characters).');
 const accepted = (what: string): Answer => ({ description: `Accepted: ${what}.`, schema: R.JobAcceptance });
 const poll = (schema: z.ZodType): Answer => ({ description: 'The polling envelope (free).', schema });
 
@@ -280,6 +282,31 @@ export const OPERATIONS: Record<string, Operation> = {
       },
       404: unknownLink,
     },
+  },
+  'POST privacy-requests/': {
+    summary: 'Ask what is held about an address, or opt it out or erase it',
+    tag: 'Privacy requests',
+    description:
+      'For the people in the directory and the recipients of outreach, no key: a single-use link, valid 24 hours, is mailed to `email`, and only its owner can go on (GET the link to see what is held, POST its `confirm/` to carry the request out). The answer is the same whether or not the address is known, and nothing about the address is read here. At most 3 messages an address a UTC day: a further request answers the same and sends nothing. `opt_out`: the address and the directory person it belongs to are left out of every account\'s search, enrichment and outreach. `erase`: that, and the person\'s directory record, enrichment data and the address\'s outreach history are deleted; only a hash of the address is kept, so a later directory import does not bring the person back.',
+    body: CreatePrivacyRequestSchema,
+    example: { email: 'jane.doe@example.com', request: 'access' },
+    answers: {
+      202: { description: 'The link is on its way (or, past the address\'s daily limit, nothing is sent): always this answer.', schema: R.PrivacyVerificationSent },
+      400: invalid,
+      503: err('`unavailable`: the deployment has no sender address for the link, so nothing can be sent.'),
+    },
+  },
+  'GET privacy-requests/{token}/': {
+    summary: 'What is held about the link\'s address',
+    tag: 'Privacy requests',
+    description: 'The token is the `token` of the mailed link (`/privacy/?token=…` on the web app\'s host, whose page calls this). It answers until the link expires, 24 hours after the request, also once confirmed.',
+    answers: { 200: { description: 'The request and what is held.', schema: R.PrivacyRequest }, 404: unknownPrivacyLink },
+  },
+  'POST privacy-requests/{token}/confirm/': {
+    summary: 'Carry out a privacy request',
+    tag: 'Privacy requests',
+    description: 'Carries the request out at once and once: `opt_out` and `erase` take effect for every account before the answer; `access` just completes. A repeat, while the link is valid, answers the same `completed_at`.',
+    answers: { 200: { description: 'Completed.', schema: R.PrivacyRequestCompleted }, 404: unknownPrivacyLink },
   },
   'POST test-emails/': {
     summary: 'Send a test email (pilot)',

@@ -532,6 +532,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/v1/privacy-requests/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask what is held about an address, or opt it out or erase it
+         * @description For the people in the directory and the recipients of outreach, no key: a single-use link, valid 24 hours, is mailed to `email`, and only its owner can go on (GET the link to see what is held, POST its `confirm/` to carry the request out). The answer is the same whether or not the address is known, and nothing about the address is read here. At most 3 messages an address a UTC day: a further request answers the same and sends nothing. `opt_out`: the address and the directory person it belongs to are left out of every account's search, enrichment and outreach. `erase`: that, and the person's directory record, enrichment data and the address's outreach history are deleted; only a hash of the address is kept, so a later directory import does not bring the person back.
+         */
+        post: operations["post_privacy_requests"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/privacy-requests/{token}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What is held about the link's address
+         * @description The token is the `token` of the mailed link (`/privacy/?token=…` on the web app's host, whose page calls this). It answers until the link expires, 24 hours after the request, also once confirmed.
+         */
+        get: operations["get_privacy_requests_token"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/privacy-requests/{token}/confirm/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Carry out a privacy request
+         * @description Carries the request out at once and once: `opt_out` and `erase` take effect for every account before the answer; `access` just completes. A repeat, while the link is valid, answers the same `completed_at`.
+         */
+        post: operations["post_privacy_requests_token_confirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/v1/test-emails/": {
         parameters: {
             query?: never;
@@ -1177,8 +1237,11 @@ export interface components {
             contacts_accepted: number;
             contacts_rejected: {
                 contact: unknown;
-                /** @enum {string} */
-                reason: "invalid_contact" | "already_in_automation" | "recently_contacted" | "not_enriched" | "already_enrolled";
+                /**
+                 * @description Why the contact was not enrolled. `opted_out`: the address's owner asked, through the privacy page, not to be contacted through this service by any account.
+                 * @enum {string}
+                 */
+                reason: "invalid_contact" | "already_in_automation" | "recently_contacted" | "not_enriched" | "already_enrolled" | "opted_out";
             }[];
             emails_added: number;
         };
@@ -1337,9 +1400,13 @@ export interface components {
             step?: number;
         };
         EmailPage: {
+            /** @description How many items the list (with its filters) holds: exact when `count_exact` is true, otherwise at least this many. */
             count: number;
+            /** @description Beyond the base contract: whether `count` and `total_pages` are exact. A page with more after it counts at most 10,000 of the list's entries: up to 10,000 the count is exact (true); past that it is a lower bound (false): the matches among the entries counted (10,000 for an unfiltered list), or the items up to the end of this page when that is more. The last page (`next_cursor` null) always has the exact count. Follow `next_cursor` to reach the end. */
+            count_exact: boolean;
             page: number;
             page_size: number;
+            /** @description `count` divided by `page_size`, rounded up: a lower bound when `count_exact` is false. */
             total_pages: number;
             /** @description Beyond the base contract: pass as `cursor` (with the same filters and `page_size`) for the next page without walking the pages before it; null on the last page. */
             next_cursor: string | null;
@@ -1489,6 +1556,74 @@ export interface components {
                 message: string;
             } | null;
         };
+        /** @description What the service holds about the link's address, read when the link is opened. */
+        PrivacyRequest: {
+            /** @description The address the link was mailed to; null once an erasure of it has completed (the service no longer holds it). */
+            email: string | null;
+            /** @enum {string} */
+            request: "access" | "opt_out" | "erase";
+            /**
+             * @description `completed` once the link was confirmed; the link still answers until it expires.
+             * @enum {string}
+             */
+            status: "pending" | "completed";
+            /** @description The directory's records of this address: the profile enrichment answers (POST /enrich/professional-profile/) and the contact points held with it; empty when none. */
+            directory: {
+                first_name: string | null;
+                last_name: string | null;
+                full_name: string | null;
+                headline: string | null;
+                location: {
+                    city: string | null;
+                    country: string | null;
+                    country_code: string | null;
+                };
+                current_position: {
+                    title: string | null;
+                    company_name: string | null;
+                    company_industry: string | null;
+                } | null;
+                experience: {
+                    title: string | null;
+                    company_name: string | null;
+                    start: string | null;
+                    end: string | null;
+                }[];
+                education: {
+                    school_name: string | null;
+                    degree: string | null;
+                    field_of_study: string | null;
+                    start: string | null;
+                    end: string | null;
+                }[];
+                /** @description The profile URL the record is keyed by. */
+                professional_url: string;
+                /** @description The work email the directory holds for this person. */
+                work_email: string | null;
+                /** @description The phone number the directory holds (E.164), or null. */
+                phone: string | null;
+                /** @description The skills the record lists. */
+                skills: string[];
+            }[];
+            /** @description Mail sent to this address through the service, counted over the last 12 months. */
+            outreach: {
+                /** @description How many accounts sent mail to this address through the service in the last 12 months (never which). */
+                accounts_that_emailed: number;
+                /** @description The latest of those sends; null when none. */
+                last_emailed_at: string | null;
+            };
+        };
+        PrivacyRequestCompleted: {
+            /** @constant */
+            status: "completed";
+            /** Format: date-time */
+            completed_at: string;
+        };
+        /** @description The same answer whether or not the address is known, and when the address has had its 3 messages of the day (then nothing is sent). */
+        PrivacyVerificationSent: {
+            /** @constant */
+            status: "verification_sent";
+        };
         ProfessionalProfile: {
             first_name: string | null;
             last_name: string | null;
@@ -1629,16 +1764,23 @@ export interface components {
             contacts_accepted: number;
             contacts_rejected: {
                 contact: unknown;
-                /** @enum {string} */
-                reason: "invalid_contact" | "already_in_automation" | "recently_contacted" | "not_enriched" | "already_enrolled";
+                /**
+                 * @description Why the contact was not enrolled. `opted_out`: the address's owner asked, through the privacy page, not to be contacted through this service by any account.
+                 * @enum {string}
+                 */
+                reason: "invalid_contact" | "already_in_automation" | "recently_contacted" | "not_enriched" | "already_enrolled" | "opted_out";
             }[];
             total_emails: number;
             drafted: number;
         };
         SequencePage: {
+            /** @description How many items the list (with its filters) holds: exact when `count_exact` is true, otherwise at least this many. */
             count: number;
+            /** @description Beyond the base contract: whether `count` and `total_pages` are exact. A page with more after it counts at most 10,000 of the list's entries: up to 10,000 the count is exact (true); past that it is a lower bound (false): the matches among the entries counted (10,000 for an unfiltered list), or the items up to the end of this page when that is more. The last page (`next_cursor` null) always has the exact count. Follow `next_cursor` to reach the end. */
+            count_exact: boolean;
             page: number;
             page_size: number;
+            /** @description `count` divided by `page_size`, rounded up: a lower bound when `count_exact` is false. */
             total_pages: number;
             /** @description Beyond the base contract: pass as `cursor` (with the same filters and `page_size`) for the next page without walking the pages before it; null on the last page. */
             next_cursor: string | null;
@@ -4171,6 +4313,148 @@ export interface operations {
                 };
             };
             /** @description `not_found`: an unknown unsubscribe link, or a token not of the shape of one. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Throttled. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+        };
+    };
+    post_privacy_requests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "jane.doe@example.com",
+                 *       "request": "access"
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    /** @enum {string} */
+                    request: "access" | "opt_out" | "erase";
+                };
+            };
+        };
+        responses: {
+            /** @description The link is on its way (or, past the address's daily limit, nothing is sent): always this answer. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivacyVerificationSent"];
+                };
+            };
+            /** @description `invalid_request`: invalid or missing fields (with `details`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Throttled. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description `unavailable`: the deployment has no sender address for the link, so nothing can be sent. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_privacy_requests_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request and what is held. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivacyRequest"];
+                };
+            };
+            /** @description `not_found`: an unknown or expired link (a link is valid 24 hours), or a token not of its shape (43 base64url characters). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Throttled. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+        };
+    };
+    post_privacy_requests_token_confirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Completed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivacyRequestCompleted"];
+                };
+            };
+            /** @description `not_found`: an unknown or expired link (a link is valid 24 hours), or a token not of its shape (43 base64url characters). */
             404: {
                 headers: {
                     [name: string]: unknown;

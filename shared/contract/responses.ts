@@ -4,7 +4,9 @@ import { EMAIL_STATUSES } from '../outreach/model.js';
 import { FOUND_EMAIL_STATUSES, FOUND_EMAIL_STATUS_REASONS } from '../email-status/classify.js';
 import { ENROLLMENT_STATUSES, SEQUENCE_STATUSES } from '../sequences/model.js';
 import { TEST_EMAIL_STATUSES } from '../test-emails/model.js';
+import { LIST_COUNT_CAP } from '../adapters/list-index.js';
 import { ATTACHMENT_TYPES } from '../test-emails/test-email.schema.js';
+import type { PrivacyRequestKind } from '../privacy-requests/requests.repository.js';
 import {
   agenticSearchCompletedSchema,
   agenticSearchFailedSchema,
@@ -154,18 +156,29 @@ export const OutreachEmail = z
 
 export const EmailAcceptance = z.object({ id: z.string().regex(/^em_[0-9a-z]{26}$/), status: z.literal('drafting'), created_at: timestamp }).meta({ id: 'EmailAcceptance' });
 
+const CAP = LIST_COUNT_CAP.toLocaleString('en-US');
 const page = {
-  count: z.number().int().nonnegative(),
+  count: z.number().int().nonnegative().describe('How many items the list (with its filters) holds: exact when `count_exact` is true, otherwise at least this many.'),
+  count_exact: z
+    .boolean()
+    .describe(
+      `Beyond the base contract: whether \`count\` and \`total_pages\` are exact. A page with more after it counts at most ${CAP} of the list's entries: up to ${CAP} the count is exact (true); past that it is a lower bound (false): the matches among the entries counted (${CAP} for an unfiltered list), or the items up to the end of this page when that is more. The last page (\`next_cursor\` null) always has the exact count. Follow \`next_cursor\` to reach the end.`,
+    ),
   page: z.number().int().min(1),
   page_size: z.number().int().min(1),
-  total_pages: z.number().int().nonnegative(),
+  total_pages: z.number().int().nonnegative().describe('`count` divided by `page_size`, rounded up: a lower bound when `count_exact` is false.'),
   next_cursor: z.string().nullable().describe('Beyond the base contract: pass as `cursor` (with the same filters and `page_size`) for the next page without walking the pages before it; null on the last page.'),
 };
 export const EmailListItem = OutreachEmail.omit({ body_plain: true, body_html: true }).meta({ id: 'EmailListItem', description: 'An outreach email without its bodies (read them with GET /emails/{id}/).' });
 export const EmailPage = z.object({ ...page, results: z.array(EmailListItem) }).meta({ id: 'EmailPage' });
 
 const sequenceId = z.string().regex(/^sq_[0-9a-z]{26}$/);
-const rejectedContact = z.object({ contact: z.unknown(), reason: z.enum(['invalid_contact', 'already_in_automation', 'recently_contacted', 'not_enriched', 'already_enrolled']) });
+const rejectedContact = z.object({
+  contact: z.unknown(),
+  reason: z
+    .enum(['invalid_contact', 'already_in_automation', 'recently_contacted', 'not_enriched', 'already_enrolled', 'opted_out'])
+    .describe('Why the contact was not enrolled. `opted_out`: the address\'s owner asked, through the privacy page, not to be contacted through this service by any account.'),
+});
 const sequenceName = z.string().nullable();
 
 export const SequenceAcceptance = z
@@ -246,3 +259,33 @@ export const TestEmail = z
 
 /** POST /u/{token}/ without the confirmation page's form: the one-click unsubscribe of RFC 8058. */
 export const Unsubscribed = z.object({ unsubscribed: z.literal(true) }).meta({ id: 'Unsubscribed' });
+
+/** The privacy requests of the people in the directory (docs/privacy.md): no key. */
+const PRIVACY_REQUEST_KINDS = ['access', 'opt_out', 'erase'] as const satisfies readonly PrivacyRequestKind[];
+export const PrivacyVerificationSent = z
+  .object({ status: z.literal('verification_sent') })
+  .meta({ id: 'PrivacyVerificationSent', description: 'The same answer whether or not the address is known, and when the address has had its 3 messages of the day (then nothing is sent).' });
+export const PrivacyRequest = z
+  .object({
+    email: z.string().nullable().describe('The address the link was mailed to; null once an erasure of it has completed (the service no longer holds it).'),
+    request: z.enum(PRIVACY_REQUEST_KINDS),
+    status: z.enum(['pending', 'completed']).describe('`completed` once the link was confirmed; the link still answers until it expires.'),
+    directory: z
+      .array(
+        ProfessionalProfile.extend({
+          professional_url: z.string().describe('The profile URL the record is keyed by.'),
+          work_email: z.string().nullable().describe('The work email the directory holds for this person.'),
+          phone: z.string().nullable().describe('The phone number the directory holds (E.164), or null.'),
+          skills: z.array(z.string()).describe('The skills the record lists.'),
+        }),
+      )
+      .describe('The directory\'s records of this address: the profile enrichment answers (POST /enrich/professional-profile/) and the contact points held with it; empty when none.'),
+    outreach: z
+      .object({
+        accounts_that_emailed: z.number().int().nonnegative().describe('How many accounts sent mail to this address through the service in the last 12 months (never which).'),
+        last_emailed_at: nullableTimestamp.describe('The latest of those sends; null when none.'),
+      })
+      .describe('Mail sent to this address through the service, counted over the last 12 months.'),
+  })
+  .meta({ id: 'PrivacyRequest', description: 'What the service holds about the link\'s address, read when the link is opened.' });
+export const PrivacyRequestCompleted = z.object({ status: z.literal('completed'), completed_at: timestamp }).meta({ id: 'PrivacyRequestCompleted' });

@@ -44,17 +44,20 @@ export function decodeListCursor(key: Buffer, scope: readonly (string | number)[
   return p;
 }
 
-/** How one paged list is read: where page N starts, one page from a position, and the whole list's count. */
+/** How one paged list is read: where page N starts, one page from a position, and the list's bounded count. */
 export interface PagedListReads<T> {
   position(page: number, pageSize: number): Promise<string | undefined | null>;
   page(after: string | undefined, pageSize: number): Promise<{ items: T[]; walked: number; last: string | undefined; more: boolean }>;
-  count(): Promise<number>;
+  /** Exact up to a cap of entries (adapters/list-index.ts LIST_COUNT_CAP); past it a lower bound, `exact: false`. */
+  count(): Promise<{ count: number; exact: boolean }>;
 }
 
 /**
  * One page of a docs/decisions.md#lists list (`page`, `page_size` → `{count, page, page_size, total_pages, results}`) with
- * `next_cursor`: a cursor continues after its page without walking the pages before it, and a page that
- * reaches the end of the list knows the count, so only a page with more after it counts the entries.
+ * `count_exact` and `next_cursor`: a cursor continues after its page without walking the pages before it, and a page
+ * that reaches the end of the list knows the count exactly, so only a page with more after it counts the entries, and
+ * that count stops at a cap (issue 42). Past the cap `count` is a lower bound, `count_exact` false: the larger of
+ * what the bounded count found and the items up to the end of this page, and `total_pages` follows from it.
  */
 export async function readPagedList<T>(scope: readonly (string | number)[], q: { page?: number; page_size: number; cursor?: string }, reads: PagedListReads<T>, cursorKey: () => Promise<Buffer>) {
   let page = q.page ?? 1;
@@ -68,9 +71,13 @@ export async function readPagedList<T>(scope: readonly (string | number)[], q: {
     after = await reads.position(page, q.page_size);
   }
   const read = after === null ? null : await reads.page(after, q.page_size);
-  const count = read && !read.more ? (page - 1) * q.page_size + read.walked : await reads.count();
+  // The entries up to the end of this page: the whole list's when it is the last.
+  const through = read ? (page - 1) * q.page_size + read.walked : 0;
+  const counted = read && !read.more ? { count: through, exact: true } : await reads.count();
+  const count = counted.exact ? counted.count : Math.max(counted.count, through);
   return {
     count,
+    count_exact: counted.exact,
     page,
     page_size: q.page_size,
     total_pages: Math.ceil(count / q.page_size),

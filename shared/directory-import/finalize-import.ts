@@ -8,6 +8,9 @@ import { readDirectoryVersion, switchDirectoryVersion } from '../directory/direc
 import { getImport, recordImportFailure, updateImport, type ImportStatus } from './import-status.repository.js';
 import { emitImportMetrics } from './import-metrics.js';
 import { sourceReader } from './import-source.js';
+import { deletePeopleOfVersion } from '../directory/directory-dynamodb.repository.js';
+import type { Person } from '../directory/types.js';
+import { addressHash, erasureSuppressionEntries } from '../privacy/opt-outs.repository.js';
 import { searchPublisher, type SearchPublisher } from './search-publisher.js';
 
 /**
@@ -51,8 +54,9 @@ const graceSeconds = () => Number(optionalEnv('DIRECTORY_GRACE_SECONDS') ?? 900)
  *
  * 1. Nothing to do when it is complete or superseded already (a redelivery); refuse when a chunk is missing.
  * 2. In-memory search engine: read the whole source once more and build the search index from it (up to
- *    artifactMaxPeople()): the people it holds must be the people the chunks counted, else the import fails
- *    without switching. Store it as `index/people-v<format>-<version>.v8` beside the source.
+ *    artifactMaxPeople()), without the people on the erasure list (docs/privacy.md): the people it holds and left
+ *    out must be the people the chunks wrote and left out, else the import fails without switching. People erased
+ *    after the import was planned, whom a chunk may have written, are deleted from the version's items. Store it as `index/people-v<format>-<version>.v8` beside the source.
  *    OpenSearch: the chunks loaded the version's index already; when the pointer names no later import,
  *    swap the `people` alias to it (which waits for its count to equal the people the chunks counted).
  *    The swap comes before the pointer, so lookups never name a version search cannot find; a crash between
@@ -73,20 +77,36 @@ export async function finalizeImport(version: string, opts: { now: () => Date })
   const started = performance.now();
   const reader = sourceReader(status.source);
   const publisher = await searchPublisher();
+  // The erasure list (docs/privacy.md) as it stands now. The chunks applied it as it stood when each ran, so an
+  // address erased after the import was planned may be in the version's items: those are deleted here (late).
+  const erased = await erasureSuppressionEntries();
+  const isErased = (p: Person) => p.work_email !== null && erased.has(addressHash(p.work_email));
+  const late = new Set([...erased].filter(([, at]) => at >= status.planned_at).map(([hash]) => hash));
+  const isLate = (p: Person) => p.work_email !== null && late.has(addressHash(p.work_email));
   let artifact: string | null = null;
   if (publisher) {
     const current = await readDirectoryVersion();
     if (current && current.version !== version && current.planned_at > status.planned_at) return supersede(status, null, publisher);
+    if (late.size) {
+      // The version's OpenSearch index keeps them until the next import (the swap counts what the chunks loaded);
+      // every search leaves out the people who opted out, erased ones included.
+      const lateErased: Person[] = [];
+      for await (const r of jsonl(await reader.stream())) if (r.type === 'person' && isLate(r)) lateErased.push(r);
+      await deletePeopleOfVersion(version, lateErased);
+    }
     await publisher.swap(version, status.people_written);
   } else if (status.people_written <= artifactMaxPeople()) {
-    const built = await buildFrom(jsonl(await reader.stream()));
-    if (built.index.size !== status.people_written) {
-      const error = `the file holds ${built.index.size} people but the chunks wrote ${status.people_written}`;
+    const built = await buildFrom(jsonl(await reader.stream()), { drop: isErased });
+    // The file's people, counted two ways: what the index holds and left out, what the chunks wrote and left out.
+    const chunksCounted = status.people_written + (status.people_suppressed ?? 0);
+    if (built.index.size + built.dropped.length !== chunksCounted) {
+      const error = `the file holds ${built.index.size + built.dropped.length} people but the chunks counted ${chunksCounted}`;
       await recordImportFailure(version, error, opts.now());
       emitImportMetrics(version, { ImportsFailed: 1 });
       logger.error('directory import failed its count check; the pointer stays', { version, error });
       return;
     }
+    await deletePeopleOfVersion(version, built.dropped.filter(isLate));
     artifact = await reader.putArtifact(indexArtifactName(version), serializeIndex(built).bytes);
   } else {
     logger.warn('directory too large for the in-memory search index; no artifact built', { version, people: status.people_written, limit: artifactMaxPeople() });

@@ -9,6 +9,7 @@ import { emitImportMetrics } from './import-metrics.js';
 import { sourceReader } from './import-source.js';
 import { searchPublisher } from './search-publisher.js';
 import { queueChunks } from './plan-import.js';
+import { addressHash, erasureSuppressionList } from '../privacy/opt-outs.repository.js';
 
 /**
  * Write one chunk of a directory import.
@@ -17,7 +18,8 @@ import { queueChunks } from './plan-import.js';
  * 1. Nothing to do for an import that is complete or superseded, or for a chunk already counted (a
  *    redelivery): go to 4, which is idempotent.
  * 2. Read the range and parse its lines. A company chunk stages its companies; a people chunk reads its
- *    people's companies (consistent BatchGetItem) and writes each person under the version.
+ *    people's companies (consistent BatchGetItem) and writes each person under the version, but for the people
+ *    whose work email is on the erasure list (docs/privacy.md; counted as `people_suppressed`).
  *    BatchWriteItem of 25, 8 in flight, unprocessed items retried with backoff. Writing the same chunk
  *    again writes the same keys with the same values, so a chunk interrupted midway is simply redone.
  *    With OpenSearch as the search engine, a people chunk also bulk-indexes its people into the version's
@@ -41,7 +43,7 @@ export async function importChunk(version: string, chunk: number, opts: { now: (
   const started = performance.now();
   const lines = (await sourceReader(status.source).range(status.cuts[chunk]!, status.cuts[chunk + 1]!)).toString('utf8').split('\n');
   const records = lines.filter((l) => l.trim()).map((l) => DirectoryRecordSchema.parse(JSON.parse(l)));
-  const written = { people: 0, companies: 0 };
+  const written = { people: 0, companies: 0, suppressed: 0 };
   let requests: WriteRequest[];
   let entries: DirectoryEntry[] = [];
   if (chunk < status.company_chunks) {
@@ -50,8 +52,12 @@ export async function importChunk(version: string, chunk: number, opts: { now: (
     requests = companies.map((c) => ({ PutRequest: { Item: companyItem(version, c) } }));
     written.companies = companies.length;
   } else {
-    const people = records.filter((r): r is Person => r.type === 'person');
-    if (people.length !== records.length) throw new Error(`directory import ${version}: a company line in people chunk ${chunk}; companies must come first`);
+    const listed = records.filter((r): r is Person => r.type === 'person');
+    if (listed.length !== records.length) throw new Error(`directory import ${version}: a company line in people chunk ${chunk}; companies must come first`);
+    // The erasure list (docs/privacy.md): a person whose work email was erased is not imported again.
+    const erased = await erasureSuppressionList();
+    const people = erased.size ? listed.filter((p) => !(p.work_email && erased.has(addressHash(p.work_email)))) : listed;
+    written.suppressed = listed.length - people.length;
     const companies = await companiesById(version, people.map((p) => p.company_id));
     entries = people.map((person) => {
       const company = companies.get(person.company_id);

@@ -33,6 +33,8 @@ export interface ImportStatus {
   finalize_queued: boolean;
   companies_written: number;
   people_written: number;
+  /** People of the file the chunks left out: their work email is on the erasure list (docs/privacy.md). */
+  people_suppressed?: number;
   failures: number;
   last_error: string | null;
   planned_at: string;
@@ -70,15 +72,15 @@ export async function createImport(status: ImportStatus): Promise<boolean> {
  * The checkpoint of one chunk: counted once whatever the redeliveries (the condition on the done set), in
  * one write with the totals. Returns the status after it, or null when the chunk was already counted.
  */
-export async function markChunkDone(version: string, chunk: number, written: { people: number; companies: number }, now: Date): Promise<ImportStatus | null> {
+export async function markChunkDone(version: string, chunk: number, written: { people: number; companies: number; suppressed?: number }, now: Date): Promise<ImportStatus | null> {
   try {
     const out = await documentClient().send(
       new UpdateCommand({
         TableName: tableName('directory'),
         Key: key(version),
-        UpdateExpression: 'ADD done_chunks :chunk, chunks_done :one, people_written :people, companies_written :companies SET updated_at = :now',
+        UpdateExpression: 'ADD done_chunks :chunk, chunks_done :one, people_written :people, companies_written :companies, people_suppressed :suppressed SET updated_at = :now',
         ConditionExpression: 'attribute_exists(pk) AND NOT contains(done_chunks, :n)',
-        ExpressionAttributeValues: { ':chunk': new Set([chunk]), ':n': chunk, ':one': 1, ':people': written.people, ':companies': written.companies, ':now': now.toISOString() },
+        ExpressionAttributeValues: { ':chunk': new Set([chunk]), ':n': chunk, ':one': 1, ':people': written.people, ':companies': written.companies, ':suppressed': written.suppressed ?? 0, ':now': now.toISOString() },
         ReturnValues: 'ALL_NEW',
       }),
     );

@@ -1,10 +1,10 @@
-import { BatchGetCommand, BatchWriteCommand, GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../adapters/aws.js';
 import { tableName } from '../catalog/resource-names.js';
 import type { ContactPoints, DirectoryEntry, DirectoryStore, ImportMarker } from './directory-store.js';
 import { currentDirectoryVersion, readDirectoryVersion, switchDirectoryVersion } from './directory-version.repository.js';
 import type { Company, DirectoryRecord, Person } from './types.js';
-import { lookupKeys } from './urls.js';
+import { lookupKeys, normalizeProfessionalUrl } from './urls.js';
 
 /**
  * The directory in DynamoDB (the store in AWS; `DIRECTORY_STORE=dynamodb` on the twin), shaped so that
@@ -121,7 +121,7 @@ export async function writeAll(requests: Iterable<WriteRequest>, opts: { concurr
  */
 export async function importDirectory(
   records: AsyncIterable<DirectoryRecord> | Iterable<DirectoryRecord>,
-  opts: { version: string; concurrency?: number; onProgress?: (people: number) => void },
+  opts: { version: string; concurrency?: number; onProgress?: (people: number) => void; drop?: (person: Person) => boolean },
 ): Promise<{ people: number; companies: number }> {
   const companies = new Map<string, Company>();
   let people = 0;
@@ -133,6 +133,8 @@ export async function importDirectory(
     }
     const company = companies.get(r.company_id);
     if (!company) throw new Error(`directory import: person ${r.id} names unknown company ${r.company_id}`);
+    // Left out: a person on the erasure list (the caller's predicate, docs/privacy.md).
+    if (opts.drop?.(r)) continue;
     batch.push({ PutRequest: { Item: personItem(opts.version, r, company) } });
     people++;
     if (batch.length === 5000) {
@@ -163,6 +165,47 @@ export async function versionKeysPage(version: string, segment: number, segments
     }),
   );
   return { keys: (out.Items ?? []) as DirectoryItem[], next: out.LastEvaluatedKey };
+}
+
+/**
+ * Deletes, from `version`, the person items of these bare profile URLs and every person item holding `address` as
+ * its work email (the email GSI, consistent reads of the keys it names): an erasure. Idempotent (an item already
+ * gone is not an error). Returns the ids of the people deleted.
+ */
+export async function deletePersonItems(version: string, bareUrls: readonly string[], address: string): Promise<string[]> {
+  const table = tableName('directory');
+  const pks = new Set(bareUrls.map((u) => versioned(version, `url#${u}`)));
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await documentClient().send(
+      new QueryCommand({
+        TableName: table,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :k',
+        ExpressionAttributeValues: { ':k': versioned(version, `email#${address.trim().toLowerCase()}`) },
+        ProjectionExpression: 'pk',
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of out.Items ?? []) pks.add(item.pk as string);
+    start = out.LastEvaluatedKey;
+  } while (start);
+  const ids: string[] = [];
+  for (const pk of pks) {
+    const out = await documentClient().send(new DeleteCommand({ TableName: table, Key: { pk, sk: 'P' }, ReturnValues: 'ALL_OLD' }));
+    const id = (out.Attributes?.person as Person | undefined)?.id;
+    if (id) ids.push(id);
+  }
+  return ids;
+}
+
+/** Deletes the person items of `people` from `version` (their profile URL keys), 25 a request: a directory import's late erasures. */
+export async function deletePeopleOfVersion(version: string, people: readonly Person[], opts: { writer?: BatchWriter } = {}): Promise<void> {
+  const keys = [...new Set(people.map((p) => normalizeProfessionalUrl(p.professional_url)).filter((u): u is string => u !== null))];
+  await writeAll(
+    keys.map((u) => ({ DeleteRequest: { Key: { pk: versioned(version, `url#${u}`), sk: 'P' } } })),
+    { concurrency: 4, writer: opts.writer },
+  );
 }
 
 function points(item: Record<string, unknown> | undefined): ContactPoints | null {

@@ -50,6 +50,24 @@ export class LookupTable {
     return this.s.positions.length;
   }
 
+  /** Every key starting with `prefix` (`email#`, …), in key order, with its person's position. */
+  *withPrefix(prefix: string): Generator<{ key: string; position: number }> {
+    const { text, offsets, positions } = this.s;
+    const keyAt = (n: number) => text.slice(offsets[n]!, offsets[n + 1]!);
+    let lo = 0;
+    let hi = positions.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (keyAt(mid) < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let n = lo; n < positions.length; n++) {
+      const key = keyAt(n);
+      if (!key.startsWith(prefix)) return;
+      yield { key, position: positions[n]! };
+    }
+  }
+
   /** The index position of the person a key names, or -1. */
   find(key: string): number {
     const { text, offsets, positions } = this.s;

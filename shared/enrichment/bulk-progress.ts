@@ -3,6 +3,8 @@ import { itemChargeWrites, pendingSettleWrites, type ItemCharge } from '../accou
 import { finishJob, getJob, markRunning, saveBulkProgress } from '../jobs/jobs.repository.js';
 import { sendFirstDelivery } from '../jobs/queue-delivery.js';
 import type { Job } from '../jobs/model.js';
+import { countJobEnded } from '../jobs/job-metrics.js';
+import { countMetric } from '../core/metrics.js';
 import type { BulkItemKind, BulkItemResult, BulkItemStatus } from '../webhooks/events.js';
 
 /**
@@ -72,6 +74,8 @@ export async function saveItems(job: BulkJob, from: number, outcomes: readonly I
   const found = (job.leads_returned ?? 0) + results.filter((r) => r.status === 'found').length;
   const saved = await saveBulkProgress(job.id, from, results, found, now.toISOString(), itemChargeWrites(job.account_id, job.charge_id, charges, now));
   if (saved) {
+    // Each item's lookup, once: the checkpoint's condition lets one delivery save a chunk.
+    for (const r of results) if (r.status !== 'invalid_input') countMetric('enrichments', 1, { kind: 'bulk', outcome: r.status === 'found' ? 'found' : r.status === 'not_found' ? 'not_found' : 'error' });
     job.bulk_next = from + results.length;
     job.bulk_results = [...(job.bulk_results ?? []), ...results];
     job.leads_returned = found;
@@ -87,7 +91,7 @@ export async function finishBulk(job: BulkJob, clock: Clock = serviceClock): Pro
   const now = clock.now();
   const results = job.bulk_results ?? [];
   const settle = await pendingSettleWrites(job.account_id, job.charge_id, 'released', 0, now);
-  await finishJob(
+  const ended = await finishJob(
     job.id,
     {
       status: 'completed',
@@ -101,6 +105,7 @@ export async function finishBulk(job: BulkJob, clock: Clock = serviceClock): Pro
     },
     settle,
   );
+  if (ended) countJobEnded(job, 'completed', { at: now, leads: results.filter((r) => r.status === 'found').length });
   const finished = await getJob(job.id);
   if (finished) await sendFirstDelivery(finished);
 }

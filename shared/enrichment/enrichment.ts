@@ -3,9 +3,11 @@ import { reserve, release, settleCharged } from '../accounts/ledger.repository.j
 import { PRICES } from '../accounts/prices.js';
 import { NotFoundError, UpstreamError } from '../core/errors.js';
 import { logger } from '../core/logger.js';
+import { countMetric } from '../core/metrics.js';
 import { normalizeProfessionalUrl } from '../directory/urls.js';
 import { toProfessionalProfile } from '../directory/shape.js';
-import { findByProfessionalUrl } from '../directory/directory.repository.js';
+import { findByProfessionalUrl, type ContactPoints } from '../directory/directory.repository.js';
+import { isOptedOut } from '../privacy/opt-outs.repository.js';
 import { foundEmail } from '../email-status/email-status.js';
 import type { EmailStatusFields } from '../email-status/classify.js';
 import { commonIdentityIssues, findContact, hasNames, identityFields, nameCompanyShape, nameDomainShape, type IdentityInput } from './identity.js';
@@ -100,12 +102,21 @@ async function charged<T>(accountId: string, operation: 'email' | 'professional_
   } catch (e) {
     logger.error('enrichment lookup failed', { operation, error: e as Error });
     await release(accountId, r);
+    countMetric('enrichments', 1, { kind: operation, outcome: 'error' });
     throw new UpstreamError();
   }
   await settleCharged(accountId, r, amount);
+  countMetric('enrichments', 1, { kind: operation, outcome: found === null ? 'not_found' : 'found' });
   if (found === null) throw new NotFoundError('No match.');
   return found;
 }
+
+/**
+ * A person who opted out (docs/privacy.md) is not found: every lookup below answers a match of theirs as a miss,
+ * charged as a miss (the single calls: full price; phone: nothing). One privacy-table read (their profile URL and
+ * work email) per match; a directory miss reads nothing more.
+ */
+const hitPerson = (hit: ContactPoints) => ({ email: hit.work_email, professional_url: hit.professional_url });
 
 /**
  * The lookups alone, uncharged: each single call wraps its own in `charged`, bulk enrichment settles them per item.
@@ -117,8 +128,10 @@ export async function lookupEmail(v: z.output<typeof EmailEnrichSchema>): Promis
   // A name + company name alone cannot resolve an email (docs/decisions.md): charged, and a 404.
   const hit = await findContact(v, ['url', 'namedomain']);
   if (!hit?.work_email) return null;
-  // The owner's names and company (catch-all mark) for the status: one more read, by the key the hit carries.
-  const entry = await findByProfessionalUrl(normalizeProfessionalUrl(hit.professional_url) ?? hit.professional_url);
+  // The owner's names and company (catch-all mark) for the status: one more read, by the key the hit carries,
+  // beside the opt-out read.
+  const [entry, optedOut] = await Promise.all([findByProfessionalUrl(normalizeProfessionalUrl(hit.professional_url) ?? hit.professional_url), isOptedOut(hitPerson(hit))]);
+  if (optedOut) return null;
   return foundEmail(hit.work_email, {
     first_name: entry?.person.first_name ?? v.first_name,
     last_name: entry?.person.last_name ?? v.last_name,
@@ -128,18 +141,18 @@ export async function lookupEmail(v: z.output<typeof EmailEnrichSchema>): Promis
 
 export async function lookupProfessionalUrl(v: z.output<typeof ProfessionalUrlEnrichSchema>): Promise<{ professional_url: string } | null> {
   const hit = await findContact(v, ['email', 'namedomain', 'namecompany']);
-  return hit ? { professional_url: hit.professional_url } : null;
+  return hit && !(await isOptedOut(hitPerson(hit))) ? { professional_url: hit.professional_url } : null;
 }
 
 export async function lookupProfile(v: z.output<typeof ProfileEnrichSchema>) {
   const hit = await findByProfessionalUrl(normalizeProfessionalUrl(v.professional_url)!);
-  return hit ? toProfessionalProfile(hit.person, hit.company) : null;
+  return hit && !(await isOptedOut({ email: hit.person.work_email, professional_url: hit.person.professional_url })) ? toProfessionalProfile(hit.person, hit.company) : null;
 }
 
 /** The phone on file for an identity, or null (a miss). */
 export async function lookupPhone(v: IdentityInput): Promise<{ phone: string } | null> {
   const hit = await findContact(v, ['url', 'email', 'namedomain', 'namecompany']);
-  return hit?.phone ? { phone: hit.phone } : null;
+  return hit?.phone && !(await isOptedOut(hitPerson(hit))) ? { phone: hit.phone } : null;
 }
 
 export function enrichEmail(accountId: string, reference: string, v: z.output<typeof EmailEnrichSchema>): Promise<{ email: string } & EmailStatusFields> {

@@ -8,12 +8,13 @@ import { hashApiKey } from '../core/api-key-values.js';
 import { readCaller, type CallerKey, type Companion } from '../accounts/caller.repository.js';
 import { keyUseDue, recordKeyUse } from '../accounts/key-use.repository.js';
 import { logger } from '../core/logger.js';
+import { flushMetrics } from '../core/metrics.js';
 import { LruMap } from '../core/lru-map.js';
 import { pathIdsWellFormed } from './path-ids.js';
 import { recordRejectedCall } from '../accounts/ledger.repository.js';
-import { takeKeyToken } from '../accounts/key-throttle.repository.js';
+import { addKeyDebt, takeKeyToken } from '../accounts/key-throttle.repository.js';
 import type { RouteDef } from '../catalog/routes.js';
-import { APP_LIMITS, appLimitOf } from '../catalog/app-limits.js';
+import { APP_LIMITS, appLimitOf, appTokensOf, readDebtOf } from '../catalog/app-limits.js';
 import { isLocalMode } from '../core/env.js';
 import { USER_POOL } from '../catalog/user-pool.js';
 
@@ -151,7 +152,22 @@ function proxyResultOf(r: HttpResult, event: APIGatewayProxyEvent): APIGatewayPr
 
 // middy is the customer's middleware engine: it answers a 500 just before Lambda's own timeout and resets the
 // logger's keys between invocations. Its core loads node:stream/web at each cold start (`npm run bench`).
-function wrap(fn: (event: APIGatewayProxyEvent) => Promise<HttpResult>): Handler {
+// What the invocation counted (shared/core/metrics.ts) is published once it has answered, on every path.
+function wrap(fn: (event: APIGatewayProxyEvent) => Promise<HttpResult>, onAnswer?: AnswerHook): Handler {
+  const handler = wrapped(fn, onAnswer);
+  return async (event, context) => {
+    try {
+      return await handler(event, context);
+    } finally {
+      await flushMetrics();
+    }
+  };
+}
+
+/** What a route does with its built answer before it is returned (the web app's reads are charged by its size). */
+type AnswerHook = (event: APIGatewayProxyEvent, answer: APIGatewayProxyResult) => Promise<void>;
+
+function wrapped(fn: (event: APIGatewayProxyEvent) => Promise<HttpResult>, onAnswer?: AnswerHook): Handler {
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     .use({
       onError: async (request) => {
@@ -162,7 +178,9 @@ function wrap(fn: (event: APIGatewayProxyEvent) => Promise<HttpResult>): Handler
     .handler(async (event) => {
       // API Gateway routes `/a/b` to the `/a/b/` method too; docs/decisions.md#conventions registers only the trailing-slash form.
       if (event.path && !event.path.endsWith('/')) throw new GatewayError(403, 'Missing Authentication Token');
-      return toProxyResult(await fn(event), event);
+      const answer = toProxyResult(await fn(event), event);
+      if (onAnswer) await onAnswer(event, answer);
+      return answer;
     }) as unknown as Handler;
 }
 
@@ -377,7 +395,7 @@ function userRouteWith<S extends $ZodType | undefined, Q extends $ZodType | unde
       if (onRejected && e instanceof ValidationError) await onRejected(accountId, requestIdOf(event), e);
       throw e;
     }
-  });
+  }, chargeAnswerBytes);
 }
 
 /**
@@ -391,9 +409,35 @@ async function throttleUserAndAccount(event: APIGatewayProxyEvent, accountId: st
   const kind = appLimitOf(event.httpMethod, event.resource ?? event.path ?? '');
   const limits = APP_LIMITS[kind];
   const m = throttleMultiplier();
-  const user = await takeKeyToken(`user:${userSub}`, `app ${kind}`, limits.perUser, m);
-  const verdict = user.allowed ? await takeKeyToken(`account:${accountId}`, `app ${kind}`, limits.perAccount, m) : user;
+  // What the request costs (a contact check, its contacts); Retry-After says when that many tokens are there.
+  const cost = appTokensOf(kind, event.body, event.isBase64Encoded);
+  const user = await takeKeyToken(`user:${userSub}`, `app ${kind}`, limits.perUser, m, Date.now(), cost);
+  const verdict = user.allowed ? await takeKeyToken(`account:${accountId}`, `app ${kind}`, limits.perAccount, m, Date.now(), cost) : user;
   if (!verdict.allowed) throw new GatewayError(429, 'Too Many Requests', { 'Retry-After': String(verdict.retryAfterSeconds) });
+}
+
+/**
+ * A web-app read's answer past its first READ_BYTES_PER_TOKEN is charged after it is built: one more token of
+ * the user's and of the account's read buckets per READ_BYTES_PER_TOKEN, as a debt that may take them below
+ * empty, so their next reads wait until it is paid (a replies page of 5 MB is 80 tokens, not one). A debt that
+ * cannot be written is logged and the answer still goes: the request was admitted.
+ */
+async function chargeAnswerBytes(event: APIGatewayProxyEvent, answer: APIGatewayProxyResult): Promise<void> {
+  const kind = appLimitOf(event.httpMethod, event.resource ?? event.path ?? '');
+  if (kind !== 'read') return;
+  const debt = readDebtOf(Buffer.byteLength(answer.body ?? '', answer.isBase64Encoded ? 'base64' : 'utf8'));
+  if (debt === 0) return;
+  const claims = (event.requestContext?.authorizer as { claims?: Record<string, unknown> } | null | undefined)?.claims;
+  const limits = APP_LIMITS.read;
+  const m = throttleMultiplier();
+  try {
+    await Promise.all([
+      addKeyDebt(`user:${String(claims?.sub)}`, 'app read', limits.perUser, debt, m),
+      addKeyDebt(`account:${String(claims?.[USER_POOL.accountClaim])}`, 'app read', limits.perAccount, debt, m),
+    ]);
+  } catch (error) {
+    logger.warn('read debt not recorded', { tokens: debt, error: error as Error });
+  }
 }
 
 /**

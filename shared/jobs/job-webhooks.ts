@@ -11,6 +11,7 @@ import type { DeliveryErrorClass } from '../webhooks/delivery-errors.js';
 import { signWebhook } from '../webhooks/sign.js';
 import { webhookTargetPolicy } from '../adapters/webhook-targets.js';
 import { logger } from '../core/logger.js';
+import { countMetric } from '../core/metrics.js';
 import { messages } from '../catalog/messages.js';
 import { WEBHOOK_LEASE_MS } from './queue-delivery.js';
 
@@ -87,6 +88,11 @@ async function recordAttempt(jobId: string, attempt: number, result: DeliveryRes
     { attempt, at: clock.now().toISOString(), status: result.status, error: result.error, duration_ms: result.durationMs, next_retry_at: nextAt?.toISOString() ?? null },
     result.ok ? 'delivered' : delay === null ? 'failed' : 'queued',
   );
+  // Once per attempt: only the delivery that logs attempt n counts it.
+  if (recorded) {
+    countMetric('webhook_attempts');
+    if (!result.ok) countMetric('webhook_failures');
+  }
   if (!recorded || !nextAt || delay === null) {
     if (!result.ok && delay === null) logger.warn('webhook delivery gave up; the result stays pollable', { jobId, attempts: attempt });
     return;

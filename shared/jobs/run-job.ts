@@ -3,6 +3,7 @@ import { serviceClock, type Clock } from '../core/clock.js';
 import { pendingSettleWrites } from '../accounts/ledger.repository.js';
 import { sendFirstDelivery } from './queue-delivery.js';
 import { finishJob, getJob, markRunning, type JobFinish } from './jobs.repository.js';
+import { countJobEnded } from './job-metrics.js';
 import { TERMINAL, type Job } from './model.js';
 import { FAILURE_MESSAGES } from '../webhooks/events.js';
 import { isSearchJobKind, type SearchJobKind } from '../catalog/messages.js';
@@ -37,7 +38,7 @@ export async function endJob(job: Job, outcome: JobOutcome, clock: Clock = servi
     event_type: outcome.event_type,
     extra: outcome.extra,
   };
-  await finishJob(job.id, finish, settle);
+  if (await finishJob(job.id, finish, settle)) countJobEnded(job, outcome.status, { at: now, leads: finish.leads_returned, result: finish.result });
   const finished = await getJob(job.id);
   if (finished) await sendFirstDelivery(finished);
 }

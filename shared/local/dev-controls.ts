@@ -9,12 +9,16 @@ import type { SchedulerEmulator } from './scheduler-emulator.js';
 import type { CapturedSend } from './ses-capture.js';
 import type { InboundDelivery } from './dev-inbound.js';
 import { runAsFunction } from './function-context.js';
+import type { MetricsLog } from './metrics-log.js';
+import { METRICS_NAMESPACE_ENV } from '../core/metrics.js';
 
 /**
  * Local-only endpoints (absent in AWS): readiness and the dev controls of docs/decisions.md#dev-controls, behind the
  * admin token.
  */
 const DEV = '/api/console/v1/dev/';
+/** The console's metrics: local-only, like the dev controls. */
+export const METRICS_PATH = '/api/console/v1/metrics/';
 
 const ClockBody = z.strictObject({ advance_seconds: z.number().positive().max(10 * 365 * 86400) });
 
@@ -40,7 +44,7 @@ function parseJson(body: string): { ok: true; value: unknown } | { ok: false } {
  * One run of the sweeper, as its own function (its grants only): its modules load at the first run, since the
  * sweeper loads most of the service's (every record kind). The stack's schedule and the dev routes use it.
  */
-export const sweepAsSweeper = () => runAsFunction('sweeper', async () => (await import('../workers/sweep.js')).sweep());
+export const sweepAsSweeper = () => runAsFunction('sweeper', async () => (await import('../workers/sweep.js')).sweepHandler());
 
 /** What the dev routes need of the running stack (stack.ts's LocalStack has it), passed in by the stack that serves them. */
 export interface DevControlledStack {
@@ -51,10 +55,17 @@ export interface DevControlledStack {
 }
 
 // What the dev routes run (the sweeper, the mailbox reader, SES events) loads on first use, not at start-up.
-export function devControls(opts: { stack: DevControlledStack; clockFile: string | null; adminToken: string; inbound: InboundDelivery }): ExtraRoute {
+export function devControls(opts: { stack: DevControlledStack; clockFile: string | null; adminToken: string; inbound: InboundDelivery; metricsLog?: MetricsLog }): ExtraRoute {
   return async (req, body, url) => {
     if (url.pathname === '/healthz' && req.method === 'GET') {
       return opts.stack.isReady() ? { status: 200, body: { status: 'ok' } } : { status: 503, body: { status: 'starting' } };
+    }
+    // The twin's view of its metrics (metrics-log.ts): the sums of the functions' EMF lines over the last hour and
+    // day. In AWS there is no such route: the stage's CloudWatch dashboard is that view (docs/operating.md).
+    if (url.pathname === METRICS_PATH && opts.metricsLog) {
+      if (req.method !== 'GET') return { status: 403, body: { message: 'Missing Authentication Token' } };
+      if (!tokenOk(req, opts.adminToken)) return { status: 403, body: { message: 'Forbidden' } };
+      return { status: 200, body: await opts.metricsLog.report(process.env[METRICS_NAMESPACE_ENV] ?? '') };
     }
     // Until every component is up (first run: the directory import), the public API is not served, so no
     // lookup can answer — and charge for — a "no match" that is only a not-yet-imported person.

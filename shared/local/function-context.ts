@@ -35,9 +35,43 @@ function invocationOf(name: string): Invocation {
   return { name, grants, visible: new Set(grantedEnvironment(bindings, TABLES, QUEUES)) };
 }
 
+/**
+ * What one invocation took, from the start of `work` until it returned or its promise settled (Lambda's
+ * billed duration, before rounding). Reported only to a recorder someone set (bin/bench-cost.ts); off by default.
+ */
+export interface InvocationRecord {
+  name: string;
+  ms: number;
+  failed: boolean;
+}
+let invocationRecorder: ((record: InvocationRecord) => void) | null = null;
+
+/** Report every invocation's duration to `recorder` from now on; `null` stops it. */
+export function recordInvocations(recorder: ((record: InvocationRecord) => void) | null): void {
+  invocationRecorder = recorder;
+}
+
+/** The catalogue name of the function whose invocation is running here, if any (what a call is attributed to). */
+export function currentFunction(): string | undefined {
+  return invocations.getStore()?.name;
+}
+
 /** Run `work` as one invocation of the catalogue's function `name` (shared/catalog/functions.ts). */
 export function runAsFunction<T>(name: string, work: () => T): T {
-  return invocations.run(invocationOf(name), work);
+  const recorder = invocationRecorder;
+  if (!recorder) return invocations.run(invocationOf(name), work);
+  const started = performance.now();
+  const done = (failed: boolean) => recorder({ name, ms: performance.now() - started, failed });
+  let result: T;
+  try {
+    result = invocations.run(invocationOf(name), work);
+  } catch (e) {
+    done(true);
+    throw e;
+  }
+  if (result instanceof Promise) result.then(() => done(false), () => done(true));
+  else done(false);
+  return result;
 }
 
 /** Replace a function's bindings (tests: strip one grant); `null` restores the catalogue's. */

@@ -49,7 +49,30 @@ export interface StaticAnswer {
   body: Buffer | string;
 }
 
-const MAX_BODY = 10 * 1024 * 1024; // API Gateway's payload limit
+/**
+ * Whether API Gateway hands a route's request body to its function base64-encoded: the public and console API
+ * (lib/api-stack.ts `Api`) list every media type (`*\/*`) as binary, so any request with a Content-Type has a
+ * binary body there ("Binary media types for REST APIs"); the web app's API (`AppApi`, `user` routes) lists none,
+ * and passes bodies as text.
+ */
+export function binaryBodies(route: Pick<RouteDef, 'auth'>): boolean {
+  return route.auth !== 'user';
+}
+
+/** A proxy event's `body` and `isBase64Encoded` as API Gateway sets them for this request. */
+export function proxyBody(binary: boolean, contentType: string | undefined, raw: Buffer): Pick<APIGatewayProxyEvent, 'body' | 'isBase64Encoded'> {
+  if (raw.length === 0) return { body: null, isBase64Encoded: false };
+  return binary && contentType ? { body: raw.toString('base64'), isBase64Encoded: true } : { body: raw.toString('utf8'), isBase64Encoded: false };
+}
+
+/**
+ * Lambda refuses a synchronous invocation whose payload, the serialised proxy event, is not smaller than its
+ * 6 MB request limit, and API Gateway answers the caller 413 `{"message":"Request Too Long"}`. With the body
+ * base64-encoded (4/3 of its size) the largest body that gets through is about 4.5 MB, not API Gateway's 10 MB.
+ */
+export function lambdaRequestRefusal(event: APIGatewayProxyEvent): { status: number; message: string } | null {
+  return Buffer.byteLength(JSON.stringify(event)) >= ROUTE_LIMITS.requestBytes ? { status: 413, message: 'Request Too Long' } : null;
+}
 
 const handlers = new Map<string, Promise<Handler>>();
 export function loadHandler(root: string, module: string): Promise<Handler> {
@@ -92,7 +115,7 @@ interface EdgeIdentity {
   authorizer: Record<string, unknown> | null;
 }
 
-function toEvent(req: IncomingMessage, url: URL, route: RouteDef, params: Record<string, string>, body: string, requestId: string, edge: EdgeIdentity): APIGatewayProxyEvent {
+function toEvent(req: IncomingMessage, url: URL, route: RouteDef, params: Record<string, string>, raw: Buffer, requestId: string, edge: EdgeIdentity): APIGatewayProxyEvent {
   const headers: Record<string, string> = {};
   const multiValueHeaders: Record<string, string[]> = {};
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
@@ -118,8 +141,7 @@ function toEvent(req: IncomingMessage, url: URL, route: RouteDef, params: Record
     multiValueQueryStringParameters: hasQuery ? multiQuery : null,
     pathParameters: Object.keys(params).length ? params : null,
     stageVariables: null,
-    body: body === '' ? null : body,
-    isBase64Encoded: false,
+    ...proxyBody(binaryBodies(route), req.headers['content-type'], raw),
     requestContext: {
       accountId: '000000000000',
       apiId: 'local',
@@ -229,10 +251,11 @@ export async function startGateway(opts: GatewayOptions): Promise<{ server: Serv
       let size = 0;
       for await (const c of req) {
         size += (c as Buffer).length;
-        if (size > MAX_BODY) return write(res, requestId, 413, JSON.stringify({ message: 'Request Too Long' }));
+        if (size > ROUTE_LIMITS.payloadBytes) return write(res, requestId, 413, JSON.stringify({ message: 'Request Too Long' }));
         chunks.push(c as Buffer);
       }
-      const body = Buffer.concat(chunks).toString('utf8');
+      const raw = Buffer.concat(chunks);
+      const body = raw.toString('utf8');
 
       const extra = await opts.extra?.(req, body, url);
       if (extra) return write(res, requestId, extra.status, JSON.stringify(extra.body));
@@ -267,7 +290,7 @@ export async function startGateway(opts: GatewayOptions): Promise<{ server: Serv
       let edge: EdgeIdentity = { apiKey: null, authorizer: null };
       if (route.auth === 'api_key') {
         const methodArn = `${LOCAL_API_ARN}/local/${route.method}${url.pathname}`;
-        const outcome = await edgeAuthorizer.authorize(identitySource(req), toAuthorizerEvent(toEvent(req, url, route, params, body, requestId, edge), methodArn));
+        const outcome = await edgeAuthorizer.authorize(identitySource(req), toAuthorizerEvent(toEvent(req, url, route, params, raw, requestId, edge), methodArn));
         if (!outcome.allowed) {
           const refusal = REFUSALS[outcome.refusal];
           return write(res, requestId, refusal.status, JSON.stringify({ message: refusal.message }));
@@ -294,8 +317,11 @@ export async function startGateway(opts: GatewayOptions): Promise<{ server: Serv
         if (!buckets.take(`${who} ${route.method} ${route.path}`, edgeThrottle.perMinute * m, edgeThrottle.burst * m)) return tooMany();
       }
 
+      const event = toEvent(req, url, route, params, raw, requestId, edge);
+      // Lambda refuses the invocation itself when the event is too large: the function never runs.
+      const tooLong = lambdaRequestRefusal(event);
+      if (tooLong) return write(res, requestId, tooLong.status, JSON.stringify({ message: tooLong.message }));
       const handler = await loadHandler(opts.root, route.module);
-      const event = toEvent(req, url, route, params, body, requestId, edge);
       const out = await invokeRoute(route, () => runAsFunction(routeFunctionName(route), () => handler(event, lambdaContext(route.module))));
       if ('refused' in out) return write(res, requestId, out.refused.status, JSON.stringify({ message: out.refused.message }));
       // As API Gateway: `headers` and `multiValueHeaders` merge, the latter's values winning for a name in both

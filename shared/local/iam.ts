@@ -223,7 +223,8 @@ const CHECKS: Record<string, Check> = {
   APIGatewayClient: serviceGrant(
     'apigateway',
     (b) => !!b.apiKeys,
-    { GetUsagePlans: 'apigateway:GET', CreateApiKey: 'apigateway:POST', CreateUsagePlanKey: 'apigateway:POST', DeleteApiKey: 'apigateway:DELETE' },
+    // GetApiKeys: a rolled-back create finds the gateway key it may have left by its name (GET /apikeys, as in AWS).
+    { GetUsagePlans: 'apigateway:GET', GetApiKeys: 'apigateway:GET', CreateApiKey: 'apigateway:POST', CreateUsagePlanKey: 'apigateway:POST', DeleteApiKey: 'apigateway:DELETE' },
     () => `arn:aws:apigateway:${REGION}::/apikeys`,
   ),
   SecretsManagerClient: secretsManager,

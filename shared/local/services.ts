@@ -4,7 +4,7 @@ import type { LocalStack } from './stack.js';
 import { startupPhase } from './startup-trace.js';
 import { runAsFunction } from './function-context.js';
 import { directoryStoreName } from '../directory/directory-store.js';
-import type { DirectoryRecord } from '../directory/types.js';
+import type { DirectoryRecord, Person } from '../directory/types.js';
 import { loadDirectoryFile, useLoadedDirectory, type LoadedDirectory } from '../search-engine/index-source.js';
 
 /**
@@ -113,17 +113,40 @@ export async function loadDirectory(opts: DirectoryPlan): Promise<LoadedDirector
 export async function prepareDirectory(opts: DirectoryPlan & { loading?: Promise<LoadedDirectory> }): Promise<void> {
   const log = opts.log ?? (() => undefined);
   const directory = await (opts.loading ?? loadDirectory(opts));
-  if (process.env.SEARCH_ENGINE === 'opensearch') await publishToOpenSearch(directory, log);
+  // The erasure list (docs/privacy.md): a person erased before is not imported again from the same file.
+  const erased = await applyErasureList(directory, log);
+  if (process.env.SEARCH_ENGINE === 'opensearch') await publishToOpenSearch(directory, erased, log);
   if (directoryStoreName() !== 'dynamodb') return;
-  const [{ getImportMarker, importDirectory, recordImport }, { readDirectoryFile }] = await Promise.all([import('../directory/directory.repository.js'), import('../directory/file.js')]);
+  const [{ getImportMarker, importDirectory, recordImport }, { readDirectoryFile }, { deletePeopleOfVersion }] = await Promise.all([
+    import('../directory/directory.repository.js'),
+    import('../directory/file.js'),
+    import('../directory/directory-dynamodb.repository.js'),
+  ]);
   const marker = await getImportMarker();
   if (marker?.version !== directory.version) {
     const t0 = Date.now();
     log('importing the directory into the directory table…');
-    const r = await importDirectory(readDirectoryFile(opts.file), { version: directory.version!, concurrency: 8 });
+    const drop = new Set(erased.map((p) => p.id));
+    const r = await importDirectory(readDirectoryFile(opts.file), { version: directory.version!, concurrency: 8, drop: (p) => drop.has(p.id) });
     await recordImport({ version: directory.version!, people: r.people, imported_at: new Date().toISOString() });
     log(`  imported ${r.people.toLocaleString('en-US')} people in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  } else if (erased.length) {
+    // Imported before the erasure while another store served it: its items go now (already gone is fine).
+    await deletePeopleOfVersion(directory.version!, erased);
   }
+}
+
+/**
+ * Takes the people on the erasure list (by work email) out of the loaded index and its lookups, before anything
+ * serves it; returns them. Reads the privacy table once; an empty list changes nothing.
+ */
+async function applyErasureList(directory: LoadedDirectory, log: (m: string) => void): Promise<Person[]> {
+  const [{ addressHash, erasureSuppressionList }, { removeErased }] = await Promise.all([import('../privacy/opt-outs.repository.js'), import('../search-engine/index-source.js')]);
+  const list = await erasureSuppressionList();
+  if (!list.size) return [];
+  const removed = removeErased(directory, (email) => list.has(addressHash(email)));
+  if (removed.length) log(`erasure list applied: ${removed.length} erased ${removed.length === 1 ? 'person' : 'people'} left out of the directory`);
+  return removed.map((i) => directory.index.entryAt(i).person);
 }
 
 /**
@@ -131,8 +154,8 @@ export async function prepareDirectory(opts: DirectoryPlan & { loading?: Promise
  * (bin/local.ts starts it) unless the `people` alias already names that version's index: a restart on the
  * same DATA_DIR searches at once.
  */
-async function publishToOpenSearch(directory: LoadedDirectory, log: (m: string) => void): Promise<void> {
-  const [{ openSearchClient }, { publishDirectoryVersion }, { versionIndexName, PEOPLE_ALIAS }] = await Promise.all([
+async function publishToOpenSearch(directory: LoadedDirectory, erased: Person[], log: (m: string) => void): Promise<void> {
+  const [{ openSearchClient }, { deletePeopleDocuments, publishDirectoryVersion }, { versionIndexName, PEOPLE_ALIAS }] = await Promise.all([
     import('../adapters/opensearch-client.js'),
     import('../search-engine/opensearch-engine.js'),
     import('../search-engine/opensearch-query.js'),
@@ -140,10 +163,16 @@ async function publishToOpenSearch(directory: LoadedDirectory, log: (m: string) 
   const client = openSearchClient();
   const index = versionIndexName(directory.version!);
   const held = await client.indices.getAlias({ name: PEOPLE_ALIAS }, { ignore: [404] });
-  if (held.statusCode === 200 && Object.keys(held.body as object).includes(index)) return;
+  if (held.statusCode === 200 && Object.keys(held.body as object).includes(index)) {
+    // Published before an erasure made while another engine served: its documents go now (already gone is fine).
+    if (erased.length) await deletePeopleDocuments(client, erased.map((p) => p.id));
+    return;
+  }
   const t0 = Date.now();
   log(`loading the directory into OpenSearch (${index})…`);
-  const entries = Array.from({ length: directory.index.size }, (_, i) => directory.index.entryAt(i));
+  const entries = Array.from({ length: directory.index.size }, (_, i) => i)
+    .filter((i) => !directory.index.isRemoved(i))
+    .map((i) => directory.index.entryAt(i));
   const r = await publishDirectoryVersion(client, directory.version!, entries);
   log(`  ${r.people.toLocaleString('en-US')} people searchable in OpenSearch in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
@@ -180,6 +209,9 @@ export async function startServices(opts: {
   // Sequence replies from before replies were paged get theirs too.
   const replyEntries = await (await import('../sequences/sequences.repository.js')).backfillSequenceReplyEntries();
   if (listed.emails + listed.sequences + replyEntries > 0) opts.log?.(`list index entries added: ${JSON.stringify({ ...listed, sequence_replies: replyEntries })}`);
+  // Emails parked awaiting capacity before the await index get their entries too.
+  const awaiting = await (await import('../outreach/emails.repository.js')).backfillAwaitEntries();
+  if (awaiting > 0) opts.log?.(`await index entries added: ${awaiting}`);
   if (resumed.jobs + resumed.webhooks + resumed.drafts + resumed.sends > 0) opts.log?.(`resumed in-flight work: ${JSON.stringify(resumed)}`);
   // The sweeper runs at start; the stack runs it on its schedule's period, and dev clock moves run it too.
   const swept = await runAsFunction('sweeper', () => sweep());

@@ -31,7 +31,8 @@ import { startSampleWeb, type SampleWeb } from './sample-web.js';
 import { startLocalUserPool, type LocalUserPool } from './cognito-local.js';
 import { userTokenVerifier } from './user-authorizer.js';
 import { APP_PATH, buildWebApp, webAppSite } from './web-app.js';
-import { APP_BASE } from '../catalog/routes.js';
+import { APP_BASE, PUBLIC_BASE } from '../catalog/routes.js';
+import { PRIVACY_PAGE_PATH } from '../catalog/web-app.js';
 import { startupPhase } from './startup-trace.js';
 import { once } from '../core/once.js';
 import { enforceFunctionGrants, overrideBindings } from './function-context.js';
@@ -39,6 +40,8 @@ import { startS3Emulator } from './s3-emulator.js';
 import { startInboundSmtp, type InboundSmtp } from './inbound-smtp.js';
 import { INBOUND_MAIL_BUCKET } from './iam.js';
 import type { Bindings } from '../catalog/bindings.js';
+import { MetricsLog } from './metrics-log.js';
+import { METRICS_NAMESPACE_ENV, metricsNamespace, serviceName, setLocalMetricsLog } from '../core/metrics.js';
 
 /**
  * The one-machine twin: DynamoDB Local, local-aws-sqs, aws-ses-v2-local, the S3 and Scheduler emulators and
@@ -237,6 +240,10 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   setServiceClockOffset(clockFile && existsSync(clockFile) ? (JSON.parse(readFileSync(clockFile, 'utf8')).offsetMs as number) : 0);
 
   const started: { stop(): Promise<void> }[] = [];
+  // The functions' EMF lines, as Lambda's stdout goes to CloudWatch Logs (metrics-log.ts): `GET …/metrics/` sums them.
+  const metricsLog = new MetricsLog(file('metrics.log'));
+  const unsetMetricsLog = setLocalMetricsLog((lines) => metricsLog.append(lines));
+  started.push({ stop: async () => unsetMetricsLog() });
   /** Resolves once `start` has, and registers what it started for the stop, even when a sibling start fails. */
   const track = async <T extends { stop(): Promise<void> }>(start: Promise<T>, name: string): Promise<T> => {
     const part = await start;
@@ -332,6 +339,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       SMTP_PORT: String(smtpSink.port),
       // Named in every SES send, as in AWS; the stand-in publishes no events (dev/ses-events/ injects them).
       SES_CONFIGURATION_SET: `${LOCAL_PREFIX}-mail`,
+      // The metrics' namespace, as the stack gives each function its stage's (shared/core/metrics.ts).
+      [METRICS_NAMESPACE_ENV]: metricsNamespace(serviceName(), LOCAL_PREFIX),
       MAILBOX_PROVIDERS: JSON.stringify({ google: emulated('google', ''), microsoft: emulated('microsoft', 'microsoft/graph') }),
       SAMPLE_WEB_PORT: String(sampleWeb.port),
       ...(userPool ? { USER_POOL_ID: userPool.userPoolId, AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: userPool.endpoint } : {}),
@@ -503,11 +512,11 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
         root,
         adminToken,
         throttleMultiplier,
-        extra: devControls({ stack, clockFile, adminToken, inbound: inboundLater(mailProviders) }),
+        extra: devControls({ stack, clockFile, adminToken, inbound: inboundLater(mailProviders), metricsLog }),
         ...(userPool && appDir
           ? {
               userTokens: await userTokenVerifier(userPool),
-              site: webAppSite(appDir, { apiBase: APP_BASE, cognito: { endpoint: userPool.endpoint, region: userPool.region, userPoolId: userPool.userPoolId, clientId: userPool.clientId } }),
+              site: webAppSite(appDir, { apiBase: APP_BASE, publicApiBase: PUBLIC_BASE, cognito: { endpoint: userPool.endpoint, region: userPool.region, userPoolId: userPool.userPoolId, clientId: userPool.clientId } }),
             }
           : {}),
       });
@@ -519,6 +528,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       if (userPool) stack.appUrl = `http://localhost:${gateway.port}${APP_PATH}`;
       // Links written into emails (unsubscribe, open pixel) point back at this gateway.
       process.env.PUBLIC_BASE_URL = `http://localhost:${gateway.port}`;
+      // The privacy page every outreach footer and privacy-request link names: the web app's host, here this gateway.
+      process.env.PRIVACY_PAGE_URL = `http://localhost:${gateway.port}${PRIVACY_PAGE_PATH}`;
     }
     return stack;
   } catch (e) {

@@ -12,8 +12,9 @@ import { scheduleSend } from './schedule-send.js';
  * asked (a fixed `send_at` that has meanwhile passed becomes "now").
  *
  * 1. Write the change.
- * 2. Find the account's `queued` emails from this sending account that wait for capacity (a projected,
- *    filtered Query a page at a time: no body is read into the function).
+ * 2. Find the account's `queued` emails from this sending account that wait for capacity: their entries in
+ *    the sparse await index, a page at a time, then those emails by key, projected (no other email of the
+ *    account is read, and no body is read into the function).
  * 3. Schedule each, in creation order, so the daily limit spills the later ones onto following days.
  */
 export async function changeSendingAccount(

@@ -13,6 +13,7 @@ import type { Contact, EmailRecord } from './model.js';
 import type { CreateEmailSchema } from './schemas.js';
 import { messages } from '../catalog/messages.js';
 import { getLead, isSuppressed, leadUpsertWrite } from './leads.repository.js';
+import { isOptedOut } from '../privacy/opt-outs.repository.js';
 import { findContact } from '../enrichment/identity.js';
 import { findByProfessionalUrl } from '../directory/directory.repository.js';
 import { normalizeProfessionalUrl } from '../directory/urls.js';
@@ -27,7 +28,8 @@ import { logger } from '../core/logger.js';
  * 1. Take the time and the id together, before any await, so ids and `created_at` agree on order.
  * 2. Choose the sender: `from_account` (owned by the caller, else 400; not usable, 409) or the
  *    least-loaded connected, sending-enabled account (none: 409). `reply_to` must be one of the caller's
- *    connected accounts (else 400). A suppressed (unsubscribed) recipient is refused (400). An account
+ *    connected accounts (else 400). A suppressed (unsubscribed) recipient is refused (400), and so is one who
+ *    opted out through a privacy request (docs/privacy.md). An account
  *    with a daily limit of 0 is usable: its emails wait in `queued` until it has capacity.
  * 3. Resolve the recipient's time zone (directory, else the lead) for best-time sending.
  * 4. One transaction: reserve 2 credits, write the email as `drafting`, and make the recipient a lead.
@@ -88,13 +90,18 @@ export async function createEmail(accountId: string, body: z.output<typeof Creat
   const iso = now.toISOString();
   const id = newId('em', now.getTime());
   const chargeId = newId('chg', now.getTime());
-  const [suppressed, sender, recipientZone] = await Promise.all([
+  const [suppressed, optedOut, sender, recipientZone] = await Promise.all([
     isSuppressed(accountId, body.to.email),
+    isOptedOut({ email: body.to.email }),
     chooseSender(accountId, body.from_account, body.reply_to, clock),
     recipientTimeZone(accountId, body.to),
   ]);
   if (suppressed) {
     throw new ValidationError('The recipient has unsubscribed from your emails.', [{ path: 'to.email', message: 'on your suppression list' }]);
+  }
+  // Refused as an unsubscribed recipient is: the owner of the address opted out of every account's outreach (docs/privacy.md).
+  if (optedOut) {
+    throw new ValidationError('The recipient has opted out of all outreach through this service.', [{ path: 'to.email', message: 'opted out' }]);
   }
   const name = [body.to.first_name, body.to.last_name].filter(Boolean).join(' ');
   const record: EmailRecord = {

@@ -3,6 +3,7 @@ import { documentClient, queryAll } from '../adapters/aws.js';
 import { tableName } from '../catalog/resource-names.js';
 import { expiresAt } from '../catalog/tables.js';
 import { cancellationReasons } from '../adapters/dynamodb-errors.js';
+import { countOnCommit } from '../core/metrics.js';
 import type { TransactItem } from '../accounts/ledger.repository.js';
 import { outreachKeys as K } from './outreach.keys.js';
 import { addDays, DELIVERABILITY_COUNTERS, emptyCounts, utcDay, type DayCounts, type DeliverabilityCounter, type DeliverabilityDay } from './warmup.js';
@@ -35,7 +36,7 @@ function markerWrite(eaId: string, emailId: string, counter: DeliverabilityCount
  */
 export function counterWrite(eaId: string, counter: DeliverabilityCounter, at: Date): TransactItem {
   const day = utcDay(at);
-  return {
+  const write: TransactItem = {
     Update: {
       TableName: tableName('outreach'),
       Key: K.deliverability(eaId, day),
@@ -44,7 +45,20 @@ export function counterWrite(eaId: string, counter: DeliverabilityCounter, at: D
       ExpressionAttributeValues: { ':one': 1, ':exp': expiresAt('deliverability_day', new Date(`${day}T00:00:00Z`)) },
     },
   };
+  // The service's own metric of the same event, taken when the transaction that counts it once commits.
+  const metric = SERVICE_METRIC[counter];
+  return metric ? countOnCommit(write, metric) : write;
 }
+
+/** The service metric (shared/core/metrics.ts) each deliverability counter also counts; opens and deliveries are the record's alone. */
+const SERVICE_METRIC: Partial<Record<DeliverabilityCounter, 'sends' | 'bounces_hard' | 'bounces_soft' | 'complaints' | 'replies' | 'unsubscribes'>> = {
+  sent: 'sends',
+  bounced_hard: 'bounces_hard',
+  bounced_soft: 'bounces_soft',
+  complained: 'complaints',
+  replied: 'replies',
+  unsubscribed: 'unsubscribes',
+};
 
 /** Count one event of an email against its sending account's day; true when counted now, false when it already was. */
 export async function countOnce(eaId: string, emailId: string, counter: DeliverabilityCounter, at: Date): Promise<boolean> {

@@ -13,6 +13,7 @@ import { getEmail, transition, transitionOrCurrent } from './emails.repository.j
 import { REVIEW_WINDOW_MS, type EmailRecord } from './model.js';
 import { reviewScheduleName, scheduleSend } from './schedule-send.js';
 import { logger } from '../core/logger.js';
+import { countMetric } from '../core/metrics.js';
 import { messages } from '../catalog/messages.js';
 import { draftStep, failStep } from '../sequences/step-drafting.js';
 
@@ -50,6 +51,7 @@ export async function failDraft(email: EmailRecord, message: string, clock: Cloc
   const now = clock.now();
   const release = await pendingSettleWrites(email.account_id, email.charge_id, 'released', 0, now);
   const failed = await transition(email.account_id, email.id, ['drafting'], { status: 'failed', updated_at: now.toISOString(), error: { code: 'draft_failed', message } }, [], { with: release });
+  if (failed) countMetric('drafts_failed');
   return failed !== null;
 }
 
@@ -85,6 +87,7 @@ export async function draftEmail(accountId: string, emailId: string, record: SQS
     const sendRequest = { mode: 'best_time' as const, send_at: null };
     const r = await transitionOrCurrent(accountId, emailId, ['drafting'], { ...base, status: 'queued', send_request: sendRequest }, [], { with: charge, due: after(now, DEADLINES.DISPATCH_GRACE_MS) });
     if (!r.moved) return r.current ? movedOn(r.current, scheduler) : undefined;
+    countMetric('drafts');
     await scheduleSend(r.email, sendRequest.mode, undefined, { clock, scheduler });
     return;
   }
@@ -92,5 +95,6 @@ export async function draftEmail(accountId: string, emailId: string, record: SQS
   // Due when the window closes: the sweeper expires it then even if its schedule was never created.
   const r = await transitionOrCurrent(accountId, emailId, ['drafting'], { ...base, status: 'pending_review', review_expires_at: expires.toISOString() }, [], { with: charge, due: expires });
   if (!r.moved) return r.current ? movedOn(r.current, scheduler) : undefined;
+  countMetric('drafts');
   await scheduler.scheduleAt(reviewScheduleName(emailId), expires, messages.reviewExpired(accountId, emailId));
 }

@@ -1,29 +1,51 @@
 import { randomBytes } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetAll, documentClient, queryAll, scanAll } from '../adapters/aws.js';
-import { countListIndex, walkListIndex, type ListIndexRange } from '../adapters/list-index.js';
+import { countListIndexUpTo, walkListIndex, type ListCount, type ListIndexRange } from '../adapters/list-index.js';
 import { tableName } from '../catalog/resource-names.js';
 import { EMAIL_LIST_FIELDS, type EmailListRecord, type EmailRecord, type EmailStatus } from './model.js';
 import { outreachKeys as K } from './outreach.keys.js';
 import { setClauses } from '../adapters/update-expression.js';
 import { cancellationReasons, isConditionFailed, isTransactionCanceled, itemOfConditionFailure } from '../adapters/dynamodb-errors.js';
 import type { TransactItem } from '../accounts/ledger.repository.js';
-import { DUE_ATTRIBUTES, dueFields, expiresAt } from '../catalog/tables.js';
+import { DUE_ATTRIBUTES, TABLES, dueFields, expiresAt } from '../catalog/tables.js';
 
 /**
  * A terminal state starts an email's retention (RETENTION.outreach_email) and leaves the due index: the
  * transition writes its TTL and removes its due time. A non-terminal transition says when its next step is
  * due (`due`), or that it rests (`null`, e.g. waiting for sending capacity).
+ *
+ * Waiting for capacity is `awaiting_capacity` with its await-index entry (`await_pk`/`await_sk`,
+ * `awaitingCapacityEntry`), set together by the one write that parks an email. Every write that takes it out
+ * of that state removes all three: one that removes `awaiting_capacity` (its slot booked) or moves the email
+ * out of `queued` (sending, sent, cancelled, failed, back to review). Any other write (an edit, a due-time
+ * move) leaves them as they are.
  */
 const TERMINAL_STATUSES: readonly string[] = ['sent', 'cancelled', 'failed'];
+const AWAIT_ATTRIBUTES = ['awaiting_capacity', 'await_pk', 'await_sk'] as const;
 function bookkeeping(key: { pk: string; sk: string }, set: Record<string, unknown>, remove: string[], due: Date | null | undefined): { set: Record<string, unknown>; remove: string[] } {
+  const parks = set.awaiting_capacity !== undefined && set.awaiting_capacity !== null;
+  if (parks && (typeof set.await_pk !== 'string' || typeof set.await_sk !== 'string')) throw new Error('an email parked awaiting capacity carries its await-index entry (awaitingCapacityEntry)');
+  const leaves = !parks && ((typeof set.status === 'string' && set.status !== 'queued') || remove.includes('awaiting_capacity') || set.awaiting_capacity === null);
+  if (leaves) {
+    set = Object.fromEntries(Object.entries(set).filter(([k]) => !(AWAIT_ATTRIBUTES as readonly string[]).includes(k)));
+    remove = [...new Set([...remove, ...AWAIT_ATTRIBUTES])];
+  }
   if (typeof set.status === 'string' && TERMINAL_STATUSES.includes(set.status)) {
     const at = typeof set.updated_at === 'string' ? new Date(set.updated_at) : new Date();
-    return { set: { ...set, expires_at: expiresAt('outreach_email', at) }, remove: [...remove, ...DUE_ATTRIBUTES] };
+    return { set: { ...set, expires_at: expiresAt('outreach_email', at) }, remove: [...new Set([...remove, ...DUE_ATTRIBUTES])] };
   }
-  if (due === null) return { set, remove: [...remove, ...DUE_ATTRIBUTES] };
+  if (due === null) return { set, remove: [...new Set([...remove, ...DUE_ATTRIBUTES])] };
   if (due) return { set: { ...set, ...dueFields(key, due) }, remove };
   return { set, remove };
+}
+
+/** The await index (catalog/tables.ts, outreach): keys only, sparse, the emails that wait for capacity. */
+const AWAIT_INDEX = TABLES.outreach.gsis.find((g) => g.name === 'await')!;
+
+/** The await-index attributes a write that parks `email` (waiting for capacity) sets with `awaiting_capacity`. */
+export function awaitingCapacityEntry(email: Pick<EmailRecord, 'id' | 'account_id' | 'from_account' | 'created_at'>): { await_pk: string; await_sk: string } {
+  return K.awaitEntry(email.account_id, email.from_account, email.created_at, email.id);
 }
 
 /** The guarded update of one email: the change with its bookkeeping, on `condition`. */
@@ -210,7 +232,13 @@ export function newEmailWrites(email: EmailRecord, dueAt: Date): TransactItem[] 
     {
       Put: {
         TableName: table,
-        Item: { ...K.email(email.account_id, email.id), ...email, ...dueFields(K.email(email.account_id, email.id), dueAt), ...(email.api_created ? K.emailListEntry(email.account_id, email.created_at, email.id) : {}) },
+        Item: {
+          ...K.email(email.account_id, email.id),
+          ...email,
+          ...dueFields(K.email(email.account_id, email.id), dueAt),
+          ...(email.api_created ? K.emailListEntry(email.account_id, email.created_at, email.id) : {}),
+          ...(email.status === 'queued' && email.awaiting_capacity ? awaitingCapacityEntry(email) : {}),
+        },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -267,9 +295,9 @@ export async function emailListPosition(accountId: string, f: EmailListFilter, p
   return keys.length === skip ? keys.at(-1) : null;
 }
 
-/** How many API-created emails the filter matches: a count of list-index entries, no email read. */
-export async function countEmailList(accountId: string, f: EmailListFilter): Promise<number> {
-  return countListIndex(emailListRange(accountId, f));
+/** How many API-created emails the filter matches: a count of list-index entries, no email read, exact up to LIST_COUNT_CAP entries. */
+export async function countEmailList(accountId: string, f: EmailListFilter): Promise<ListCount> {
+  return countListIndexUpTo(emailListRange(accountId, f));
 }
 
 /** Emails still in flight (local restart resume; a full scan is fine for the one-machine twin's sizes). */
@@ -441,34 +469,81 @@ export const replyKey = (accountId: string, replyId: string) => K.reply(accountI
 
 /** What waking an email that waits for capacity needs of it (scheduleSend's reads): never its bodies. */
 export type AwaitingCapacityEmail = Pick<EmailRecord, 'id' | 'account_id' | 'status' | 'from_account' | 'created_at' | 'awaiting_capacity' | 'recipient_timezone' | 'sequence_id' | 'step'>;
-const AWAITING_CAPACITY_PROJECTION = 'id, account_id, #s, from_account, created_at, awaiting_capacity, recipient_timezone, sequence_id, step';
-/** Emails one Query page asks for at most, so a walk never holds more than this many (small, projected) records at once. */
+const AWAITING_CAPACITY_FIELDS = ['id', 'account_id', 'status', 'from_account', 'created_at', 'awaiting_capacity', 'recipient_timezone', 'sequence_id', 'step'] as const;
+/** Index entries one Query page asks for at most, so a walk never holds more than this many (small, projected) records at once. */
 const AWAITING_CAPACITY_PAGE = 100;
 
 /**
  * The account's `queued` emails from sending account `eaId` that wait for capacity (`awaiting_capacity`), in
- * creation order, a page at a time: a Query of the account's email range whose filter keeps only those and whose
- * projection returns only the fields above, so neither the answer nor the caller ever holds a body. (DynamoDB
- * still reads each email item it passes over; a sparse index would make that proportional to the waiting ones.)
+ * creation order, a page at a time: a Query of their key range of the await index (keys only, ~100 bytes an
+ * entry, no other email of the account in it), then those emails read by key, consistently and projected to
+ * the fields above, so neither the answer nor the caller ever holds a body. An entry the index still shows
+ * for an email that has meanwhile left the state (the index follows the table within a second) is dropped by
+ * that consistent read.
  */
 export async function* emailsAwaitingCapacity(accountId: string, eaId: string): AsyncGenerator<AwaitingCapacityEmail[]> {
+  const names = Object.fromEntries(AWAITING_CAPACITY_FIELDS.map((f, i) => [`#f${i}`, f]));
   let start: Record<string, unknown> | undefined;
   do {
     const out = await documentClient().send(
       new QueryCommand({
         TableName: tableName('outreach'),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-        FilterExpression: '#s = :queued AND from_account = :ea AND attribute_exists(awaiting_capacity)',
-        ProjectionExpression: AWAITING_CAPACITY_PROJECTION,
-        ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: { ':pk': K.accountPk(accountId), ':p': K.emailPrefix, ':queued': 'queued', ':ea': eaId },
+        IndexName: AWAIT_INDEX.name,
+        KeyConditionExpression: '#p = :p',
+        ExpressionAttributeNames: { '#p': AWAIT_INDEX.pk },
+        ExpressionAttributeValues: { ':p': K.awaitPk(accountId, eaId) },
         ScanIndexForward: true,
-        ConsistentRead: true,
         Limit: AWAITING_CAPACITY_PAGE,
         ...(start ? { ExclusiveStartKey: start } : {}),
       }),
     );
-    if (out.Items?.length) yield out.Items as AwaitingCapacityEmail[];
+    const keys = (out.Items ?? []).map((i) => ({ pk: i.pk as string, sk: i.sk as string }));
+    if (keys.length) {
+      const found = await batchGetAll<AwaitingCapacityEmail>(tableName('outreach'), keys, { ProjectionExpression: Object.keys(names).join(', '), ExpressionAttributeNames: names });
+      const byId = new Map(found.map((e) => [e.id, e]));
+      const page = keys.flatMap((k) => {
+        const e = byId.get(K.emailOf(k)?.emailId ?? '');
+        return e && e.status === 'queued' && e.awaiting_capacity && e.from_account === eaId ? [e] : [];
+      });
+      if (page.length) yield page;
+    }
     start = out.LastEvaluatedKey;
   } while (start);
+}
+
+/**
+ * The await index's entries (catalog/tables.ts, outreach `await`) for emails that were parked awaiting capacity
+ * before the index existed: each gets the `await_pk`/`await_sk` a parking write sets now. Run by the twin at
+ * start and, in AWS, once after the deploy that adds the index (`npx tsx bin/backfill-await-index.ts`).
+ * Idempotent, and guarded on the email still waiting: one scheduled or cancelled meanwhile is left alone.
+ */
+export async function backfillAwaitEntries(): Promise<number> {
+  const table = tableName('outreach');
+  const missing = await scanAll<Pick<EmailRecord, 'id' | 'account_id' | 'from_account' | 'created_at'> & { pk: string; sk: string }>({
+    TableName: table,
+    FilterExpression: 'begins_with(sk, :e) AND #s = :queued AND attribute_exists(awaiting_capacity) AND attribute_not_exists(await_pk)',
+    ExpressionAttributeNames: { '#s': 'status' },
+    ExpressionAttributeValues: { ':e': K.emailPrefix, ':queued': 'queued' },
+    ProjectionExpression: 'pk, sk, id, account_id, from_account, created_at',
+  });
+  let added = 0;
+  for (const item of missing) {
+    const entry = awaitingCapacityEntry(item);
+    try {
+      await documentClient().send(
+        new UpdateCommand({
+          TableName: table,
+          Key: { pk: item.pk, sk: item.sk },
+          UpdateExpression: 'SET await_pk = :p, await_sk = :s',
+          ConditionExpression: '#s = :queued AND attribute_exists(awaiting_capacity) AND attribute_not_exists(await_pk)',
+          ExpressionAttributeNames: { '#s': 'status' },
+          ExpressionAttributeValues: { ':p': entry.await_pk, ':s': entry.await_sk, ':queued': 'queued' },
+        }),
+      );
+      added++;
+    } catch (e) {
+      if (!isConditionFailed(e)) throw e;
+    }
+  }
+  return added;
 }

@@ -253,7 +253,8 @@ export async function receiveRawInbound(raw: Buffer, mailbox: ReceivingMailbox, 
       await markLead(accountId, email.to.email, 'replied_at', iso);
       await transition(accountId, email.id, ['sent'], { status: 'replied', replied_at: iso, updated_at: iso });
       if (email.sequence_id) await stopEnrollment(accountId, email.to.email, email.sequence_id, 'replied', 'recipient_replied', { clock });
-      if (await countOnce(email.from_account, email.id, 'replied', now)) countMetric('replies');
+      // Counted once per email, the service's `replies` metric with it (deliverability.repository.ts).
+      await countOnce(email.from_account, email.id, 'replied', now);
     }
   } else if (reading.kind === 'bounce' && failure) {
     if (failure.hard) {
@@ -262,12 +263,12 @@ export async function receiveRawInbound(raw: Buffer, mailbox: ReceivingMailbox, 
       await reportInboundHardBounce(email.to.email, accountId, iso);
     }
     if (email.sequence_id) await stopEnrollment(accountId, email.to.email, email.sequence_id, 'bounced', 'recipient_bounced', { clock });
-    if (await countOnce(email.from_account, email.id, failure.hard ? 'bounced_hard' : 'bounced_soft', now)) countMetric(failure.hard ? 'bounces_hard' : 'bounces_soft');
+    await countOnce(email.from_account, email.id, failure.hard ? 'bounced_hard' : 'bounced_soft', now);
   } else if (reading.kind === 'complaint' && (failure || reading.failed.length === 0)) {
     // A feedback report names the complaining recipient, or redacts it: either way it is about this email's lead.
     await suppress(accountId, email.to.email, 'complained', iso);
     if (email.sequence_id) await stopEnrollment(accountId, email.to.email, email.sequence_id, 'cancelled', 'recipient_complained', { clock });
-    if (await countOnce(email.from_account, email.id, 'complained', now)) countMetric('complaints');
+    await countOnce(email.from_account, email.id, 'complained', now);
   }
   return { matched: true, classification, email_id: email.id, counted_as_lead_reply: counted };
 }

@@ -150,15 +150,20 @@ export function unsubscribeHeaders(url: string, opts: { oneClick?: boolean } = {
   };
 }
 
-/** Adds a short unsubscribe line to both bodies (HTML before `</body>` when the body is a document). */
-export function appendUnsubscribeFooter(body: { text: string; html: string }, url: string): {
+/**
+ * Adds a short footer to both bodies (HTML before `</body>` when the body is a document): the unsubscribe
+ * link, and beside it the privacy page (`privacyUrl`, shared/privacy/page-url.ts), where the recipient sees
+ * what is held about their address, opts out of every account's outreach or asks for erasure.
+ */
+export function appendUnsubscribeFooter(body: { text: string; html: string }, url: string, privacyUrl: string): {
   text: string;
   html: string;
 } {
   assertUnsubscribeUrl(url);
+  assertUnsubscribeUrl(privacyUrl);
   const sentence = "If you'd rather not hear from me again";
-  const text = `${body.text.replace(/\s+$/, '')}\n\n--\n${sentence}, unsubscribe here: ${url}\n`;
-  const footer = `<p>--<br>\n${sentence}, <a href="${escapeHtml(url)}">unsubscribe here</a>.</p>`;
+  const text = `${body.text.replace(/\s+$/, '')}\n\n--\n${sentence}, unsubscribe here: ${url}\nTo see or remove the data held about you: ${privacyUrl}\n`;
+  const footer = `<p>--<br>\n${sentence}, <a href="${escapeHtml(url)}">unsubscribe here</a>.<br>\n<a href="${escapeHtml(privacyUrl)}">See or remove the data held about you</a>.</p>`;
   const closing = body.html.search(/<\/body>/i);
   const html =
     closing >= 0

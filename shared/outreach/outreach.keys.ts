@@ -30,6 +30,8 @@
  * List index (catalog/tables.ts LIST_INDEX), on the email or sequence item itself:
  *   EMAILS#<id> / <created_at>#<em_id>  an API-created email (GET /emails/)
  *   SEQS#<id> / <created_at>#<sq_id>    a sequence (GET /sequences/)
+ * Await index (catalog/tables.ts outreach `await`), on the email item while it waits for sending capacity:
+ *   AWAIT#<id>#<ea_id> / <created_at>#<em_id>  a queued email whose sending account had no daily limit
  */
 const accountPk = (accountId: string) => `ACCOUNT#${accountId}`;
 const POINTER = 'PTR';
@@ -59,6 +61,9 @@ export const outreachKeys = {
   emailListPk: (accountId: string) => `EMAILS#${accountId}`,
   sequenceListEntry: (accountId: string, createdAt: string, sequenceId: string) => ({ list_pk: `SEQS#${accountId}`, list_sk: `${createdAt}#${sequenceId}` }),
   sequenceListPk: (accountId: string) => `SEQS#${accountId}`,
+  /** The await-index attributes of an email waiting for capacity on sending account `eaId`, and their partition. */
+  awaitEntry: (accountId: string, eaId: string, createdAt: string, emailId: string) => ({ await_pk: `AWAIT#${accountId}#${eaId}`, await_sk: `${createdAt}#${emailId}` }),
+  awaitPk: (accountId: string, eaId: string) => `AWAIT#${accountId}#${eaId}`,
   /** The id a list key ends with. */
   idOfListSk: (listSk: string) => listSk.slice(listSk.lastIndexOf('#') + 1),
   trackPointer: (token: string) => ({ pk: `TRACK#${token}`, sk: POINTER }),

@@ -6,7 +6,7 @@ import { awsScheduler, scheduleName, type Scheduler } from '../adapters/schedule
 import { bestSendTime, nextSlotNow } from './send-time.js';
 import { bookSlot } from './send-slots.repository.js';
 import { capacityOf } from './sending-capacity.js';
-import { transition } from './emails.repository.js';
+import { awaitingCapacityEntry, transition } from './emails.repository.js';
 import type { EmailRecord, SendMode } from './model.js';
 import { messages } from '../catalog/messages.js';
 import { DEADLINES } from '../catalog/deadlines.js';
@@ -28,8 +28,12 @@ export async function scheduleSend(email: EmailRecord, mode: SendMode, sendAt: s
   if (!account) throw new ConflictError('The sending account no longer exists.');
   const now = clock.now();
   if (account.daily_limit <= 0) {
-    // It rests, off the due index, until the account is given capacity (changeSendingAccount wakes it).
-    return (await transition(email.account_id, email.id, ['queued'], { awaiting_capacity: { mode, send_at: sendAt ?? null }, scheduled_for: null, updated_at: now.toISOString() }, ['send_request'], { due: null })) ?? email;
+    // It rests, off the due index and on the await index, until the account is given capacity
+    // (changeSendingAccount wakes it); the write that books its slot below takes it off again.
+    return (
+      (await transition(email.account_id, email.id, ['queued'], { awaiting_capacity: { mode, send_at: sendAt ?? null }, ...awaitingCapacityEntry(email), scheduled_for: null, updated_at: now.toISOString() }, ['send_request'], { due: null })) ??
+      email
+    );
   }
   // Best time is in the recipient's zone when known (resolved at create), else the sending account's.
   const tz = email.recipient_timezone ?? account.timezone;

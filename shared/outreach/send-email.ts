@@ -11,6 +11,8 @@ import { getLead, isSuppressed, leadSentWrite } from './leads.repository.js';
 import { onStepSent, stepEndedUnsent, stepSentWrites } from '../sequences/cadence.js';
 import type { Scheduler } from '../adapters/scheduler.js';
 import { appendUnsubscribeFooter, buildMime, unsubscribeHeaders } from './mime.js';
+import { privacyPageUrl } from '../privacy/page-url.js';
+import { isOptedOut, optedOutAddresses, recordEmailed } from '../privacy/opt-outs.repository.js';
 import { copyAddresses, planMessages, type PlannedMessage } from './copies.js';
 import { releaseSlot } from './send-slots.repository.js';
 import { counterWrite } from './deliverability.repository.js';
@@ -22,10 +24,10 @@ import { randomUUID } from 'node:crypto';
 import type { EmailRecord } from './model.js';
 
 /**
- * The send worker. At the slot it re-checks everything (still queued, the recipient has not replied,
- * bounced or unsubscribed, the account still connected and enabled), claims the email (`queued` →
+ * The send worker. At the slot it re-checks everything (still queued, the recipient has not opted out of all
+ * outreach (then `cancelled`), replied, bounced or unsubscribed, the account still connected and enabled), claims the email (`queued` →
  * `sending`, once), builds proper MIME (plain + HTML, cc, reply-to, Message-ID, unsubscribe link and
- * header, open pixel) and hands the lead's message to the mailer. `sent` with `sent_at`, or `failed` with
+ * header, the privacy page's link, open pixel) and hands the lead's message to the mailer. `sent` with `sent_at`, or `failed` with
  * `error`. BCC recipients (and, on SES and SMTP, the CC recipients) get their own copies after that,
  * without the lead's link and pixel; on Gmail and Graph the CC recipients are on the lead's message
  * (copies.ts). A CC or BCC address on the suppression list gets nothing.
@@ -86,7 +88,11 @@ export async function sendEmail(accountId: string, emailId: string, deps: { cloc
     await failInterruptedSend(email, clock);
     return;
   }
-  if (email.status === 'sent' || email.status === 'replied') return resumeCopies(email, { clock, mailer: deps.mailer, nowMs: wallNow });
+  if (email.status === 'sent' || email.status === 'replied') {
+    // A redelivery after a crash between the send's record and the privacy record makes it again (idempotent).
+    if (email.sent_at) await recordEmailed(email.to.email, accountId, email.sent_at);
+    return resumeCopies(email, { clock, mailer: deps.mailer, nowMs: wallNow });
+  }
   if (email.status !== 'queued') return;
   if (email.scheduled_for && new Date(email.scheduled_for).getTime() > clock.now().getTime() + 1000) return; // rescheduled later
 
@@ -95,7 +101,10 @@ export async function sendEmail(accountId: string, emailId: string, deps: { cloc
     if (moved && email.slot_day) await releaseSlot(email.from_account, email.slot_day);
     if (moved && email.sequence_id) await stepEndedUnsent(email, code, { clock, scheduler: deps.scheduler });
   };
-  const lead = await getLead(accountId, email.to.email);
+  // The opt-out of every account's outreach (a privacy request, docs/privacy.md) is read beside the lead: an email
+  // queued before it is cancelled here, unsent, and a sequence step ends its enrollment as an unsubscribe does.
+  const [lead, optedOut] = await Promise.all([getLead(accountId, email.to.email), isOptedOut({ email: email.to.email })]);
+  if (optedOut) return fail('opted_out', 'The recipient opted out of all outreach through this service.', 'cancelled');
   if (lead?.replied_at) return fail('recipient_replied', 'The recipient has replied; further sends to them are stopped.', 'cancelled');
   if (lead?.bounced_at) return fail('recipient_bounced', 'An earlier email to this recipient bounced.');
   if (await isSuppressed(accountId, email.to.email)) return fail('unsubscribed', 'The recipient has unsubscribed.');
@@ -183,16 +192,24 @@ export async function sendEmail(accountId: string, emailId: string, deps: { cloc
     return;
   }
   await recordSend(accountId, claimed.from_account, account.timezone, clock);
+  // Which accounts emailed an address, for the owner's access request (hashes only; keeps the latest instant).
+  await recordEmailed(claimed.to.email, accountId, sentAt.toISOString());
   if (sent.sequence_id) await onStepSent(sent, { clock, scheduler: deps.scheduler });
   if (plan.length > 1) await sendCopies(sent, mailer, { clock, nowMs: wallNow });
 }
 
 const domainOf = (e: EmailRecord) => e.from_email.split('@')[1] ?? 'localhost';
 
-/** The given addresses that are on the workspace's suppression list (unsubscribed, hard bounce, complaint). */
+/**
+ * The given addresses that are on the workspace's suppression list (unsubscribed, hard bounce, complaint) or whose
+ * owner opted out of every account's outreach (one privacy-table read for them all).
+ */
 async function suppressedAmong(accountId: string, addresses: string[]): Promise<(address: string) => boolean> {
-  const found = await Promise.all(addresses.map(async (a) => ((await isSuppressed(accountId, a)) ? [a.trim().toLowerCase()] : [])));
-  const set = new Set(found.flat());
+  const [found, optedOut] = await Promise.all([
+    Promise.all(addresses.map(async (a) => ((await isSuppressed(accountId, a)) ? [a.trim().toLowerCase()] : []))),
+    optedOutAddresses(addresses),
+  ]);
+  const set = new Set([...found.flat(), ...[...optedOut].map((a) => a.trim().toLowerCase())]);
   return (address) => set.has(address.trim().toLowerCase());
 }
 
@@ -203,7 +220,7 @@ async function suppressedAmong(accountId: string, addresses: string[]): Promise<
  */
 async function sendPlanned(email: EmailRecord, m: PlannedMessage, mailer: Mailer, messageId: string, clock: Clock): Promise<SentMail> {
   const unsub = unsubscribeUrl(email.track_token);
-  const body = m.tracked ? appendUnsubscribeFooter({ text: email.body_plain, html: email.body_html }, unsub) : { text: email.body_plain, html: email.body_html };
+  const body = m.tracked ? appendUnsubscribeFooter({ text: email.body_plain, html: email.body_html }, unsub, privacyPageUrl()) : { text: email.body_plain, html: email.body_html };
   const html = m.tracked ? `${body.html}\n<img src="${openPixelUrl(email.track_token)}" width="1" height="1" alt="" style="display:none">` : body.html;
   const raw = await buildMime({
     messageId,

@@ -184,8 +184,12 @@ function fitParts(q: ParsedQuery, w: Wanted, person: Person, company: Company, a
   return parts;
 }
 
-/** The best `size` candidates for a query, highest score first; `asOf` dates recency in role. */
-export async function deepShortlist(engine: SearchEngine, q: ParsedQuery, opts: { size: number; asOf: Date }): Promise<ShortlistEntry[]> {
+/**
+ * The best `size` candidates for a query, highest score first; `asOf` dates recency in role. `hidden` flags the
+ * people to leave out (those who opted out, shared/search/visible-page.ts): the ranked list is walked in windows
+ * of what the shortlist still lacks, one call per window, so the shortlist still fills to `size` past them.
+ */
+export async function deepShortlist(engine: SearchEngine, q: ParsedQuery, opts: { size: number; asOf: Date; hidden?: (people: Person[]) => Promise<boolean[]> }): Promise<ShortlistEntry[]> {
   const w = wanted(q);
   const found = new Map<string, ShortlistEntry>();
   for (const rung of ladder(q, w)) {
@@ -196,5 +200,15 @@ export async function deepShortlist(engine: SearchEngine, q: ParsedQuery, opts: 
     }
   }
   // A stable sort keeps the rung order among equal scores: the stricter reading first.
-  return [...found.values()].sort((a, b) => b.score - a.score).slice(0, Math.max(0, opts.size));
+  const ranked = [...found.values()].sort((a, b) => b.score - a.score);
+  const size = Math.max(0, opts.size);
+  if (!opts.hidden) return ranked.slice(0, size);
+  const out: ShortlistEntry[] = [];
+  for (let at = 0; out.length < size && at < ranked.length; ) {
+    const window = ranked.slice(at, at + size - out.length);
+    at += window.length;
+    const hidden = await opts.hidden(window.map((e) => e.person));
+    window.forEach((e, i) => hidden[i] || out.push(e));
+  }
+  return out;
 }

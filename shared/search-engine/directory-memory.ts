@@ -9,7 +9,7 @@ import type { ContactPoints, DirectoryStore } from '../directory/directory-store
 async function entryFor(key: string) {
   const { index, lookups } = await loadedDirectory();
   const at = lookups.find(key);
-  return at < 0 ? null : index.entryAt(at);
+  return at < 0 || index.isRemoved(at) ? null : index.entryAt(at);
 }
 
 async function contactFor(key: string): Promise<ContactPoints | null> {

@@ -8,8 +8,9 @@ import { createGunzip } from 'node:zlib';
 import { readObjectStream } from '../adapters/object-store.js';
 import { optionalEnv, requireEnv } from '../core/env.js';
 import { LookupTable, type LookupTableSnapshot } from '../directory/lookup-table.js';
-import { DirectoryRecordSchema, type DirectoryRecord } from '../directory/types.js';
+import { DirectoryRecordSchema, type DirectoryRecord, type Person } from '../directory/types.js';
 import { PeopleIndex, SNAPSHOT_FORMAT } from './search-engine.js';
+import { registerLoadedDirectory } from './loaded-directory.js';
 
 /**
  * Where the in-memory index (search, and the in-memory directory store's lookups) comes from: the same
@@ -69,11 +70,38 @@ export function snapshotPath(file: string, version: string): string {
   return join(dirname(file), 'index', `people-v${SNAPSHOT_FORMAT}-${version}.v8`);
 }
 
-export async function buildFrom(records: AsyncIterable<DirectoryRecord> | Iterable<DirectoryRecord>): Promise<{ index: PeopleIndex; lookups: LookupTable }> {
+/**
+ * The index (and lookup table) of a directory's records. `drop` leaves people out of it (a directory import
+ * applies the erasure list so: shared/privacy/directory-erasure.ts); they are returned as `dropped`.
+ */
+export async function buildFrom(
+  records: AsyncIterable<DirectoryRecord> | Iterable<DirectoryRecord>,
+  opts: { drop?: (person: Person) => boolean } = {},
+): Promise<{ index: PeopleIndex; lookups: LookupTable; dropped: Person[] }> {
   const all: DirectoryRecord[] = [];
-  for await (const r of records) all.push(r);
+  const dropped: Person[] = [];
+  for await (const r of records) {
+    if (r.type === 'person' && opts.drop?.(r)) dropped.push(r);
+    else all.push(r);
+  }
   const index = PeopleIndex.build(all);
-  return { index, lookups: LookupTable.build(index.size, (i) => index.entryAt(i)) };
+  return { index, lookups: LookupTable.build(index.size, (i) => index.entryAt(i)), dropped };
+}
+
+/**
+ * Takes the people whose work email `erased` says is erased out of a loaded index and its lookups (PeopleIndex.remove):
+ * the erasure list applied to a directory loaded from its file or snapshot (the twin's start). Reads the lookup
+ * table's `email#` keys only, so a start with an empty list costs nothing. Returns the positions it took out.
+ */
+export function removeErased(directory: Pick<LoadedDirectory, 'index' | 'lookups'>, erased: (email: string) => boolean): number[] {
+  const positions: number[] = [];
+  for (const { key, position } of directory.lookups.withPrefix('email#')) {
+    if (!directory.index.isRemoved(position) && erased(key.slice('email#'.length))) {
+      directory.index.remove(position);
+      positions.push(position);
+    }
+  }
+  return positions;
 }
 
 /** A snapshot file's two parts: the index's own snapshot and the lookup table's. */
@@ -142,14 +170,17 @@ export function loadedDirectory(): Promise<LoadedDirectory> {
     return { ...built, version: null, fromSnapshot: false, ms: Math.round(performance.now() - started) };
   })().catch((e) => {
     loaded = undefined;
+    registerLoadedDirectory(undefined);
     throw e;
   });
+  registerLoadedDirectory(loaded);
   return loaded;
 }
 
 /** Hands the process an index its caller loaded (the local stack's start-up), so nothing loads it twice. */
 export function useLoadedDirectory(directory: LoadedDirectory): void {
   loaded = Promise.resolve(directory);
+  registerLoadedDirectory(loaded);
 }
 
 export async function peopleIndex(): Promise<PeopleIndex> {
@@ -159,4 +190,5 @@ export async function peopleIndex(): Promise<PeopleIndex> {
 /** Local stack restarts and tests that switch directories. */
 export function resetPeopleIndex(): void {
   loaded = undefined;
+  registerLoadedDirectory(undefined);
 }

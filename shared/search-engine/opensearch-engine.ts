@@ -25,6 +25,7 @@ import {
 } from './opensearch-query.js';
 import type { DirectoryEntry, SearchEngine, SearchHit, SearchOptions, SearchPublisher } from './search-port.js';
 import { openSearchClient } from '../adapters/opensearch-client.js';
+import { aliasedIndices as aliasedIndicesOf } from './opensearch-documents.js';
 
 export class OpenSearchEngine implements SearchEngine {
   constructor(
@@ -171,6 +172,14 @@ export async function dropVersionIndex(client: Client, version: string): Promise
   await client.indices.delete({ index: versionIndexName(version) }, { ignore: [404] });
 }
 
+/**
+ * Deletes people's documents (by person id) from every index the `people` alias names (an erasure,
+ * shared/privacy/directory-erasure.ts); a document already gone is fine. Returns how many were deleted. An index
+ * an import is still loading is left alone: its swap waits for an exact count, and the import's own chunks apply
+ * the erasure list.
+ */
+export { deletePeopleDocuments } from './opensearch-documents.js';
+
 /** The import's side of the engine (the SearchPublisher port of search-engine/search-port.ts) on the process's client. */
 export function openSearchPublisher(client: Client = openSearchClient()): SearchPublisher {
   return {
@@ -182,7 +191,4 @@ export function openSearchPublisher(client: Client = openSearchClient()): Search
 
 const versionOfIndex = (index: string) => index.slice(PEOPLE_ALIAS.length + 1);
 
-async function aliasedIndices(client: Client): Promise<string[]> {
-  const response = await client.indices.getAlias({ name: PEOPLE_ALIAS }, { ignore: [404] });
-  return response.statusCode === 404 ? [] : Object.keys(response.body as Record<string, unknown>);
-}
+const aliasedIndices = (client: Client) => aliasedIndicesOf(client);

@@ -245,6 +245,12 @@ export class PeopleIndex implements SearchEngine {
   /** Reused by `union`, so a query over broad constraints allocates no per-person mark array. */
   private scratch = new Uint8Array(0);
 
+  /**
+   * People taken out of this loaded index after it was built (an erasure, or the erasure list applied at a start:
+   * shared/privacy/directory-erasure.ts): no search, lookup or `entries` answers them. Not part of a snapshot.
+   */
+  private removed: Uint8Array | null = null;
+
   /** People whose company_id named no company in the input. */
   skipped = 0;
   /** Build time in milliseconds. */
@@ -263,7 +269,7 @@ export class PeopleIndex implements SearchEngine {
 
   person(id: string): Person | undefined {
     const i = this.indexOf(id);
-    return i < 0 ? undefined : this.people.at(i);
+    return i < 0 || this.isRemoved(i) ? undefined : this.people.at(i);
   }
 
   /** Position of a person id (binary search: index order is id order), or -1. */
@@ -278,6 +284,23 @@ export class PeopleIndex implements SearchEngine {
     return lo < this.people.length && this.people.idAt(lo) === id ? lo : -1;
   }
 
+  /** Take the person at an index position out of every answer of this loaded index (idempotent). */
+  remove(i: number): void {
+    if (i < 0 || i >= this.people.length) return;
+    this.removed ??= new Uint8Array(this.people.length);
+    this.removed[i] = 1;
+  }
+
+  /** Whether `remove` took the person at this position out. */
+  isRemoved(i: number): boolean {
+    return this.removed?.[i] === 1;
+  }
+
+  /** People taken out with `remove`. */
+  get removedCount(): number {
+    return this.removed ? this.removed.reduce((a, b) => a + b, 0) : 0;
+  }
+
   /** The person at an index position (0 … size-1) with their company. */
   entryAt(i: number): DirectoryEntry {
     return { person: this.people.at(i), company: this.companies[this.pCompany[i]!]! };
@@ -286,7 +309,7 @@ export class PeopleIndex implements SearchEngine {
   async entries(ids: string[]): Promise<(DirectoryEntry | undefined)[]> {
     return ids.map((id) => {
       const i = this.indexOf(id);
-      return i < 0 ? undefined : this.entryAt(i);
+      return i < 0 || this.isRemoved(i) ? undefined : this.entryAt(i);
     });
   }
 
@@ -553,7 +576,9 @@ export class PeopleIndex implements SearchEngine {
     const total = (lists: Int32Array[]) => lists.reduce((a, l) => a + l.length, 0);
     const seed = seeds.length ? union(seeds.reduce((a, b) => (total(b) < total(a) ? b : a)), N, this.scratch) : null;
 
+    const removed = this.removed;
     const pass = (i: number): boolean => {
+      if (removed?.[i]) return false;
       const c = this.pCompany[i]!;
       if (fnOk && !fnOk[this.pFunction[i]!]) return false;
       if (senOk && !senOk[this.pSeniority[i]!]) return false;

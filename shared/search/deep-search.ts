@@ -15,6 +15,7 @@ import type { SearchEngine } from '../search-engine/search-port.js';
 import { deepShortlist } from '../search-engine/deep-search-shortlist.js';
 import { FIT_WEIGHTS } from '../search-engine/fit-score.js';
 import type { DeepSearchRequest } from './deep-search-accept.js';
+import { optedOutCheck, type OptedOutCheck } from './visible-page.js';
 
 /**
  * Running a deep search (accepted by deep-search-accept.ts): up to 25 people `standard`, 100 `extended`.
@@ -58,11 +59,12 @@ async function mapBounded<T, R>(items: T[], limit: number, fn: (item: T) => Prom
  * 3. Every candidate researched: work email from the enrichment engine, experience from the directory.
  * 4. Charged the mode's price, zero results included; the polling envelope also keeps each score's parts.
  */
-export async function deepSearchOutcome(job: Job, engine: SearchEngine, research: DeepSearchResearch): Promise<JobOutcome> {
+export async function deepSearchOutcome(job: Job, engine: SearchEngine, research: DeepSearchResearch, optedOut: OptedOutCheck = optedOutCheck): Promise<JobOutcome> {
   const request = job.request as DeepSearchRequest;
   const parsed = await understanding().parseQuery(request.query);
   if (isEmptyQuery(parsed)) return { status: 'failed', event_type: 'deep_search.failed', code: 'invalid_input', message: FAILURE_MESSAGES.deep_search.invalid_input };
-  const shortlist = await deepShortlist(engine, parsed, { size: DEEP_SEARCH_SIZE[request.mode], asOf: new Date(job.created_at) });
+  // People who opted out are left out of the shortlist, which fills past them (visible-page.ts).
+  const shortlist = await deepShortlist(engine, parsed, { size: DEEP_SEARCH_SIZE[request.mode], asOf: new Date(job.created_at), hidden: optedOut });
   const emails = await mapBounded(shortlist, RESEARCH_CONCURRENCY, (e) => research.workEmail(e.person, e.company));
   // Each found email with its status (shared/email-status), as the email finder answers it; none without an email.
   const statuses = await mapBounded(

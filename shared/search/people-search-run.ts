@@ -8,7 +8,7 @@ import { toLead } from '../directory/shape.js';
 import { understanding } from '../understanding/understanding.js';
 import { isEmptyQuery, type ParsedQuery } from '../search-engine/query.js';
 import { withSearchEngine } from './engine-source.js';
-import { cursorAfter } from '../search-engine/search-port.js';
+import { visiblePage } from './visible-page.js';
 
 /** The queue worker's run of a people search accepted by people-search.ts: one page of leads from the engine. */
 export function runPeopleSearchJob(jobId: string, record: SQSRecord | null): Promise<void> {
@@ -24,8 +24,10 @@ export function runPeopleSearchJob(jobId: string, record: SQSRecord | null): Pro
       const earlier = parent?.returned_ids ?? [];
       return withSearchEngine({ event_type: 'search.failed', message: FAILURE_MESSAGES.search.error }, async (engine) => {
         // The cursor lets an engine seek to the next page; the ids keep a page clear of earlier ones even when
-        // the directory version changed between pages.
-        const hits = await engine.search(parsed, { limit: Number(job.request.max_results), exclude: new Set(earlier), after: parent?.search_after ?? undefined });
+        // the directory version changed between pages. People who opted out are left out (and not charged), and the
+        // page is filled past them (visible-page.ts).
+        const page = await visiblePage(engine, parsed, { limit: Number(job.request.max_results), exclude: new Set(earlier), after: parent?.search_after ?? undefined });
+        const hits = page.hits;
         const results = hits.map((h) => toLead(h.person, h.company));
         return {
           status: 'completed',
@@ -33,7 +35,7 @@ export function runPeopleSearchJob(jobId: string, record: SQSRecord | null): Pro
           result: { results, total_returned: results.length },
           leads_returned: results.length,
           charge: results.length * PRICES.people_search_per_lead,
-          extra: { returned_ids: [...earlier, ...hits.map((h) => h.person.id)], search_after: cursorAfter(hits) ?? parent?.search_after ?? null, parsed_query: parsed },
+          extra: { returned_ids: [...earlier, ...hits.map((h) => h.person.id)], search_after: page.after ?? parent?.search_after ?? null, parsed_query: parsed },
         };
       });
     },

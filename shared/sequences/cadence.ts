@@ -24,7 +24,7 @@ import { TERMINAL_ENROLLMENT, type EnrollmentStatus } from './model.js';
  * - A reply (not from a cc address) or a bounce ends the enrollment `replied` / `bounced`: every unsent
  *   step is cancelled, its schedule deleted and its slot released. An auto-reply changes nothing.
  * - A step the send worker ends without sending (the recipient replied elsewhere, bounced, unsubscribed,
- *   the sender is gone, the provider refused) ends the enrollment the same way.
+ *   opted out through a privacy request, the sender is gone, the provider refused) ends the enrollment the same way.
  * - A sequence is `completed` once every enrollment is terminal and at least one step was sent.
  */
 const STOPPABLE: EnrollmentStatus[] = ['drafting', 'pending_review', 'active'];
@@ -90,6 +90,7 @@ const STOP_MESSAGES: Record<string, string> = {
   recipient_complained: 'The recipient reported an email of this sequence as spam; the rest of the sequence is stopped.',
   sequence_cancelled: 'The sequence was cancelled.',
   review_expired: 'Not approved within the 7-day review window.',
+  opted_out: 'The recipient opted out of all outreach through this service; the rest of the sequence is stopped.',
 };
 
 export async function cancelUnsentSteps(accountId: string, ids: string[], code: string, clock: Clock, scheduler: Scheduler): Promise<void> {
@@ -106,7 +107,7 @@ export async function cancelUnsentSteps(accountId: string, ids: string[], code: 
 }
 
 /** How an enrollment ends when the send worker ends one of its steps without sending it. */
-const ENDED_BY: Record<string, EnrollmentStatus> = { recipient_replied: 'replied', recipient_bounced: 'bounced', unsubscribed: 'cancelled' };
+const ENDED_BY: Record<string, EnrollmentStatus> = { recipient_replied: 'replied', recipient_bounced: 'bounced', unsubscribed: 'cancelled', opted_out: 'cancelled' };
 
 export async function stepEndedUnsent(email: EmailRecord, code: string, deps: { clock?: Clock; scheduler?: Scheduler } = {}): Promise<void> {
   await stopEnrollment(email.account_id, email.contact.email, email.sequence_id!, ENDED_BY[code] ?? 'failed', code, deps);

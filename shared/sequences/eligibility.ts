@@ -1,7 +1,7 @@
 import { addressRef } from '../core/logger.js';
 import { findContact } from '../enrichment/identity.js';
 import { emailStatusOf } from '../email-status/email-status.js';
-import { mailEvidenceFor } from '../email-status/mail-evidence.repository.js';
+import { mailEvidenceOfEach } from '../email-status/mail-evidence.repository.js';
 import { startLookups, type DomainLookups, type LookupDeps } from '../email-status/lookups.js';
 import type { EmailStatusFields } from '../email-status/classify.js';
 import { ValidationError } from '../core/errors.js';
@@ -10,6 +10,7 @@ import type { ContactFacts } from './sequences.repository.js';
 import { TERMINAL_ENROLLMENT, type RejectedContact, type RejectionReason } from './model.js';
 import { parseContact } from './schemas.js';
 import { inBatches } from '../core/batches.js';
+import { optedOutAddresses } from '../privacy/opt-outs.repository.js';
 
 /**
  * Sequence eligibility (docs/decisions.md#decisions-the-contract-leaves-open), decided per contact, first reason wins:
@@ -18,12 +19,15 @@ import { inBatches } from '../core/batches.js';
  *    status is `invalid` (shared/email-status: malformed, disposable, no mail exchanger, or a hard bounce in
  *    any account's sending).
  * 2. `already_enrolled` (add-contacts): the address is in this sequence already.
- * 3. `already_in_automation`: a non-terminal enrollment of the account in another sequence.
- * 4. `recently_contacted`: the account sent to the address in the last 30 days.
- * 5. `not_enriched`: no company, profile URL or context, and the directory does not know the address.
+ * 3. `opted_out`: the address's owner opted out of (or asked for erasure from) every account's outreach through a
+ *    privacy request (docs/privacy.md): one privacy-table read for the request's addresses.
+ * 4. `invalid_contact` again for an address on the suppression list or of status `invalid` (as in 1).
+ * 5. `already_in_automation`: a non-terminal enrollment of the account in another sequence.
+ * 6. `recently_contacted`: the account sent to the address in the last 30 days.
+ * 7. `not_enriched`: no company, profile URL or context, and the directory does not know the address.
  */
 export const RECENT_CONTACT_MS = 30 * 86_400_000;
-/** Contacts whose email status (or directory entry) is read at once; their outreach facts are read gathered (contactFacts). */
+/** Contacts whose directory entry is read at once; their outreach facts (contactFacts) and mail evidence are read gathered. */
 const CONCURRENCY = 10;
 
 export interface Eligibility {
@@ -78,8 +82,9 @@ function reasonOf(facts: ContactFacts, status: EmailStatusFields, sequenceId: st
 /**
  * Each contact's verdict, in the order given: the contact when eligible, else the first reason that applies.
  * `known` holds the outreach facts (contactFacts) of every address of contactAddresses(raw) not in
- * `enrolled`; the judge reads nothing of the outreach table itself. It reads each remaining contact's email
- * status (CONCURRENCY at once), and the directory only for an unenriched contact that no other reason rules out.
+ * `enrolled`; the judge reads nothing of the outreach table itself. It reads the remaining contacts' shared mail
+ * evidence gathered (mailEvidenceOfEach), and the directory (CONCURRENCY at once) only for an unenriched contact
+ * that no other reason rules out.
  */
 export async function judgeEach(raw: unknown[], known: ReadonlyMap<string, ContactFacts>, opts: Judge): Promise<Verdict[]> {
   const verdicts = parsed(raw).map((v) => (typeof v === 'object' && opts.enrolled.has(v.email.toLowerCase()) ? 'already_enrolled' : v));
@@ -87,14 +92,19 @@ export async function judgeEach(raw: unknown[], known: ReadonlyMap<string, Conta
   // The domains' mail exchangers are looked up once for the request, within the account's daily budget and one
   // deadline; a domain not looked up answers `unavailable`, so its addresses are `unknown`, never rejected for it.
   const lookups = opts.lookups ?? startLookups(opts.accountId ?? null, open.map((o) => o.address), opts.lookupDeps);
-  // The shared sending evidence is read meanwhile (CONCURRENCY at once), so the reads do not wait on a slow domain.
-  const evidence = inBatches(open, CONCURRENCY, (o) => mailEvidenceFor(o.address));
+  // The shared sending evidence is read meanwhile, so the reads do not wait on a slow domain: the addresses' and
+  // their distinct domains' records by key, 100 a BatchGetItem (never a GetItem per address on the table every account shares).
+  const evidence = mailEvidenceOfEach(open.map((o) => o.address));
   evidence.catch(() => {});
+  // The opt-outs of every account's outreach, read meanwhile: one BatchGetItem per 100 addresses.
+  const optedOut = optedOutAddresses(open.map((o) => o.address));
+  optedOut.catch(() => {});
   const statuses = await Promise.all(open.map((o, n) => emailStatusOf(o.address, { first_name: o.contact.first_name }, { mx: lookups.mx, evidence: async () => (await evidence)[n]! })));
+  const outOf = await optedOut;
   const passed = open.filter((o, n) => {
     const facts = known.get(o.address);
     if (!facts) throw new Error(`the facts of contact ${addressRef(o.address)} were not read`);
-    const reason = reasonOf(facts, statuses[n]!, opts.sequenceId, opts.now);
+    const reason = outOf.has(o.address) ? 'opted_out' : reasonOf(facts, statuses[n]!, opts.sequenceId, opts.now);
     if (reason) verdicts[o.i] = reason;
     return !reason && unenriched(o.contact);
   });

@@ -83,7 +83,7 @@ export interface EnrollmentRecord {
   updated_at: string;
 }
 
-export type RejectionReason = 'invalid_contact' | 'already_in_automation' | 'recently_contacted' | 'not_enriched' | 'already_enrolled';
+export type RejectionReason = 'invalid_contact' | 'already_in_automation' | 'recently_contacted' | 'not_enriched' | 'already_enrolled' | 'opted_out';
 export interface RejectedContact {
   contact: unknown;
   reason: RejectionReason;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { BatchWriteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetAll, documentClient, queryAll, scanAll } from '../adapters/aws.js';
-import { countListIndex, walkListIndex, type ListIndexRange } from '../adapters/list-index.js';
+import { countListIndexUpTo, walkListIndex, type ListCount, type ListIndexRange } from '../adapters/list-index.js';
 import { tableName } from '../catalog/resource-names.js';
 import { outreachKeys as K } from '../outreach/outreach.keys.js';
 import { setClauses } from '../adapters/update-expression.js';
@@ -259,9 +259,9 @@ export async function sequenceListPosition(accountId: string, page: number, page
   return keys.length === skip ? keys.at(-1) : null;
 }
 
-/** How many sequences the account has: a count of list-index entries. */
-export async function countSequenceList(accountId: string): Promise<number> {
-  return countListIndex(sequenceListRange(accountId));
+/** How many sequences the account has: a count of list-index entries, exact up to LIST_COUNT_CAP. */
+export async function countSequenceList(accountId: string): Promise<ListCount> {
+  return countListIndexUpTo(sequenceListRange(accountId));
 }
 
 export function newEnrollmentWrite(e: EnrollmentRecord): TransactItem {
@@ -288,7 +288,11 @@ export interface ContactFacts {
   /** On the workspace's suppression list (unsubscribed, hard bounce). */
   suppressed: boolean;
   lead: Lead | null;
-  /** Every enrollment of the address in any of the account's sequences. */
+  /**
+   * Every enrollment of the address in any of the account's sequences when its enrollment lock is held; none
+   * read (empty) when it is free, as then none of them is running (a lock is taken before its enrollment is
+   * written and let go only by the write that ends it), which is all the judge asks of them.
+   */
   enrollments: EnrollmentRecord[];
 }
 
@@ -297,24 +301,30 @@ const FACTS_QUERY_CONCURRENCY = 10;
 
 /**
  * Everything sequence eligibility reads of `addresses`, gathered: the lead and suppression items by key in
- * BatchGetItem requests of 100 keys (50 addresses), and each address's enrollments by one Query of its
- * `ENROLL#<address>#` prefix, 10 at once; every read consistent. Keyed by the lower-cased address.
+ * BatchGetItem requests of 100 keys (50 addresses), the enrollment locks of their buckets (at most 64 items, one
+ * BatchGetItem: lockHolders), and the enrollments of a held address only, by one Query of its
+ * `ENROLL#<address>#` prefix, 10 at once; every read consistent. Keyed by the lower-cased address. A check of
+ * 500 addresses no sequence runs is 11 requests, not 510.
  */
 export async function contactFacts(accountId: string, addresses: string[]): Promise<Map<string, ContactFacts>> {
   const lower = [...new Set(addresses.map((a) => a.toLowerCase()))];
   const keys = lower.flatMap((a) => [K.lead(accountId, a), K.suppression(accountId, a)]);
-  const [items, enrollments] = await Promise.all([batchGetAll<Record<string, unknown>>(table(), keys), enrollmentsOfEach(accountId, lower)]);
+  const [items, enrollments] = await Promise.all([batchGetAll<Record<string, unknown>>(table(), keys), enrollmentsOfHeld(accountId, lower)]);
   const bySk = new Map(items.map((i) => [i.sk as string, i]));
   return new Map(
-    lower.map((a, n) => [
+    lower.map((a) => [
       a,
-      { suppressed: bySk.has(K.suppression(accountId, a).sk), lead: (bySk.get(K.lead(accountId, a).sk) as Lead | undefined) ?? null, enrollments: enrollments[n]! },
+      { suppressed: bySk.has(K.suppression(accountId, a).sk), lead: (bySk.get(K.lead(accountId, a).sk) as Lead | undefined) ?? null, enrollments: enrollments.get(a) ?? [] },
     ]),
   );
 }
 
-async function enrollmentsOfEach(accountId: string, addresses: string[]): Promise<EnrollmentRecord[][]> {
-  return inBatches(addresses, FACTS_QUERY_CONCURRENCY, (a) => enrollmentsOfContact(accountId, a));
+/** The enrollments of each of `addresses` whose lock is held (lower-cased); a free address is absent. */
+async function enrollmentsOfHeld(accountId: string, addresses: string[]): Promise<Map<string, EnrollmentRecord[]>> {
+  const held = await lockHolders(accountId, addresses);
+  const heldAddresses = addresses.filter((a) => held.has(a));
+  const found = await inBatches(heldAddresses, FACTS_QUERY_CONCURRENCY, (a) => enrollmentsOfContact(accountId, a));
+  return new Map(heldAddresses.map((a, n) => [a, found[n]!]));
 }
 
 /** The sequence's enrollments, in enrollment order. */
@@ -447,13 +457,20 @@ export async function putCancelledEnrollment(e: EnrollmentRecord): Promise<boole
   }
 }
 
-/** Which sequence holds each of `addresses` (lower-cased) that is held. */
+/**
+ * Which sequence holds each of `addresses` (lower-cased) that is held: their buckets' lock items, read
+ * consistently by key together (at most 64 keys: one BatchGetItem).
+ */
 export async function lockHolders(accountId: string, addresses: string[]): Promise<Map<string, string>> {
   const lower = addresses.map((a) => a.toLowerCase());
   const held = new Map<string, string>();
-  for (const bucket of new Set(lower.map(lockBucket))) {
-    const out = await documentClient().send(new GetCommand({ TableName: table(), Key: K.automationLocks(accountId, bucket), ConsistentRead: true }));
-    for (const a of lower) if (typeof out.Item?.[a] === 'string' && lockBucket(a) === bucket) held.set(a, out.Item[a] as string);
+  if (lower.length === 0) return held;
+  const buckets = [...new Set(lower.map(lockBucket))];
+  const items = await batchGetAll<Record<string, unknown>>(table(), buckets.map((b) => K.automationLocks(accountId, b)));
+  const bySk = new Map(items.map((i) => [i.sk as string, i]));
+  for (const a of lower) {
+    const holder = bySk.get(K.automationLocks(accountId, lockBucket(a)).sk)?.[a];
+    if (typeof holder === 'string') held.set(a, holder);
   }
   return held;
 }

@@ -9,6 +9,7 @@ import { messages } from '../catalog/messages.js';
 import { QUEUES } from '../catalog/queues.js';
 import type { Clock } from '../core/clock.js';
 import { logger } from '../core/logger.js';
+import { countMetric } from '../core/metrics.js';
 import { DraftFailedError, type Drafter } from '../outreach/drafter.js';
 import { emailTransitionWrite, getEmail, getEmails, transition } from '../outreach/emails.repository.js';
 import { REVIEW_WINDOW_MS, type EmailRecord } from '../outreach/model.js';
@@ -139,6 +140,7 @@ export async function draftStep(email: EmailRecord, record: SQSRecord | null, de
     if (ended && ended.status !== 'drafting') await failStep(email, 'Another step of this enrollment could not be drafted; nothing was charged.', deps.clock, deps.scheduler);
     return;
   }
+  countMetric('drafts');
   // The window's one-time schedule, one per enrollment (named by step 0); the due index backs it up.
   if (expires) await deps.scheduler.scheduleAt(reviewScheduleName(ids[0]!), expires, messages.reviewExpired(email.account_id, ids[0]!));
   if (!lastStep) await sendMessage('drafting', messages.draftEmail(email.account_id, ids[step + 1]!));
@@ -178,6 +180,7 @@ export async function failStep(email: EmailRecord, message: string, clock: Clock
     if (drafting.length > 0 && s?.pass && s.status === 'drafting' && (!enrollment || enrollment.pass_id === s.pass.id)) writes.push(countDraftsWrite(email.account_id, s.id, s.pass.id, 'failed', drafting.length));
     if (await writeOutcome(writes)) {
       ended = drafting.length > 0;
+      if (!byCancel) countMetric('drafts_failed', drafting.length);
       break;
     }
   }

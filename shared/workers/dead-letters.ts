@@ -3,6 +3,7 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import { QUEUE_LIST, type QueueKey } from '../catalog/queues.js';
 import { MalformedMessageError } from '../catalog/messages.js';
 import { logger } from '../core/logger.js';
+import { countMetric, flushMetrics } from '../core/metrics.js';
 import { serviceClock } from '../core/clock.js';
 import { getJob } from '../jobs/jobs.repository.js';
 import { endLostJob } from './sweep-job.js';
@@ -94,6 +95,8 @@ async function handleDeadLetter(r: SQSRecord): Promise<void> {
     return;
   }
   logger.warn('a message gave up; ending its workflow', { queue, messageId: r.messageId });
+  // Once a receive: a message that comes back (a send inside its lease) is counted again.
+  countMetric('dead_letters', 1, { queue });
   try {
     await handleRecord(queue, DEAD[queue] as MessageHandlers<typeof queue>, r);
   } catch (e) {
@@ -104,9 +107,13 @@ async function handleDeadLetter(r: SQSRecord): Promise<void> {
 
 export function deadLetterWorker(): (event: SQSEvent, context: Context) => Promise<SQSBatchResponse> {
   const processor = new BatchProcessor(EventType.SQS);
-  return (event, context) => {
+  return async (event, context) => {
     logger.addContext(context);
-    return processPartialResponse(event, handleDeadLetter, processor, { context });
+    try {
+      return await processPartialResponse(event, handleDeadLetter, processor, { context });
+    } finally {
+      await flushMetrics();
+    }
   };
 }
 

@@ -3,6 +3,7 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import type { QueueKey } from '../catalog/queues.js';
 import { MalformedMessageError, parseMessage, type KindOf, type MessageOf } from '../catalog/messages.js';
 import { logger } from '../core/logger.js';
+import { flushMetrics, observeMetric } from '../core/metrics.js';
 
 /**
  * A worker is a table from message kind to use case, typed by its queue's message union
@@ -35,10 +36,27 @@ export async function handleRecord<Q extends QueueKey>(queue: Q, handlers: Messa
   }
 }
 
+/**
+ * How long each record waited in its queue (SQS's SentTimestamp, retries included) when the worker took it: the
+ * `queue_age` metric, by queue.
+ */
+export function countQueueAge(queue: QueueKey, records: readonly SQSRecord[], now = Date.now()): void {
+  for (const r of records) {
+    const sent = Number(r.attributes?.SentTimestamp);
+    if (Number.isFinite(sent) && sent > 0) observeMetric('queue_age', Math.max(0, (now - sent) / 1000), { queue });
+  }
+}
+
+/** The batch's records handled one by one; what the invocation counted is published once it is done, on every path. */
 export function queueWorker<Q extends QueueKey>(queue: Q, handlers: MessageHandlers<Q>): (event: SQSEvent, context: Context) => Promise<SQSBatchResponse> {
   const processor = new BatchProcessor(EventType.SQS);
-  return (event, context) => {
+  return async (event, context) => {
     logger.addContext(context);
-    return processPartialResponse(event, (r: SQSRecord) => handleRecord(queue, handlers, r), processor, { context });
+    countQueueAge(queue, event.Records ?? []);
+    try {
+      return await processPartialResponse(event, (r: SQSRecord) => handleRecord(queue, handlers, r), processor, { context });
+    } finally {
+      await flushMetrics();
+    }
   };
 }

@@ -1,9 +1,12 @@
 import { serviceClock, type Clock } from '../core/clock.js';
 import { logger } from '../core/logger.js';
+import { countMetric, flushMetrics } from '../core/metrics.js';
 import type { Scheduler } from '../adapters/scheduler.js';
+import type { ApiKeyRegistry } from '../adapters/api-key-registry.js';
 import type { SweepAction } from '../catalog/deadlines.js';
 import type { TableKey } from '../catalog/tables.js';
 import { chargeOfKey, sweepCharge } from '../accounts/ledger.repository.js';
+import { apiKeyOfKey, sweepPendingApiKey } from '../accounts/api-keys.repository.js';
 import { jobIdOfKey } from '../jobs/jobs.repository.js';
 import { sweepJob } from './sweep-job.js';
 import { emailOfKey } from '../outreach/emails.repository.js';
@@ -35,7 +38,7 @@ const LIMIT_PER_TABLE = 2000;
 /** Records handled at once: distinct records never contend (each step is guarded on its own item). */
 const CONCURRENCY = 8;
 
-const SWEEPERS: Record<Exclude<TableKey, 'directory' | 'mail_evidence'>, (key: DueKey, deps: { clock: Clock; scheduler?: Scheduler }) => Promise<SweepAction>> = {
+const SWEEPERS: Record<Exclude<TableKey, 'directory' | 'mail_evidence' | 'privacy'>, (key: DueKey, deps: SweepDeps & { clock: Clock }) => Promise<SweepAction>> = {
   jobs: async (key, { clock }) => {
     const id = jobIdOfKey(key);
     return id ? sweepJob(id, clock) : 'none';
@@ -48,15 +51,26 @@ const SWEEPERS: Record<Exclude<TableKey, 'directory' | 'mail_evidence'>, (key: D
     const test = testEmailOfKey(key);
     return test ? sweepTestEmail(test.accountId, test.testEmailId, deps.clock) : 'none';
   },
-  accounts: async (key, { clock }) => {
+  accounts: async (key, { clock, apiKeys }) => {
     const ref = chargeOfKey(key);
-    return ref ? sweepCharge(ref.accountId, ref.chargeId, clock) : 'none';
+    if (ref) return sweepCharge(ref.accountId, ref.chargeId, clock);
+    // An API key left `pending` past its lease: a create that died; rolled back, its API Gateway key too.
+    const apiKey = apiKeyOfKey(key);
+    return apiKey ? sweepPendingApiKey(apiKey.accountId, apiKey.keyId, clock, apiKeys) : 'none';
   },
 };
 
 let cursorKeyMade: Promise<void> | undefined;
 
-export async function sweep(deps: { clock?: Clock; scheduler?: Scheduler } = {}): Promise<SweepReport> {
+/** What a run works with: the service's own unless a test hands it others. */
+export interface SweepDeps {
+  clock?: Clock;
+  scheduler?: Scheduler;
+  /** API Gateway's key registry (a rolled-back key's gateway key is deleted there). */
+  apiKeys?: ApiKeyRegistry;
+}
+
+export async function sweep(deps: SweepDeps = {}): Promise<SweepReport> {
   const clock = deps.clock ?? serviceClock;
   const report: SweepReport = { examined: 0, redriven: 0, ended: 0, postponed: 0, cleared: 0, failed: 0 };
   // The list cursor key is made by the first sweep after a deploy (outreach/cursor-key.repository.ts).
@@ -70,8 +84,9 @@ export async function sweep(deps: { clock?: Clock; scheduler?: Scheduler } = {})
     const one = async (key: DueKey) => {
       report.examined++;
       try {
-        const action = await sweepOne(key, { clock, scheduler: deps.scheduler });
+        const action = await sweepOne(key, { clock, scheduler: deps.scheduler, apiKeys: deps.apiKeys });
         if (action !== 'none') report[action]++;
+        if (action === 'ended') countMetric('lost_work_ended', 1, { table });
       } catch (e) {
         report.failed++;
         logger.error('sweep of one record failed; the next run tries again', { table, pk: key.pk, sk: key.sk, error: e as Error });
@@ -91,4 +106,11 @@ export async function sweep(deps: { clock?: Clock; scheduler?: Scheduler } = {})
   return report;
 }
 
-export const sweepHandler = async (): Promise<SweepReport> => sweep();
+/** The scheduled run: what it counted (lost work it ended, and what the steps it took counted) is published once it is done. */
+export const sweepHandler = async (): Promise<SweepReport> => {
+  try {
+    return await sweep();
+  } finally {
+    await flushMetrics();
+  }
+};

@@ -119,7 +119,7 @@ describe('one DynamoDB round trip per authenticated read', () => {
     expect(warm.value.body.error.code).toBe('not_found');
     expect(warm.calls).toEqual(['BatchGetItemCommand']);
     const list = await callsOf(() => reply(t.client.typed.GET('/api/public/v1/emails/')));
-    expect(list.value.body).toEqual({ count: 0, page: 1, page_size: expect.any(Number), total_pages: 0, results: [], next_cursor: null });
+    expect(list.value.body).toEqual({ count: 0, count_exact: true, page: 1, page_size: expect.any(Number), total_pages: 0, results: [], next_cursor: null });
     // The walk of the list index's first page alongside the key read; a page that reaches the end needs no count.
     expect([...list.calls].sort()).toEqual(['BatchGetItemCommand', 'QueryCommand']);
     const senders = await callsOf(() => reply(t.client.typed.GET('/api/public/v1/email/accounts/')));

@@ -12,10 +12,15 @@ import { OPENAPI_DOCUMENT } from '../../shared/catalog/document.js';
 const OTHER_SDK_CLIENTS = ['@aws-sdk/client-sqs', '@aws-sdk/client-scheduler', '@aws-sdk/client-sesv2', '@aws-sdk/client-ses', '@aws-sdk/client-api-gateway', '@aws-sdk/client-s3', '@aws-sdk/client-secrets-manager', '@aws-sdk/client-bedrock-runtime'];
 const dynamodbOnly = functionsToMeasure().filter((f) => f.dynamodb_only);
 // What a DynamoDB-only bundle reaches today: the SDK client and document client, the logger and the service's
-// own code come to 210–252 KB (the SDK's event-stream serde and instance-metadata credentials beside it, as lazy
+// own code come to 210–256 KB (the SDK's event-stream serde and instance-metadata credentials beside it, as lazy
 // packages); the routes that validate a body or query add zod on top: zod/mini through shared/core/zod.ts, 15–35 KB
-// of it. Classic zod (every method of every schema type, ≥ 83 KB) anywhere in the closure would pass 40.
-const DYNAMODB_ONLY_KB_WITHOUT_ZOD = 260;
+// of it. Classic zod (every method of every schema type, ≥ 83 KB) anywhere in the closure would pass 40. Since
+// issue 44 every function counts metrics: the catalogue and the flush (shared/core/metrics.ts, about 3.4 KB; its
+// sentences and Powertools' Metrics stay out, the latter a lazy package) are in each bundle, hence 264, not 260.
+// Since issue 43 the opt-out checks (shared/privacy/opt-outs.repository.ts) ride in every enrichment, sequence
+// and contact-check route, and the privacy confirm carries the erasure's directory and OpenSearch deletes beside
+// its documented OpenSearch client: 265-271 KB measured, hence 272. A regression to win back, not a new normal.
+const DYNAMODB_ONLY_KB_WITHOUT_ZOD = 272;
 const ZOD_MINI_KB = 40;
 let outdir: string;
 
@@ -45,6 +50,7 @@ test.each(dynamodbOnly.map((f) => [f.module]))(`%s bundles within ${BUNDLE_LIMIT
 // Each lazy package with a function that imports it, and an export its bundled build must have.
 const LAZY_CHECKS: Record<(typeof LAZY_PACKAGES)[number], { module: string; exported: string }> = {
   '@aws-lambda-powertools/tracer': { module: 'functions/search/create.ts', exported: 'Tracer' },
+  '@aws-lambda-powertools/metrics': { module: 'functions/search/create.ts', exported: 'Metrics' },
   tldts: { module: 'functions/app/check-sequence-contacts.ts', exported: 'getDomain' },
   '@smithy/core/event-streams': { module: 'functions/search/create.ts', exported: 'EventStreamSerde' },
   '@smithy/credential-provider-imds': { module: 'functions/search/create.ts', exported: 'fromInstanceMetadata' },

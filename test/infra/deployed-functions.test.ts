@@ -172,7 +172,8 @@ function bindingLines(b: Bindings): string[] {
   if (b.mail) all(['ses:SendEmail', 'ses:SendRawEmail'], [...SES_IDENTITIES.map((i) => `ses:identity/${i}`), `ses:configuration-set/${PREFIX}-mail`], ' if from the identities');
   if (b.secrets) all(['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'], ['secret:secret-box']);
   if (b.mailboxProviders) all(['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'], ['secret:mailbox-providers']);
-  if (b.apiKeys) lines.push('apigateway:GET apigateway:/usageplans', 'apigateway:GET apigateway:/apikeys', 'apigateway:POST apigateway:/apikeys', 'apigateway:DELETE apigateway:/apikeys/*', 'apigateway:POST apigateway:/usageplans/{plan}/keys');
+  // Adding a key to this stack's plan is granted by id to the routes that create keys (usagePlanKeyLines), not to the sweeper that only rolls keys back.
+  if (b.apiKeys) lines.push('apigateway:GET apigateway:/usageplans', 'apigateway:GET apigateway:/apikeys', 'apigateway:POST apigateway:/apikeys', 'apigateway:DELETE apigateway:/apikeys/*');
   if (b.userPool) all(['cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword'], ['user-pool']);
   if (b.directorySource) lines.push('s3:GetObject directory-bucket:directory/directory.jsonl', 's3:GetObject directory-bucket:index/*', 's3:ListBucket directory-bucket if under index/');
   if (b.directoryImport) {
@@ -187,7 +188,8 @@ function bindingLines(b: Bindings): string[] {
 function expectedGrantLines(f: FunctionDef): string[] {
   const bindings = f.kind === 'authorizer' ? [] : bindingLines(f.bindings);
   const authorizer = f.kind === 'authorizer' ? ['dynamodb:GetItem table:accounts'] : [];
-  return [...new Set([...TRACING, ...bindings, ...authorizer, ...eventSourceLines(f.name)])].sort();
+  const usagePlanKeyLines = f.kind === 'route' && f.bindings.apiKeys ? ['apigateway:POST apigateway:/usageplans/{plan}/keys'] : [];
+  return [...new Set([...TRACING, ...bindings, ...usagePlanKeyLines, ...authorizer, ...eventSourceLines(f.name)])].sort();
 }
 
 // The environment: the variables every function has, those its bindings give (under their AWS names: on the twin a
@@ -199,7 +201,8 @@ const awsEnvironment = (b: Bindings) => grantedEnvironment(b, TABLES, QUEUES).fi
 const OAUTH_FUNCTIONS = new Set(FUNCTIONS.filter((f) => MAILBOX_CONNECT_MODULES.includes(f.module)).map((f) => f.name));
 function otherEnvironment(name: string): string[] {
   if (OAUTH_FUNCTIONS.has(name)) return ['OAUTH_REDIRECT_URI', 'WEB_APP_URL'];
-  if (name === 'sending-worker') return ['PUBLIC_BASE_URL'];
+  if (name === 'sending-worker') return ['PUBLIC_BASE_URL', 'PRIVACY_PAGE_URL'];
+  if (name === 'POST /api/public/v1/privacy-requests/') return ['PRIVACY_PAGE_URL', 'PRIVACY_MAIL_FROM'];
   return [];
 }
 const environmentOf = (fn: ServiceFunction): Json => fnResource(fn).Properties.Environment?.Variables ?? {};

@@ -18,7 +18,8 @@ test('every function the stacks deploy uses only what its catalogue entry grants
 
 test('the check reads real uses: the sending worker reaches its tables, queue, Scheduler, SES and both secrets', () => {
   const sending = uses.get('functions/workers/sending.worker.ts')!;
-  expect(sending.tables).toEqual({ accounts: 'readwrite', outreach: 'readwrite' });
+  // privacy: the opt-outs it checks before a send and the "emailed" record it writes after one (docs/privacy.md).
+  expect(sending.tables).toEqual({ accounts: 'readwrite', outreach: 'readwrite', privacy: 'readwrite' });
   expect(sending.queues).toContain('sending');
   expect([sending.scheduler, sending.mail, sending.secrets, sending.mailboxProviders]).toEqual([true, true, true, true]);
   // And it would catch a missing grant: the catalogue's bindings without the mailbox providers' secret.

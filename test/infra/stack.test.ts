@@ -19,7 +19,9 @@ import { APP_LIMITS, ROUTES, SOURCE_RATE_LIMITS, SOURCE_RATE_LIMIT_LIST, countsA
 import { API_KEY_AUTHORIZER } from '../../shared/catalog/authorizer.js';
 import { RETENTION, TABLES, TABLE_LIST, type TableKey } from '../../shared/catalog/tables.js';
 import { mailConfigurationSetName } from '../../lib/constructs/mail-events.js';
-import { MAIL_ALARMS } from '../../lib/constructs/mail-alarms.js';
+import { MAIL_ALARMS, RATE_ALARMS } from '../../lib/constructs/mail-alarms.js';
+import { DASHBOARD_TITLES, dashboardName } from '../../lib/constructs/operations.js';
+import { DEADLINES, queueAgeDeadlineSeconds } from '../../shared/catalog/deadlines.js';
 import { METRIC_NAMES } from '../../shared/core/metrics.js';
 import type { CfnRule } from 'aws-cdk-lib/aws-events';
 import type { CfnQueue } from 'aws-cdk-lib/aws-sqs';
@@ -219,7 +221,9 @@ describe('functions', () => {
         // The language model's variables come only with -c languageModelId (its own tests below); this stack has none.
         ...grantedEnvironment(bindings, TABLES, QUEUES).filter((v) => !localOnly.has(v) && !(LANGUAGE_MODEL_ENVIRONMENT as readonly string[]).includes(v)),
         ...(oauthRoutes.has(name) ? ['OAUTH_REDIRECT_URI', 'WEB_APP_URL'] : []),
-        ...(name === 'worker sending' ? ['PUBLIC_BASE_URL'] : []),
+        ...(name === 'worker sending' ? ['PUBLIC_BASE_URL', 'PRIVACY_PAGE_URL'] : []),
+        // A privacy request mails its link to the privacy page, from privacy@ the first SES domain identity.
+        ...(name === 'POST /api/public/v1/privacy-requests/' ? ['PRIVACY_PAGE_URL', 'PRIVACY_MAIL_FROM'] : []),
       ];
       const base = ['POWERTOOLS_SERVICE_NAME', 'POWERTOOLS_METRICS_NAMESPACE', 'LOG_LEVEL', 'SERVICE_STAGE'];
       expect([name, Object.keys(env).sort()]).toEqual([name, [...base, ...expected].sort()]);
@@ -467,7 +471,7 @@ describe('stateful resources', () => {
   test('every table holding an item kind that expires has TTL on expires_at', () => {
     const expiringTables = new Set(Object.values(RETENTION).filter((r) => r.seconds !== null).map((r) => r.table));
     // mail_evidence: an account's inbound bounce report expires (RETENTION.bounce_report); its evidence does not.
-    expect(expiringTables).toEqual(new Set(['accounts', 'jobs', 'outreach', 'mail_evidence']));
+    expect(expiringTables).toEqual(new Set(['accounts', 'jobs', 'outreach', 'mail_evidence', 'privacy']));
     for (const key of expiringTables) {
       const tableId = stateful.getLogicalId(stateful.tables[key].node.defaultChild as never);
       expect([key, statefulResources[tableId]!.Properties.TimeToLiveSpecification]).toEqual([key, { AttributeName: 'expires_at', Enabled: true }]);
@@ -549,6 +553,14 @@ describe('workers', () => {
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       EventSourceArn: { 'Fn::ImportValue': Match.stringLikeRegexp(`ExportsOutputFnGetAtt${pascal(key)}Queue[0-9A-F]{8}Arn`) },
     });
+  });
+
+  test(`the search worker takes one job per invocation (a timeout retries that job alone), with partial batch failures, its queue hiding a message ${SQS_VISIBILITY_PER_FUNCTION_TIMEOUT}× its timeout`, () => {
+    const fn = api.workerFunctions.search;
+    const mappings = ofType(resourcesOf(fn), 'AWS::Lambda::EventSourceMapping').filter(([, m]) => m.Properties.FunctionName.Ref === logicalId(fn));
+    expect(mappings.map(([, m]) => [m.Properties.BatchSize, m.Properties.FunctionResponseTypes])).toEqual([[1, ['ReportBatchItemFailures']]]);
+    expect(QUEUES.search.visibilityTimeoutSeconds).toBe(SQS_VISIBILITY_PER_FUNCTION_TIMEOUT * QUEUES.search.worker.timeoutSeconds);
+    templateOf(fn).hasResourceProperties('AWS::Lambda::Function', Match.objectLike({ Description: 'Worker of the search queue', Timeout: QUEUES.search.worker.timeoutSeconds }));
   });
 
   test('one event source mapping per worker and one per DLQ', () => {
@@ -969,11 +981,19 @@ describe('IAM least privilege', () => {
     expect(statements.flatMap((s) => asArray<string>(s.Action)).filter((a) => a.startsWith('ses:'))).toEqual([]);
   });
 
-  test('API-key functions: create keys, delete keys, find a key or the plan by name, add keys to this stack’s plan by id — nothing else of API Gateway', () => {
+  test('API-key functions: create keys, delete keys, find a key or the plan by name, add keys to this stack’s plan by id (the routes that create them; the sweeper only rolls keys back) — nothing else of API Gateway', () => {
     const keyFns = allFunctions.filter((f) => f.bindings.apiKeys);
     expect(keyFns.length).toBeGreaterThan(0);
     const planId = api.getLogicalId(api.node.findChild('Api').node.findChild('UsagePlan').node.defaultChild as never);
-    for (const { name, fn } of keyFns) {
+    const releaseOnly = keyFns.filter((f) => !f.name.startsWith('POST ') && !f.name.startsWith('DELETE '));
+    expect(releaseOnly.map((f) => f.name)).toEqual(['sweeper']);
+    for (const { name, fn } of releaseOnly) {
+      const grants = statementsOf(fn)
+        .filter((s) => asArray<string>(s.Action).some((a) => a.startsWith('apigateway:')))
+        .flatMap((s) => asArray(s.Resource).map((r) => [asArray<string>(s.Action).join(','), JSON.stringify(r).replace(/.*::(\/[^"]*)".*/, '$1')]));
+      expect([name, grants.sort()]).toEqual([name, [['apigateway:DELETE', '/apikeys/*'], ['apigateway:GET', '/apikeys'], ['apigateway:GET', '/usageplans'], ['apigateway:POST', '/apikeys']]]);
+    }
+    for (const { name, fn } of keyFns.filter((f) => !releaseOnly.includes(f))) {
       const grants = statementsOf(fn)
         .filter((s) => asArray<string>(s.Action).some((a) => a.startsWith('apigateway:')))
         .flatMap((s) => asArray(s.Resource).map((r) => [asArray<string>(s.Action).join(','), JSON.stringify(r).replace(/.*::(\/[^"]*)".*/, '$1')]));
@@ -1129,12 +1149,16 @@ describe('per-source rate limits (AWS WAF on the public API stage, issue 30)', (
 
   test('one rate-based rule per catalogue limit, per source IP, scoped down to its whole decoded path (anchored regex, never CONTAINS) and method', () => {
     const U = `${ST}/api/public/v1/u/[^/]+/?$`;
-    const expected = [
+    const PRIVACY = `${ST}/api/public/v1/privacy-requests/?$`;
+    const PRIVACY_LINKS = [`${ST}/api/public/v1/privacy-requests/[^/]+/?$`, `${ST}/api/public/v1/privacy-requests/[^/]+/confirm/?$`];
+    const expected: { name: string; limit: number; window?: number; scope: Json }[] = [
       { name: SOURCE_RATE_LIMITS.unsubscribe.name, limit: SOURCE_RATE_LIMITS.unsubscribe.limit, scope: { AndStatement: { Statements: [path(U), method('GET')] } } },
       { name: SOURCE_RATE_LIMITS.oneClickUnsubscribe.name, limit: SOURCE_RATE_LIMITS.oneClickUnsubscribe.limit, scope: { AndStatement: { Statements: [path(U), method('POST')] } } },
       { name: SOURCE_RATE_LIMITS.openPixel.name, limit: SOURCE_RATE_LIMITS.openPixel.limit, scope: path(`${ST}/api/public/v1/o/[^/]+/?$`) },
       { name: SOURCE_RATE_LIMITS.testEmails.name, limit: SOURCE_RATE_LIMITS.testEmails.limit, scope: path(`${ST}/api/public/v1/test-emails/.*$`) },
       { name: SOURCE_RATE_LIMITS.oauthCallback.name, limit: SOURCE_RATE_LIMITS.oauthCallback.limit, scope: path(`${ST}/oauth/callback/?$`) },
+      { name: SOURCE_RATE_LIMITS.privacyRequests.name, limit: SOURCE_RATE_LIMITS.privacyRequests.limit, window: 300, scope: { AndStatement: { Statements: [path(PRIVACY), method('POST')] } } },
+      { name: SOURCE_RATE_LIMITS.privacyLinks.name, limit: SOURCE_RATE_LIMITS.privacyLinks.limit, scope: { OrStatement: { Statements: PRIVACY_LINKS.map(path) } } },
       {
         name: SOURCE_RATE_LIMITS.apiKey.name,
         limit: SOURCE_RATE_LIMITS.apiKey.limit,
@@ -1142,15 +1166,16 @@ describe('per-source rate limits (AWS WAF on the public API stage, issue 30)', (
           AndStatement: {
             Statements: [
               path(`${ST}/api/public/v1/.*$`),
-              { NotStatement: { Statement: { OrStatement: { Statements: [U, `${ST}/api/public/v1/o/[^/]+/?$`, `${ST}/api/public/v1/test-emails/.*$`, `${ST}/api/public/v1/openapi\\.json$`].map(path) } } } },
+              { NotStatement: { Statement: { OrStatement: { Statements: [U, `${ST}/api/public/v1/o/[^/]+/?$`, `${ST}/api/public/v1/test-emails/.*$`, `${ST}/api/public/v1/openapi\\.json$`, PRIVACY, ...PRIVACY_LINKS].map(path) } } } },
             ],
           },
         },
       },
     ];
-    // The page 600/min, the pixel 3,000/min, the OAuth callback 120/min stage-wide: a fifth per source; the
-    // one-click POST and the API-key routes a tenth of the stage ceiling (1,000/s).
-    expect(expected.map((e) => e.limit)).toEqual([120, 6000, 600, 12, 24, 6000]);
+    // The page 600/min, the pixel 3,000/min, the OAuth callback 120/min, the privacy links 300/min stage-wide: a
+    // fifth per source; a new privacy request (it mails a message) 10 in 5 minutes; the one-click POST and the
+    // API-key routes a tenth of the stage ceiling (1,000/s).
+    expect(expected.map((e) => e.limit)).toEqual([120, 6000, 600, 12, 24, 10, 60, 6000]);
     const rules: Json[] = acl.Properties.Rules;
     expect(rules).toHaveLength(SOURCE_RATE_LIMIT_LIST.length);
     expected.forEach((e, priority) => {
@@ -1158,7 +1183,7 @@ describe('per-source rate limits (AWS WAF on the public API stage, issue 30)', (
         Name: e.name,
         Priority: priority,
         Action: { Block: { CustomResponse: { ResponseCode: 429, CustomResponseBodyKey: 'TooManyRequests' } } },
-        Statement: { RateBasedStatement: { Limit: e.limit, EvaluationWindowSec: 60, AggregateKeyType: 'IP', ScopeDownStatement: e.scope } },
+        Statement: { RateBasedStatement: { Limit: e.limit, EvaluationWindowSec: e.window ?? 60, AggregateKeyType: 'IP', ScopeDownStatement: e.scope } },
         VisibilityConfig: { CloudWatchMetricsEnabled: true, MetricName: `${PREFIX}-${e.name}`, SampledRequestsEnabled: true },
       });
     });
@@ -1188,7 +1213,7 @@ describe('per-source rate limits (AWS WAF on the public API stage, issue 30)', (
   });
 
   test('the stage throttles stay the overall ceiling behind it: each keyless route’s per-source limit is below its stage method throttle', () => {
-    for (const l of [SOURCE_RATE_LIMITS.unsubscribe, SOURCE_RATE_LIMITS.oneClickUnsubscribe, SOURCE_RATE_LIMITS.openPixel, SOURCE_RATE_LIMITS.testEmails, SOURCE_RATE_LIMITS.oauthCallback]) {
+    for (const l of [SOURCE_RATE_LIMITS.unsubscribe, SOURCE_RATE_LIMITS.oneClickUnsubscribe, SOURCE_RATE_LIMITS.openPixel, SOURCE_RATE_LIMITS.testEmails, SOURCE_RATE_LIMITS.oauthCallback, SOURCE_RATE_LIMITS.privacyRequests, SOURCE_RATE_LIMITS.privacyLinks]) {
       const routes = ROUTES.filter((r) => countsAgainst(l, r.method, r.path));
       expect(routes.length).toBeGreaterThan(0);
       for (const r of routes) expect([r.path, l.limit < (r.edgeThrottle ?? r.throttle!).perMinute]).toEqual([r.path, true]);
@@ -1347,6 +1372,125 @@ describe('inbound mail metrics and their alarms', () => {
       .flatMap((p) => (p.Properties.PolicyDocument.Statement as Json[]).flatMap((st) => asArray<string>(st.Action)));
     expect(actions.length).toBeGreaterThan(ROUTES.length);
     expect(actions.filter((a) => a.startsWith('cloudwatch:'))).toEqual([]);
+  });
+});
+
+describe('operations (issue 44): the stage dashboard, and the alarms that matter, each to the alarm topic', () => {
+  const statefulTopic = { Ref: stateful.getLogicalId(stateful.alarmTopic.node.defaultChild as never) };
+  /** The alarm topic as the API stack names it: the stateful stack's export. */
+  const apiTopic = (actions: unknown) => expect(JSON.stringify(actions)).toMatch(/^\[\{"Fn::ImportValue":"people-outreach-test-stateful:ExportsOutputRefAlarmTopic[0-9A-F]{8}[0-9A-F]{8}"\}\]$/);
+  const alarmsOf = (resources: Record<string, Json>) => ofType(resources, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties as Json);
+
+  test('one dashboard per stage, named for it, with the sections operators read: traffic, errors and latency per API; queues; jobs; outreach; credits', () => {
+    const dashboards = ofType(apiResources, 'AWS::CloudWatch::Dashboard');
+    expect(dashboards).toHaveLength(1);
+    expect(ofType(statefulResources, 'AWS::CloudWatch::Dashboard')).toHaveLength(0);
+    const props = dashboards[0]![1].Properties;
+    expect(props.DashboardName).toBe(dashboardName(PREFIX));
+    expect(dashboardName(PREFIX)).toBe('people-outreach-test-operations');
+    // The body is a join of text and tokens (the region): the tokens become a placeholder, the rest is the JSON.
+    const parts = props.DashboardBody['Fn::Join'][1] as unknown[];
+    const body = JSON.parse(parts.map((p) => (typeof p === 'string' ? p : 'REGION')).join('')) as { widgets: { type: string; width: number; properties: Json }[] };
+    const graphs = body.widgets.filter((w) => w.type === 'metric');
+    const byTitle = new Map(graphs.map((w) => [w.properties.title as string, w.properties]));
+    const titles = Object.values(DASHBOARD_TITLES).flat();
+    expect(graphs.map((w) => w.properties.title)).toEqual(titles);
+    // Every row fills the dashboard's 24 columns.
+    for (const row of Object.values(DASHBOARD_TITLES)) expect(row.reduce((n, t) => n + graphs.find((w) => w.properties.title === t)!.width, 0)).toBe(24);
+    const metricsOf = (title: string) => (byTitle.get(title)!.metrics as unknown[][]).map((m) => m.filter((x) => typeof x === 'string').join(' '));
+    // Per API (by its name): requests, 4xx, 5xx; latency percentiles.
+    for (const [i, apiName] of [`${PREFIX}-api`, `${PREFIX}-app-api`].entries()) {
+      expect(metricsOf(DASHBOARD_TITLES.apis[2 * i]!)).toEqual([`AWS/ApiGateway Count ApiName ${apiName}`, `AWS/ApiGateway 4XXError ApiName ${apiName}`, `AWS/ApiGateway 5XXError ApiName ${apiName}`]);
+      expect(metricsOf(DASHBOARD_TITLES.apis[2 * i + 1]!).every((m) => m.startsWith('AWS/ApiGateway ') && m.endsWith(`ApiName ${apiName}`))).toBe(true);
+    }
+    // Every queue's depth and oldest message, every DLQ, by the queue's name.
+    expect(metricsOf(DASHBOARD_TITLES.queues[0])).toEqual(QUEUE_LIST.map((q) => `AWS/SQS ApproximateNumberOfMessagesVisible QueueName ${queueName(PREFIX, q.key)}`));
+    expect(metricsOf(DASHBOARD_TITLES.queues[1])).toEqual(QUEUE_LIST.map((q) => `AWS/SQS ApproximateAgeOfOldestMessage QueueName ${queueName(PREFIX, q.key)}`));
+    expect(metricsOf(DASHBOARD_TITLES.queues[2])).toEqual(QUEUE_LIST.map((q) => `AWS/SQS ApproximateNumberOfMessagesVisible QueueName ${queueName(PREFIX, q.key, true)}`));
+    // The service's own metrics, in the stage's namespace with the service dimension.
+    const own = (title: string) => metricsOf(title).filter((m) => m.startsWith(`people-outreach/${STAGE} `));
+    expect(own(DASHBOARD_TITLES.jobs[0])).toEqual(['completed', 'failed', 'cancelled'].map((o) => `people-outreach/${STAGE} jobs_ended outcome ${o} service people-outreach`));
+    expect(own(DASHBOARD_TITLES.jobs[1])).toHaveLength(5);
+    expect(own(DASHBOARD_TITLES.outreach[0])).toEqual(['sends', 'bounces_hard', 'bounces_soft', 'complaints', 'replies', 'unsubscribes'].map((n) => `people-outreach/${STAGE} ${n} service people-outreach`));
+    expect(own(DASHBOARD_TITLES.credits[0])).toEqual(['credits_charged', 'credits_released'].map((n) => `people-outreach/${STAGE} ${n} service people-outreach`));
+    expect(own(DASHBOARD_TITLES.credits[1])).toHaveLength(15);
+    // The rates are metric math on the day's sends, with the alarms' thresholds drawn on.
+    const rates = byTitle.get(DASHBOARD_TITLES.outreach[1])!;
+    for (const counted of ['bounces_hard', 'complaints']) expect(JSON.stringify(rates.metrics)).toContain(`IF(FILL(sends, 0) > 0, 100 * FILL(${counted}, 0) / FILL(sends, 0), 0)`);
+    expect(rates.annotations.horizontal.map((a: Json) => a.value)).toEqual([2, 0.1]);
+    // Every metric the dashboard names from the service is in the catalogue.
+    const named = graphs.flatMap((w) => (w.properties.metrics as unknown[][]).filter((m) => m[0] === `people-outreach/${STAGE}`).map((m) => m[1] as string));
+    expect(named.filter((n) => !METRIC_NAMES.includes(n as never))).toEqual([]);
+  });
+
+  test('5xx on both APIs: 5 or more in 5 minutes', () => {
+    const fiveXx = alarmsOf(apiResources).filter((a) => a.MetricName === '5XXError');
+    expect(fiveXx.map((a) => a.Dimensions)).toEqual([[{ Name: 'ApiName', Value: `${PREFIX}-api` }], [{ Name: 'ApiName', Value: `${PREFIX}-app-api` }]]);
+    for (const a of fiveXx) {
+      expect(a).toMatchObject({ Namespace: 'AWS/ApiGateway', Statistic: 'Sum', Period: 300, EvaluationPeriods: 1, Threshold: 5, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching' });
+      apiTopic(a.AlarmActions);
+    }
+  });
+
+  test('each queue’s oldest message past its deadline (visibility timeout × receives), and a message in any dead-letter queue', () => {
+    const age = alarmsOf(statefulResources).filter((a) => a.MetricName === 'ApproximateAgeOfOldestMessage');
+    expect(age).toHaveLength(QUEUE_LIST.length);
+    const expected: Record<string, number> = { search: 3600, drafting: 1800, sending: 900, webhooks: 600, timers: 600, 'mail-events': 600, 'directory-import': 9000, 'directory-finalize': 16200 };
+    for (const q of QUEUE_LIST) {
+      expect(queueAgeDeadlineSeconds(q.key)).toBe(expected[q.key]);
+      const queueId = stateful.getLogicalId(stateful.queues[q.key].node.defaultChild as never);
+      const a = age.find((x) => x.Dimensions[0].Value['Fn::GetAtt'][0] === queueId)!;
+      expect([q.key, a]).toEqual([q.key, expect.objectContaining({ Namespace: 'AWS/SQS', Statistic: 'Maximum', Period: 300, EvaluationPeriods: 1, Threshold: expected[q.key], ComparisonOperator: 'GreaterThanThreshold', AlarmActions: [statefulTopic] })]);
+    }
+    // The search and drafting deadlines come before the sweeper ends their work as failed.
+    expect(queueAgeDeadlineSeconds('search') * 1000).toBeLessThan(DEADLINES.JOB_MS);
+    expect(queueAgeDeadlineSeconds('drafting') * 1000).toBeLessThan(DEADLINES.DRAFT_MS);
+    const dlq = alarmsOf(statefulResources).filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible');
+    expect(dlq).toHaveLength(QUEUE_LIST.length + 1);
+    for (const a of dlq) expect(a).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', AlarmActions: [statefulTopic] });
+  });
+
+  test('bounce rate over 2% and complaint rate over 0.1% of a day’s sends, by metric math on the service’s counts', () => {
+    const math = alarmsOf(statefulResources).filter((a) => Array.isArray(a.Metrics));
+    expect(math.map((a) => a.Threshold)).toEqual([2, 0.1]);
+    for (const [i, counted] of ['bounces_hard', 'complaints'].entries()) {
+      const a = math[i]!;
+      expect(a).toMatchObject({ ComparisonOperator: 'GreaterThanThreshold', EvaluationPeriods: 1, TreatMissingData: 'notBreaching', AlarmActions: [statefulTopic] });
+      const expression = a.Metrics.find((m: Json) => m.Expression);
+      expect(expression).toMatchObject({ Expression: `IF(FILL(sends, 0) > 0, 100 * FILL(${counted}, 0) / FILL(sends, 0), 0)`, ReturnData: true });
+      const inputs = Object.fromEntries(a.Metrics.filter((m: Json) => m.MetricStat).map((m: Json) => [m.Id, m.MetricStat]));
+      expect(inputs).toEqual({
+        sends: { Metric: { Namespace: `people-outreach/${STAGE}`, MetricName: 'sends', Dimensions: [{ Name: 'service', Value: 'people-outreach' }] }, Period: 86400, Stat: 'Sum' },
+        [counted]: { Metric: { Namespace: `people-outreach/${STAGE}`, MetricName: counted, Dimensions: [{ Name: 'service', Value: 'people-outreach' }] }, Period: 86400, Stat: 'Sum' },
+      });
+    }
+    expect(RATE_ALARMS.map((r) => [r.metric, r.thresholdPercent])).toEqual([['bounces_hard', 2], ['complaints', 0.1]]);
+  });
+
+  test('mailbox polls failing and unprocessable messages (the inbound-mail alarms), and jobs the sweeper ended as lost', () => {
+    const mail = alarmsOf(statefulResources).filter((a) => a.Namespace === `people-outreach/${STAGE}`);
+    expect(mail.map((a) => [a.MetricName, a.Threshold, a.Period])).toEqual([['mailbox_polls_failed', 1, 300], ['messages_unprocessable', 1, 3600], ['inbound_failed', 1, 300]]);
+    const lost = alarmsOf(apiResources).filter((a) => a.Namespace === `people-outreach/${STAGE}`);
+    expect(lost).toHaveLength(1);
+    expect(lost[0]).toMatchObject({
+      MetricName: 'lost_work_ended',
+      Dimensions: [{ Name: 'service', Value: 'people-outreach' }, { Name: 'table', Value: 'jobs' }],
+      Statistic: 'Sum',
+      Period: 3600,
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+    });
+    apiTopic(lost[0]!.AlarmActions);
+  });
+
+  test('every alarm of every stack notifies the alarm topic, and nothing else', () => {
+    const everywhere = [...alarmsOf(statefulResources), ...allApiResources().filter(([, r]) => r.Type === 'AWS::CloudWatch::Alarm').map(([, r]) => r.Properties as Json)];
+    expect(everywhere.length).toBeGreaterThan(ROUTES.length + QUEUE_LIST.length * 2);
+    for (const a of everywhere) {
+      expect(a.AlarmActions).toHaveLength(1);
+      expect(JSON.stringify(a.AlarmActions)).toMatch(/AlarmTopic/);
+    }
   });
 });
 
@@ -1532,6 +1676,13 @@ describe('search engines', () => {
         const fn = os.api.workerFunctions[key];
         expect(templateOf(fn).toJSON().Resources[logicalId(fn)].Properties.Environment.Variables).toMatchObject({ SEARCH_ENGINE: 'opensearch', OPENSEARCH_SIGV4_SERVICE: 'aoss' });
       }
+      // A privacy request's confirm deletes an erased person's documents (shared/privacy/directory-erasure.ts): it
+      // writes documents and reads the alias, and may neither create, drop nor alias an index.
+      const confirm = [...os.api.routeFunctions].find(([r]) => r.module === 'functions/privacy/confirm.ts')![1];
+      expect(templateOf(confirm).toJSON().Resources[logicalId(confirm)].Properties.Environment.Variables).toMatchObject({ SEARCH_ENGINE: 'opensearch', OPENSEARCH_SIGV4_SERVICE: 'aoss' });
+      const eraser = ruleOf(/PrivacyRequestsByTokenConfirmFn/);
+      expect(eraser).toMatch(/aoss:WriteDocument/);
+      expect(eraser).not.toMatch(/aoss:CreateIndex|aoss:DeleteIndex|aoss:UpdateIndex|aoss:(Create|Update|Delete)CollectionItems/);
     });
 
     test('cdk-nag reports no unacknowledged finding', () => {
@@ -1555,14 +1706,15 @@ describe('directory import', () => {
 
   test('the chunk worker writes only the directory table, reads only the directory object (any version), and queues only its own messages and the finalize step', () => {
     const fn = api.workerFunctions['directory-import'];
-    expect(tablesTouched(fn)).toEqual(['directory']);
+    // privacy: the erasure list every import applies (docs/privacy.md).
+    expect(tablesTouched(fn)).toEqual(['directory', 'privacy']);
     expect(s3Statements(fn)).toEqual([{ actions: ['s3:GetObject', 's3:GetObjectVersion'], resource: expect.stringMatching(/\/directory\/directory\.jsonl"/) }]);
     expect(queuesSentTo(fn)).toEqual(['DirectoryFinalize', 'DirectoryImport']);
   });
 
   test('the finalize worker (10 GB with -c maxLambdaMemoryMb=10240) also puts search index artifacts, under index/ only', () => {
     const fn = api.workerFunctions['directory-finalize'];
-    expect(tablesTouched(fn)).toEqual(['directory']);
+    expect(tablesTouched(fn)).toEqual(['directory', 'privacy']);
     expect(s3Statements(fn)).toEqual([
       { actions: ['s3:GetObject', 's3:GetObjectVersion'], resource: expect.stringMatching(/\/directory\/directory\.jsonl"/) },
       { actions: ['s3:DeleteObject', 's3:PutObject'], resource: expect.stringMatching(/directory-bucket-arn.*\/index\/\*"/) },
@@ -1653,9 +1805,30 @@ describe('the customer web app on S3 and CloudFront', () => {
       OriginRequestPolicyId: 'b689b0a8-53d0-40ab-baf2-68738e2966ac', // AllViewerExceptHostHeader: cookies and query strings
     });
     expect(oauthBehaviour.FunctionAssociations).toBeUndefined();
+    // The privacy page's calls: on the app's own domain, to the public API's stage, uncached, every method.
+    const privacyBehaviour = config.CacheBehaviors.find((b: Json) => b.PathPattern === '/api/public/v1/privacy-requests/*');
+    expect(privacyBehaviour).toMatchObject({
+      TargetOriginId: publicOrigin.Id,
+      ViewerProtocolPolicy: 'https-only',
+      AllowedMethods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'],
+      CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad', // CachingDisabled
+      OriginRequestPolicyId: 'b689b0a8-53d0-40ab-baf2-68738e2966ac', // AllViewerExceptHostHeader
+      ResponseHeadersPolicyId: apiBehaviour.ResponseHeadersPolicyId,
+    });
     const paths = one('AWS::CloudFront::Function').FunctionCode as string;
     expect(paths).toContain("uri + 'index.html'");
     expect(paths).toContain("location: { value: '/app/' }");
+    // The privacy page is served at /privacy/ from the app's files (app/privacy/index.html).
+    expect(paths).toContain("location: { value: '/privacy/' }");
+    expect(paths).toContain("if (uri.startsWith('/privacy/')) uri = '/app/privacy/' + uri.slice(9);");
+  });
+
+  test('every outreach email\'s footer names the privacy page on the distribution\'s domain (the sending worker\'s PRIVACY_PAGE_URL)', () => {
+    const sending = api.workerFunctions.sending!;
+    const value = JSON.stringify(resourcesOf(sending)[logicalId(sending)]!.Properties.Environment.Variables.PRIVACY_PAGE_URL);
+    expect(value).toMatch(/^\{"Fn::Join":\["",\["https:\/\/",\{.+\},"\/privacy\/"\]\]\}$/);
+    expect(value).not.toContain('execute-api');
+    expect(api.webHosting.privacyUrl).toMatch(/^https:\/\/\$\{Token\[.+\]\}\/privacy\/$/);
   });
 
   test('the response headers policy sends the local gateway\'s content security policy, HSTS, nosniff, no referrer and DENY framing', () => {
@@ -1688,7 +1861,7 @@ describe('the customer web app on S3 and CloudFront', () => {
     // Source.jsonData: CloudFormation resolves each token into a marker the provider writes into config.json.
     const stateful = stateful_userPool();
     for (const value of [stateful.pool, stateful.client, 'AWS::Region']) expect(markers).toContain(value);
-    expect(pages.DistributionPaths).toEqual(['/app/', '/app/index.html', '/app/config.json', '/app/favicon.svg']);
+    expect(pages.DistributionPaths).toEqual(['/app/', '/app/index.html', '/app/config.json', '/app/favicon.svg', '/privacy/', '/app/privacy/index.html']);
   });
 
   test('the API stack outputs the app\'s URL on the distribution', () => {

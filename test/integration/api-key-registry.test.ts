@@ -5,9 +5,12 @@ import { startTestStack } from '../support/local.js';
 import { documentClient, resetClients } from '../../shared/adapters/aws.js';
 import { apiGatewayKeyRegistry } from '../../shared/adapters/api-key-registry.js';
 import { createAccount } from '../../shared/accounts/accounts.repository.js';
-import { createApiKey, revokeApiKey } from '../../shared/accounts/api-keys.repository.js';
+import { PENDING_KEY_LEASE_MS, createApiKey, revokeApiKey } from '../../shared/accounts/api-keys.repository.js';
 import { accountsKeys } from '../../shared/accounts/accounts.keys.js';
-import { serviceClock } from '../../shared/core/clock.js';
+import { serviceClock, type Clock } from '../../shared/core/clock.js';
+import { runAsFunction } from '../../shared/local/function-context.js';
+import { sweep } from '../../shared/workers/sweep.js';
+import { logger } from '../../shared/core/logger.js';
 
 /**
  * Key creation and revocation against a loopback stand-in of the API Gateway management API (REST-JSON, as
@@ -24,6 +27,8 @@ let stack: LocalStack;
 let stub: Server;
 const recorded: Recorded[] = [];
 let failPlanLookups = 0;
+/** The stand-in's API keys: id → name (our key id). */
+const gatewayKeys = new Map<string, string>();
 
 beforeAll(async () => {
   stack = await startTestStack({ workers: false });
@@ -42,9 +47,20 @@ beforeAll(async () => {
       }
       return reply(200, { item: [{ id: 'other-plan', name: 'someone-else' }, { id: 'plan-1', name: PLAN_NAME }] });
     }
-    if (req.method === 'POST' && req.url === '/apikeys') return reply(201, { id: `gw-${JSON.parse(body).name}`, enabled: true });
+    if (req.method === 'POST' && req.url === '/apikeys') {
+      const name = JSON.parse(body).name as string;
+      gatewayKeys.set(`gw-${name}`, name);
+      return reply(201, { id: `gw-${name}`, enabled: true });
+    }
+    if (req.method === 'GET' && req.url!.startsWith('/apikeys')) {
+      const name = new URL(req.url!, 'http://stand-in').searchParams.get('name') ?? '';
+      return reply(200, { item: [...gatewayKeys].filter(([, n]) => n.startsWith(name)).map(([id, n]) => ({ id, name: n, enabled: true })) });
+    }
     if (req.method === 'POST' && req.url === '/usageplans/plan-1/keys') return reply(201, { id: JSON.parse(body).keyId, type: 'API_KEY' });
-    if (req.method === 'DELETE' && req.url!.startsWith('/apikeys/')) return reply(202, undefined);
+    if (req.method === 'DELETE' && req.url!.startsWith('/apikeys/')) {
+      gatewayKeys.delete(decodeURIComponent(req.url!.slice('/apikeys/'.length)));
+      return reply(202, undefined);
+    }
     return reply(404, { message: 'not in this stand-in' });
   });
   await new Promise<void>((r) => stub.listen(0, '127.0.0.1', r));
@@ -98,3 +114,67 @@ test('a refused usage-plan lookup is not remembered: the next key creation asks 
   await createApiKey(account.id, serviceClock, registry);
   expect(recorded.filter((r) => r.method === 'GET')).toHaveLength(2);
 });
+
+const clockAt = (ms: number): Clock => ({ now: () => new Date(ms) }) as Clock;
+/** The sweeper's run, as the sweeper function (its grants), its "sweep finished" line kept out of the test output. */
+async function sweepAsSweeper(clock: Clock, apiKeys: ReturnType<typeof apiGatewayKeyRegistry>) {
+  const level = logger.getLevelName();
+  logger.setLogLevel('WARN');
+  try {
+    return await runAsFunction('sweeper', () => sweep({ clock, apiKeys }));
+  } finally {
+    logger.setLogLevel(level);
+  }
+}
+const accountsItem = async (key: { pk: string; sk: string }) =>
+  (await documentClient().send(new GetCommand({ TableName: process.env.ACCOUNTS_TABLE_NAME, Key: key, ConsistentRead: true }))).Item;
+
+test.each(['reserved', 'registered'] as const)('a key left pending by a create that died after "%s" is rolled back by the sweeper 60 s on, its API Gateway key too, and not before', async (step) => {
+  const registry = apiGatewayKeyRegistry();
+  const account = await createAccount({ name: 'Gamma', credits: 10, public_api: true, agentic_search: false, pilot: false, auto_recharge: false });
+  const t0 = Date.now();
+  let keyId = '';
+  const dead = createApiKey(account.id, clockAt(t0), registry, {
+    afterStep: async (s) => {
+      if (s === step) throw new Error(`crash after ${s}`);
+    },
+  });
+  await expect(dead).rejects.toThrow(`crash after ${step}`);
+  const listing = await pendingListing(account.id);
+  keyId = listing.key_id as string;
+  const gatewayKeysOf = () => [...gatewayKeys].filter(([, name]) => name === keyId).map(([id]) => id);
+  expect(gatewayKeysOf()).toEqual(step === 'registered' ? [`gw-${keyId}`] : []);
+  const records = async () => [!!(await accountsItem(accountsKeys.apiKeyMeta(account.id, keyId))), !!(await accountsItem(accountsKeys.apiKeyLookup(listing.hash as string)))];
+
+  // Within the 60 s the create may still be running: the sweeper (with the sweeper's grants) leaves it alone.
+  await sweepAsSweeper(clockAt(t0 + PENDING_KEY_LEASE_MS - 1_000), registry);
+  expect(await records()).toEqual([true, true]);
+  expect(gatewayKeysOf()).toHaveLength(step === 'registered' ? 1 : 0);
+  expect((await accountsItem(accountsKeys.account(account.id)))?.live_keys).toBe(1);
+
+  // Past them: both records, the place under the cap and the API Gateway key (found by its name) are gone.
+  const report = await sweepAsSweeper(clockAt(t0 + PENDING_KEY_LEASE_MS + 1_000), registry);
+  // (The earlier create whose plan lookup was refused left a pending key too: it goes in the same run.)
+  expect(report.failed).toBe(0);
+  expect(report.ended).toBeGreaterThanOrEqual(1);
+  expect(await records()).toEqual([false, false]);
+  expect(gatewayKeysOf()).toEqual([]);
+  expect((await accountsItem(accountsKeys.account(account.id)))?.live_keys).toBe(0);
+  // Nothing left on the due index for it: a later sweep finds nothing to do.
+  expect((await sweepAsSweeper(clockAt(t0 + 10 * PENDING_KEY_LEASE_MS), registry)).examined).toBe(0);
+});
+
+/** The account's one pending key listing (`ACCOUNT#<id>` / `KEY#<key_id>`, state pending). */
+async function pendingListing(accountId: string): Promise<Record<string, unknown>> {
+  const { queryAll } = await import('../../shared/adapters/aws.js');
+  const items = await queryAll<Record<string, unknown>>({
+    TableName: process.env.ACCOUNTS_TABLE_NAME!,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    FilterExpression: '#s = :pending',
+    ExpressionAttributeNames: { '#s': 'state' },
+    ExpressionAttributeValues: { ':pk': accountsKeys.accountPk(accountId), ':p': 'KEY#', ':pending': 'pending' },
+    ConsistentRead: true,
+  });
+  expect(items).toHaveLength(1);
+  return items[0]!;
+}

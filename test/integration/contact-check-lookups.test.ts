@@ -103,3 +103,25 @@ test('sequence eligibility takes its lookups from the same budget', async () => 
   const check = await checkContacts(account.id, { contacts: raw, steps: 1 }, undefined, { mx: localMailExchangers, limit: 1 });
   expect(check.lookups).toMatchObject({ checked: 0, over_budget: 2 });
 });
+
+test('a check of 500 addresses at 500 new domains reads DynamoDB in batches: at most 30 calls (1,516 when each address was read alone), none a GetItem or Query per address', async () => {
+  const account = await newAccount();
+  const emails = Array.from({ length: 500 }, (_, i) => `pat${i}@batch${i}.${i % 5 === 0 ? 'example' : 'invalid'}`);
+  const calls: string[] = [];
+  documentClient().middlewareStack.add(
+    (next, context) => async (args) => {
+      calls.push(String(context.commandName));
+      return next(args);
+    },
+    { step: 'initialize', name: 'checkCallCounter' },
+  );
+  try {
+    const check = await checkContacts(account.id, { contacts: emails.map(contact), steps: 1 }, undefined, { mx: localMailExchangers, limit: 10_000 });
+    expect(check.results.filter((r) => r.reason === 'invalid_contact')).toHaveLength(400);
+  } finally {
+    documentClient().middlewareStack.remove('checkCallCounter');
+  }
+  const byCommand: Record<string, number> = {};
+  for (const c of calls) byCommand[c] = (byCommand[c] ?? 0) + 1;
+  expect({ byCommand, total: calls.length, within: calls.length <= 30 && !byCommand.GetItemCommand && !byCommand.QueryCommand }).toEqual({ byCommand, total: calls.length, within: true });
+}, 60_000);

@@ -13,6 +13,8 @@
  *    on redelivery, finalize swaps the alias in one `_aliases` call while a loop of searches sees the old
  *    version or the new one and nothing else, the old index is deleted, and a node restarted mid-import
  *    resumes.
+ * 3. Opt-outs and erasure (docs/privacy.md): a page filled past an opted-out person gives the same people as on
+ *    the in-memory engine; an erasure deletes the person's document; a re-import of the same file leaves them out.
  */
 import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { Client } from '@opensearch-project/opensearch';
@@ -29,7 +31,7 @@ import { readDirectoryFile, writeDirectoryFile } from '../../shared/directory/fi
 import { generateDirectory } from '../../shared/directory/generate.js';
 import { getImport } from '../../shared/directory-import/import-status.repository.js';
 import { planImport } from '../../shared/directory-import/plan-import.js';
-import type { DirectoryRecord } from '../../shared/directory/types.js';
+import type { DirectoryRecord, Person } from '../../shared/directory/types.js';
 import { startOpenSearchNode, type OpenSearchNode } from '../../shared/local/opensearch-node.js';
 import type { LocalStack } from '../../shared/local/stack.js';
 import { deepShortlist } from '../../shared/search-engine/deep-search-shortlist.js';
@@ -39,6 +41,10 @@ import { cursorAfter, type SearchHit } from '../../shared/search-engine/search-p
 import { handleRecord, type MessageHandlers } from '../../shared/workers/dispatch.js';
 import { directoryFinalizeHandlers, directoryImportHandlers } from '../../shared/workers/directory-import.handlers.js';
 import { startTestStack } from '../support/local.js';
+import { normalizeProfessionalUrl } from '../../shared/directory/urls.js';
+import { eraseFromDirectory } from '../../shared/privacy/directory-erasure.js';
+import { recordOptOut } from '../../shared/privacy/opt-outs.repository.js';
+import { visiblePage } from '../../shared/search/visible-page.js';
 import { startOpenSearchRecorder, type OpenSearchRecorder } from '../support/opensearch-recorder.js';
 import { serverlessProblem } from '../support/opensearch-serverless.js';
 import { evaluationSet, scoreEvaluation } from '../unit/search/evaluation-set.js';
@@ -305,6 +311,41 @@ describe('the directory import against the live node', () => {
     expect(await aliasTargets()).toEqual([`people-${c.version}`]);
     const q = parseQuery('engineers');
     expect((await engine.search(q, { limit: 20 })).map((h) => h.person.id)).toEqual((await c.index.search(q, { limit: 20 })).map((h) => h.person.id));
+  }, 300_000);
+
+  it('opt-outs and erasure (docs/privacy.md): a page fills past an opted-out person as on the in-memory engine; an erased person is deleted from the index and a re-import of the same file leaves them out', async () => {
+    const d = await plan('d', 8, 400);
+    await finish(d.version);
+    const bare = (p: Person) => normalizeProfessionalUrl(p.professional_url)!;
+    const q = parseQuery('managers');
+    const ranked = await engine.search(q, { limit: 60 });
+    expect(ranked.length).toBeGreaterThan(40);
+    const [out, erased] = ranked.slice(1, 20).filter((h) => h.person.work_email).map((h) => h.person) as [Person, Person];
+    const at = new Date().toISOString();
+
+    await recordOptOut({ email: out.work_email!, profiles: [bare(out)], request: 'opt_out', at });
+    const live = await visiblePage(engine, q, { limit: 25 });
+    const memory = await visiblePage(d.index, q, { limit: 25 });
+    expect(live.hits.map((h) => h.person.id)).toEqual(ranked.slice(0, 26).map((h) => h.person.id).filter((id) => id !== out.id));
+    expect(live.hits.map((h) => [h.person.id, h.score])).toEqual(memory.hits.map((h) => [h.person.id, h.score]));
+    expect(live.after).toEqual(memory.after);
+    const next = await visiblePage(engine, q, { limit: 25, after: live.after });
+    expect(next.hits.map((h) => h.person.id)).toEqual(ranked.slice(26, 51).map((h) => h.person.id).filter((id) => id !== out.id));
+
+    await recordOptOut({ email: erased.work_email!, profiles: [bare(erased)], request: 'erase', at });
+    const before = recorder.requests.length;
+    await eraseFromDirectory([bare(erased)], erased.work_email!);
+    const deletes = recorder.requests.slice(before).filter((r) => r.path === '/_bulk');
+    expect(deletes.map((r) => r.body.trim().split('\n').map((l) => JSON.parse(l)))).toEqual([[{ delete: { _index: `people-${d.version}`, _id: erased.id } }]]);
+    expect(await engine.entries([erased.id, out.id])).toEqual([undefined, expect.objectContaining({ person: expect.objectContaining({ id: out.id }) })]);
+
+    // The same file imported again: its chunks leave the erased person out, the swap counts one fewer.
+    const again = 'd8'.padEnd(16, '1');
+    await planImport({ kind: 'file', path: join(dir, 'd', 'directory.jsonl') }, again, { chunkBytes: 32 * 1024, now: new Date() });
+    await finish(again);
+    expect((await getImport(again))!).toMatchObject({ state: 'complete', people_written: d.ids.length - 1, people_suppressed: 1 });
+    expect(await count(`people-${again}`)).toBe(d.ids.length - 1);
+    expect(await engine.entries([erased.id])).toEqual([undefined]);
   }, 300_000);
 });
 

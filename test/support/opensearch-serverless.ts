@@ -54,8 +54,8 @@ export const SERVERLESS_DSL = new Set([
   'term', 'terms', 'range', 'prefix', 'match', 'gte', 'lte', 'order',
   // aggregation: terms
   'field',
-  // _mget, _aliases, _bulk action lines, index creation
-  'ids', 'actions', 'add', 'remove', 'index', 'alias', '_index', '_id', 'mappings',
+  // _mget, _aliases, _bulk action lines (`delete`: an erasure, shared/privacy/directory-erasure.ts), index creation
+  'ids', 'actions', 'add', 'remove', 'index', 'delete', 'alias', '_index', '_id', 'mappings',
 ]);
 
 /** Keys whose value is keyed by field names (the field is not DSL). */

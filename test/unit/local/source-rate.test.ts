@@ -6,13 +6,15 @@ const concrete = (route: RouteDef) => route.path.replace(/\{[^}]+\}/g, 'abc123')
 const limitsOf = (path: string, method = 'GET') => SOURCE_RATE_LIMIT_LIST.filter((l) => countsAgainst(l, method, path)).map((l) => l.name);
 
 describe('per-source limits in the route catalogue', () => {
-  test('each route is counted by exactly the limit of its kind: API-key routes, u/ (page and one-click apart), o/, test-emails/, the OAuth callback', () => {
+  test('each route is counted by exactly the limit of its kind: API-key routes, u/ (page and one-click apart), o/, test-emails/, the OAuth callback, privacy requests (new ones and links apart)', () => {
     const expected = (route: RouteDef): string[] => {
       if (route.auth === 'api_key') return [SOURCE_RATE_LIMITS.apiKey.name];
       if (route.path.includes('/u/{token}/')) return [route.method === 'POST' ? SOURCE_RATE_LIMITS.oneClickUnsubscribe.name : SOURCE_RATE_LIMITS.unsubscribe.name];
       if (route.path.includes('/o/{token}/')) return [SOURCE_RATE_LIMITS.openPixel.name];
       if (route.path.includes('/test-emails/')) return [SOURCE_RATE_LIMITS.testEmails.name];
       if (route.path === OAUTH_CALLBACK_PATH) return [SOURCE_RATE_LIMITS.oauthCallback.name];
+      if (route.path === '/api/public/v1/privacy-requests/') return [SOURCE_RATE_LIMITS.privacyRequests.name];
+      if (route.path.startsWith('/api/public/v1/privacy-requests/{token}/')) return [SOURCE_RATE_LIMITS.privacyLinks.name];
       return [];
     };
     for (const route of ROUTES) expect([route.method, route.path, limitsOf(concrete(route), route.method)]).toEqual([route.method, route.path, expected(route)]);

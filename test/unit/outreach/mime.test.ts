@@ -121,14 +121,18 @@ describe('unsubscribe helpers', () => {
     },
   );
 
-  it('appends a footer to both bodies, before </body> in a document', () => {
+  it('appends a footer to both bodies, the unsubscribe link and the privacy page beside it, before </body> in a document', () => {
     const url = 'https://outreach.example.com/u/1?a=1&b=2';
-    const plain = appendUnsubscribeFooter({ text: 'Best,\nSam\n\n', html: '<p>Best,<br>Sam</p>' }, url);
-    expect(plain.text).toBe(`Best,\nSam\n\n--\nIf you'd rather not hear from me again, unsubscribe here: ${url}\n`);
-    expect(plain.html).toContain('<p>Best,<br>Sam</p>\n<p>--<br>');
-    expect(plain.html).toContain('href="https://outreach.example.com/u/1?a=1&amp;b=2"');
+    const privacy = 'https://app.example.com/privacy/';
+    const plain = appendUnsubscribeFooter({ text: 'Best,\nSam\n\n', html: '<p>Best,<br>Sam</p>' }, url, privacy);
+    expect(plain.text).toBe(`Best,\nSam\n\n--\nIf you'd rather not hear from me again, unsubscribe here: ${url}\nTo see or remove the data held about you: ${privacy}\n`);
+    expect(plain.html).toBe(
+      '<p>Best,<br>Sam</p>\n<p>--<br>\nIf you\'d rather not hear from me again, <a href="https://outreach.example.com/u/1?a=1&amp;b=2">unsubscribe here</a>.<br>\n' +
+        '<a href="https://app.example.com/privacy/">See or remove the data held about you</a>.</p>',
+    );
 
-    const doc = appendUnsubscribeFooter({ text: 'x', html: '<html><body><p>x</p></body></html>' }, url);
-    expect(doc.html).toMatch(/<p>x<\/p><p>--<br>[\s\S]*unsubscribe here<\/a>\.<\/p>\n<\/body><\/html>$/);
+    const doc = appendUnsubscribeFooter({ text: 'x', html: '<html><body><p>x</p></body></html>' }, url, privacy);
+    expect(doc.html).toMatch(/<p>x<\/p><p>--<br>[\s\S]*unsubscribe here<\/a>\.<br>\n<a href="https:\/\/app\.example\.com\/privacy\/">See or remove the data held about you<\/a>\.<\/p>\n<\/body><\/html>$/);
+    expect(() => appendUnsubscribeFooter({ text: 'x', html: 'x' }, url, 'javascript:alert(1)')).toThrow(ValidationError);
   });
 });

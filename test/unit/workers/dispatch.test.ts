@@ -1,6 +1,7 @@
 import type { Context, SQSRecord } from 'aws-lambda';
 import { queueWorker, type MessageHandlers } from '../../../shared/workers/dispatch.js';
 import { messages } from '../../../shared/catalog/messages.js';
+import { localMetricLines, resetLocalMetrics } from '../../../shared/core/metrics.js';
 
 const JOB = (n: number) => `dj_01jq4y8m2k3n4p5q6r7s8t9v${String(n).padStart(2, '0')}`;
 
@@ -64,5 +65,17 @@ describe('queue worker', () => {
       context,
     );
     expect(out.batchItemFailures).toEqual([{ itemIdentifier: 'b' }]);
+  });
+
+  it('observes how long each record waited in its queue (SentTimestamp), and publishes what the batch counted once it is done', async () => {
+    resetLocalMetrics();
+    const sent = (id: string, ageMs: number) => ({ ...record(id, JSON.stringify(messages.job('people_search', JOB(9)))), attributes: { ...record(id, '').attributes, SentTimestamp: String(Date.now() - ageMs) } });
+    const handlers: MessageHandlers<'search'> = { people_search: async () => undefined, phone_enrich: async () => undefined, deep_search: async () => undefined, bulk_enrich: async () => undefined, agentic_step: async () => undefined };
+    await queueWorker('search', handlers)({ Records: [sent('a', 30_000), sent('b', 90_000)] }, context);
+    const docs = localMetricLines().map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(docs).toHaveLength(1);
+    expect(docs[0]).toMatchObject({ queue: 'search' });
+    // Seconds, one value a record that carries its SentTimestamp.
+    expect((docs[0]!.queue_age as number[]).map((s) => Math.round(s))).toEqual([30, 90]);
   });
 });

@@ -63,19 +63,47 @@ export class ApiError extends Error {
   }
 }
 
-/** A call to the web app's API (`/api/app/v1/…`) with the user's token; a 401 signs the user out. */
-export async function api<T = unknown>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
+/**
+ * How long, in all, one call waits out 429 answers that say when to come back (`Retry-After`: the user's or the
+ * account's budget, shared/catalog/app-limits.ts) before it gives up with the 429. Such a refusal did nothing,
+ * so any call may be sent again.
+ */
+const MOST_RETRY_WAIT_MS = 5 * 60_000;
+
+export interface ApiOptions {
+  /** Told before each wait for a budget to refill (seconds), so a long job can say why it paused. */
+  onWait?: (seconds: number) => void;
+}
+
+/**
+ * A call to the web app's API (`/api/app/v1/…`) with the user's token; a 401 signs the user out. A 429 with
+ * `Retry-After` is waited out and the call sent again (MOST_RETRY_WAIT_MS in all), so a CSV import or a big
+ * page that finds its budget spent slows down instead of failing.
+ */
+export async function api<T = unknown>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, extraHeaders: Record<string, string> = {}, opts: ApiOptions = {}): Promise<T> {
   const { apiBase } = await loadConfig();
-  const token = idToken();
-  if (!token) {
-    window.dispatchEvent(new Event('app:signed-out'));
-    throw new ApiError(401, 'Signed out.');
+  let waited = 0;
+  let res: Response;
+  for (;;) {
+    const token = idToken();
+    if (!token) {
+      window.dispatchEvent(new Event('app:signed-out'));
+      throw new ApiError(401, 'Signed out.');
+    }
+    res = await fetch(`${apiBase}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...extraHeaders },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const retryAfter = res.status === 429 ? Number(res.headers.get('retry-after')) : NaN;
+    if (!(retryAfter > 0) || waited + retryAfter * 1000 > MOST_RETRY_WAIT_MS) break;
+    await res.text().catch(() => '');
+    opts.onWait?.(retryAfter);
+    // A little jitter, so the tabs of one account that were refused together do not all come back at once.
+    const pause = retryAfter * 1000 + Math.random() * 500;
+    await new Promise((r) => setTimeout(r, pause));
+    waited += pause;
   }
-  const res = await fetch(`${apiBase}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...extraHeaders },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
   if (res.status === 401) {
     signOut();
     window.dispatchEvent(new Event('app:signed-out'));

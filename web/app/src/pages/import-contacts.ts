@@ -24,6 +24,7 @@ export const REASONS: Record<string, string> = {
   recently_contacted: 'Contacted in the last 30 days',
   not_enriched: 'Not enough to write to: add a company, a profile URL or context',
   already_enrolled: 'Already in this sequence',
+  opted_out: 'Opted out: the address’s owner asked not to be contacted through this service',
 };
 
 /** Calls of the contact check and of create / add-contacts take at most this many contacts each. */
@@ -147,12 +148,18 @@ export function ImportContacts(props: {
       // An address twice in the file: the later rows are invalid_contact, as one request would judge them.
       const seen = new Set<string>();
       for (let i = 0; i < contacts.length; i += CHECK_BATCH) {
-        setProgress(`Checking rows ${i + 1}–${Math.min(i + CHECK_BATCH, contacts.length)} of ${contacts.length}…`);
+        const rows = `rows ${i + 1}–${Math.min(i + CHECK_BATCH, contacts.length)} of ${contacts.length}`;
+        setProgress(`Checking ${rows}…`);
         const batch = contacts.slice(i, i + CHECK_BATCH);
-        const r = await api<{ results: { index: number; reason: string | null }[]; steps: number; price_per_email: number; room: number }>('POST', 'contact-checks/', {
-          contacts: batch,
-          ...(props.sequenceId ? { sequence_id: props.sequenceId } : { steps }),
-        });
+        // Checks are counted in contacts (10,000 at once, then 5,000 a minute per user): past that the call
+        // waits for the budget to refill (api() waits out the 429's Retry-After) and the page says so.
+        const r = await api<{ results: { index: number; reason: string | null }[]; steps: number; price_per_email: number; room: number }>(
+          'POST',
+          'contact-checks/',
+          { contacts: batch, ...(props.sequenceId ? { sequence_id: props.sequenceId } : { steps }) },
+          {},
+          { onWait: (seconds) => setProgress(`Checking ${rows}: your account's contact-check budget is spent for now; going on in ${seconds} s (keep this page open)…`) },
+        );
         steps = r.steps;
         price = r.price_per_email;
         room = r.room;

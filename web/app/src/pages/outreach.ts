@@ -18,10 +18,13 @@ interface Email {
 }
 
 interface EmailPage {
+  /** Exact when `count_exact`; otherwise at least this many (the service counts at most 10,000). */
   count: number;
+  count_exact: boolean;
   page: number;
   total_pages: number;
   results: Email[];
+  next_cursor: string | null;
 }
 
 /** The review queue's views: each is one status of the public list's `status` filter. */
@@ -133,13 +136,13 @@ function EmailList({ status, page, onPage, onChanged }: { status: string; page: 
   if (!data) return html`<${Loading} error=${error} />`;
   if (data.results.length === 0) return html`<p class="muted">No emails here.</p>`;
   return html`<div>
-    <p class="muted">${data.count} email${data.count === 1 ? '' : 's'}</p>
+    <p class="muted">${data.count}${data.count_exact ? '' : '+'} email${data.count === 1 && data.count_exact ? '' : 's'}</p>
     <div class="emails">${data.results.map((e) => html`<${EmailCard} key=${`${e.id}-${e.status}-${e.subject}`} email=${e} onChanged=${changed} />`)}</div>
-    ${data.total_pages > 1 &&
+    ${(page > 1 || data.next_cursor) &&
     html`<nav class="row" aria-label="Pages">
       <button type="button" class="secondary" disabled=${page <= 1} onClick=${() => onPage(page - 1)}>Newer</button>
-      <span>Page ${page} of ${data.total_pages}</span>
-      <button type="button" class="secondary" disabled=${page >= data.total_pages} onClick=${() => onPage(page + 1)}>Older</button>
+      <span>Page ${page} of ${data.total_pages}${data.count_exact ? '' : '+'}</span>
+      <button type="button" class="secondary" disabled=${!data.next_cursor} onClick=${() => onPage(page + 1)}>Older</button>
     </nav>`}
   </div>`;
 }

@@ -54,10 +54,13 @@ interface Reply {
 }
 
 interface SequencePage {
+  /** Exact when `count_exact`; otherwise at least this many (the service counts at most 10,000). */
   count: number;
+  count_exact: boolean;
   page: number;
   total_pages: number;
   results: SequenceRow[];
+  next_cursor: string | null;
 }
 
 function SequenceList() {
@@ -83,8 +86,8 @@ function SequenceList() {
           </table></div>
           <div class="row">
             <button type="button" class="secondary" disabled=${page <= 1} onClick=${() => go(page - 1)}>Previous</button>
-            <span class="muted">Page ${list.data.page} of ${Math.max(list.data.total_pages, 1)}</span>
-            <button type="button" class="secondary" disabled=${page >= list.data.total_pages} onClick=${() => go(page + 1)}>Next</button>
+            <span class="muted">Page ${list.data.page} of ${Math.max(list.data.total_pages, 1)}${list.data.count_exact ? '' : '+'}</span>
+            <button type="button" class="secondary" disabled=${!list.data.next_cursor} onClick=${() => go(page + 1)}>Next</button>
           </div>`}
   </section>`;
 }
