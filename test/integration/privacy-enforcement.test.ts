@@ -296,6 +296,17 @@ describe('outreach', () => {
     }
   }
 
+  /** Drafting runs here and in the stack's own queue runner: wait until the pass has ended, whoever ran it (409 while it runs). */
+  async function draftingDone(account: { client: { api: (m: string, p: string) => Promise<{ status: number; body: { status?: string } }> } }, id: string): Promise<void> {
+    for (let i = 0; i < 600; i++) {
+      await runDrafting();
+      const s = await account.client.api('GET', `sequences/${id}/`);
+      if (s.status === 200 && s.body.status !== 'drafting') return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`sequence ${id} still drafting after 60 s`);
+  }
+
   async function sender(account: Record<string, unknown> = {}) {
     const t = await newTenant(stack(), { credits: 1000, ...account });
     await admin().console('POST', `accounts/${t.accountId}/sending-accounts/`, { email: `rep${++n}@seller.test`, type: 'google' });
@@ -316,10 +327,10 @@ describe('outreach', () => {
         { contact: contact(person.work_email!.toUpperCase()), reason: 'opted_out' },
       ]);
       expect(r.body.contacts_accepted).toBe(1);
-      await runDrafting();
+      await draftingDone(account, r.body.id);
       const add = await account.client.api('POST', `sequences/${r.body.id}/contacts/`, { contacts: [contact(out), contact(prospect())] });
       expect([add.status, add.body.contacts_accepted, add.body.contacts_rejected]).toEqual([202, 1, [{ contact: contact(out), reason: 'opted_out' }]]);
-      await runDrafting();
+      await draftingDone(account, r.body.id);
       const none = await account.client.api('POST', `sequences/${r.body.id}/contacts/`, { contacts: [contact(out)] });
       expect([none.status, none.body.error?.details]).toEqual([400, [{ path: 'contacts.0', message: 'opted_out' }]]);
     }
