@@ -13,10 +13,11 @@
 import type { Company, Person } from '../directory/types.js';
 import { normalizeCompanyName, normalizeName } from '../directory/urls.js';
 import { keywordKey, textKeys, titleKeys, type ParsedQuery, type Place } from './query.js';
+import { PEOPLE_ALIAS } from './opensearch-documents.js';
 import { rankScore, type DirectoryEntry, type SearchCursor, type SearchHit, type SearchOptions } from './search-port.js';
 
-/** The alias searches read; an import swaps it from the old version's index to the new one. */
-export const PEOPLE_ALIAS = 'people';
+/** The alias searches read (declared beside the erasure's document deletes); an import swaps it from the old version's index to the new one. */
+export { PEOPLE_ALIAS };
 
 /** The index holding one directory version (index names are lower case). */
 export const versionIndexName = (version: string): string => `${PEOPLE_ALIAS}-${version.toLowerCase()}`;
